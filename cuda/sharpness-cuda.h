@@ -46,8 +46,9 @@ SharpnessStatus sharpness_cuda_sums_device (SharpnessCuda * cuda,
 SharpnessStatus sharpness_cuda_sums_host (SharpnessCuda * cuda,
     SharpnessMetric metric, const SharpnessPlane * plane, SharpnessSums * sums);
 
-/* Message of the last SHARPNESS_ERROR_DEVICE, e.g. "classical kernel
- * launch: an illegal memory access was encountered". */
+/* Message of the last SHARPNESS_ERROR_DEVICE, e.g. "tenengrad kernel: an
+ * illegal memory access was encountered".  With @cuda NULL: why the last
+ * sharpness_cuda_new of the calling thread failed. */
 const char *sharpness_cuda_last_error (const SharpnessCuda * cuda);
 
 /* Pinned host memory for upstream buffer pools (cudaHostAlloc, portable). */

@@ -17,6 +17,22 @@ G_BEGIN_DECLS
 
 typedef struct _SharpnessGpu SharpnessGpu;
 
+/* Domain of the errors below; messages carry the CUDA backend's reason. */
+#define SHARPNESS_GPU_ERROR (sharpness_gpu_error_quark ())
+GQuark sharpness_gpu_error_quark (void);
+
+typedef enum
+{
+  /* open: no CUDA context could be made for the requested device. */
+  SHARPNESS_GPU_ERROR_NO_DEVICE,
+  /* score: this frame could not be scored on the GPU; later ones may be. */
+  SHARPNESS_GPU_ERROR_FRAME,
+  /* score: the CUDA context hit a sticky error (e.g. an illegal address,
+   * possibly caused by another element sharing it): the context is
+   * unusable and every later call fails at once with this code. */
+  SHARPNESS_GPU_ERROR_DEVICE_LOST
+} SharpnessGpuError;
+
 /* Once, from plugin_init: loads libcuda and initialises libgstcuda.
  * FALSE (with a reason) when no CUDA driver is usable. */
 gboolean sharpness_gpu_init_once (const gchar ** why);

@@ -1,0 +1,139 @@
+/* Gray values of one thread's chunk of a row, read in place from the plane.
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * A thread of a classical kernel owns kPixels consecutive pixels of a row
+ * and reads them with 16-byte loads when the plane allows it; the samples
+ * become gray through the __host__ __device__ functions of
+ * cpu/sharpness-plane.h, so the CPU and the GPU see the same gray image.
+ * Chunks that cross the right edge, and planes whose pixel stride or
+ * alignment the fast path was not built for, read pixel by pixel through
+ * sharpness_plane_gray_at() itself.
+ */
+#ifndef SHARPNESS_GRAY_CHUNK_CUH
+#define SHARPNESS_GRAY_CHUNK_CUH
+
+#include <cstdint>
+
+#include "sharpness-plane.h"
+
+namespace sharpness_cuda
+{
+
+/* The layout a kernel is compiled for: the samples and the pixel stride of
+ * the fast path (1 for Y8, 2 for Y16LE, 3 or 4 for RGB8), or 0 for the
+ * generic path.  Chunks are 16 bytes (48 for 3-byte RGB, so that every
+ * chunk starts 16-byte aligned). */
+template <SharpnessSamples S, int PS>
+struct Layout
+{
+  static constexpr SharpnessSamples kSamples = S;
+  static constexpr int kPixelStride = PS;
+  static constexpr int kPixels = (PS == 0 || PS == 1 || PS == 3) ? 16 : 16 / PS;
+  static constexpr int kVectors = PS * kPixels / 16;
+  static constexpr int kWords = 4 * kVectors;
+};
+
+/* Bit positions of R, G and B inside a little-endian pixel word; read once
+ * per thread (only RGB8 uses them). */
+struct RgbShifts
+{
+  unsigned r, g, b;
+};
+
+__device__ __forceinline__ RgbShifts
+rgb_shifts (const SharpnessPlane & p)
+{
+  return RgbShifts { 8u * p.offset_r, 8u * p.offset_g, 8u * p.offset_b };
+}
+
+/* Gray value of pixel @i of a chunk held as 32-bit words (all indices are
+ * compile-time constants once the callers' loops are unrolled). */
+template <class L>
+__device__ __forceinline__ int
+chunk_gray (const uint32_t (&w)[L::kWords], int i, const SharpnessPlane & p,
+    RgbShifts sh)
+{
+  if constexpr (L::kSamples == SHARPNESS_SAMPLES_Y8) {
+    return (w[i >> 2] >> (8 * (i & 3))) & 0xffu;
+  } else if constexpr (L::kSamples == SHARPNESS_SAMPLES_Y16LE) {
+    return sharpness_gray_from_y16 ((w[i >> 1] >> (16 * (i & 1))) & 0xffffu,
+        p.depth, p.shift);
+  } else {
+    uint32_t px;
+    if constexpr (L::kPixelStride == 4) {
+      px = w[i];
+    } else {
+      /* Pixel i starts at byte 3i; up to two words hold its three bytes. */
+      const int k = (3 * i) >> 2, bit = 8 * ((3 * i) & 3);
+      const int k1 = k + 1 < L::kWords ? k + 1 : k;
+      px = bit <= 8 ? w[k] >> bit : __funnelshift_r (w[k], w[k1], bit);
+    }
+    return sharpness_gray_from_rgb ((px >> sh.r) & 0xffu, (px >> sh.g) & 0xffu,
+        (px >> sh.b) & 0xffu);
+  }
+}
+
+/* The 16-byte vectors of the chunk at pixel @x0 of @row (fast path only:
+ * the chunk lies inside the row). */
+template <class L>
+__device__ __forceinline__ void
+load_chunk_words (const uint8_t * row, int x0, uint32_t (&w)[L::kWords])
+{
+  const uint4 *src = reinterpret_cast < const uint4 * >(row +
+      (size_t) x0 * L::kPixelStride);
+#pragma unroll
+  for (int v = 0; v < L::kVectors; v++) {
+    const uint4 q = __ldg (src + v);
+    w[4 * v] = q.x;
+    w[4 * v + 1] = q.y;
+    w[4 * v + 2] = q.z;
+    w[4 * v + 3] = q.w;
+  }
+}
+
+/* Gray value of the single pixel @x of @row (fast path only). */
+template <class L>
+__device__ __forceinline__ int
+pixel_gray (const SharpnessPlane & p, const uint8_t * row, int x)
+{
+  const uint8_t *px = row + (size_t) x * L::kPixelStride;
+  if constexpr (L::kSamples == SHARPNESS_SAMPLES_Y8) {
+    return __ldg (px);
+  } else if constexpr (L::kSamples == SHARPNESS_SAMPLES_Y16LE) {
+    return sharpness_gray_from_y16 (__ldg (reinterpret_cast <
+            const uint16_t * >(px)), p.depth, p.shift);
+  } else {
+    return sharpness_gray_from_rgb (__ldg (px + p.offset_r),
+        __ldg (px + p.offset_g), __ldg (px + p.offset_b));
+  }
+}
+
+/* Gray values of the kPixels pixels of row @row starting at pixel @x0 into
+ * g[1..kPixels]; pixels at or beyond @width read as 0. */
+template <class L>
+__device__ __forceinline__ void
+load_chunk (const SharpnessPlane & p, const uint8_t * row, int x0,
+    RgbShifts sh, int (&g)[L::kPixels + 2])
+{
+  constexpr int N = L::kPixels;
+
+  if constexpr (L::kPixelStride != 0) {
+    if (x0 + N <= p.width) {
+      uint32_t w[L::kWords];
+      load_chunk_words < L > (row, x0, w);
+#pragma unroll
+      for (int i = 0; i < N; i++)
+        g[1 + i] = chunk_gray < L > (w, i, p, sh);
+      return;
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < N; i++)
+    g[1 + i] = x0 + i < p.width ? sharpness_plane_gray_at (&p, row, x0 + i) : 0;
+}
+
+}  /* namespace sharpness_cuda */
+
+#endif /* SHARPNESS_GRAY_CHUNK_CUH */

@@ -1,0 +1,60 @@
+#!/bin/sh
+# Quick start on Debian 12: install what is missing, build, then
+#   ./quickstart.sh demo   run a pipeline that prints per-frame sharpness scores
+#   ./quickstart.sh test   run the whole test suite (CPU tests; GPU tests skip
+#                          visibly without a CUDA device)
+#
+# Copyright (C) 2026 The gst-sharpness authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+set -eu
+cd "$(dirname "$0")"
+
+mode=${1:-}
+case "$mode" in
+  demo|test) ;;
+  *) echo "usage: $0 demo|test" >&2; exit 2 ;;
+esac
+
+# Build tools, GStreamer 1.22 development files and plugins the tests use,
+# libavutil (FFT of the perceptual metrics), and the Python side of the
+# validation (oracles, natural images, FFmpeg's blurdetect for comparison).
+PACKAGES="gcc meson ninja-build pkg-config
+  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
+  libgstreamer-plugins-bad1.0-dev libgl-dev libavutil-dev
+  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+  gstreamer1.0-plugins-bad
+  python3 python3-gi python3-gst-1.0 gir1.2-gstreamer-1.0
+  gir1.2-gst-plugins-base-1.0 python3-numpy python3-scipy python3-skimage
+  ffmpeg"
+
+missing=""
+for p in $PACKAGES; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+    missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  echo "Installing:$missing"
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q \
+    --no-install-recommends $missing
+fi
+
+# nvcc is optional: with it (the CUDA toolkit in /usr/local/cuda) the CUDA
+# backend is built as well; the plugin still loads on machines without a GPU.
+if [ ! -f build/build.ninja ]; then
+  meson setup build --buildtype=debugoptimized
+fi
+meson compile -C build
+
+if [ "$mode" = demo ]; then
+  export GST_PLUGIN_PATH_1_0="$PWD/build/gst"
+  export GST_REGISTRY_1_0="$PWD/build/registry.bin"
+  exec /usr/bin/python3 docs/examples/print-scores.py
+fi
+
+status=0
+meson test -C build --print-errorlogs || status=$?
+/usr/bin/python3 tests/summarize.py build/meson-logs/testlog.json || status=$?
+exit $status

@@ -1,0 +1,1067 @@
+/* bench-sharpness: what cudasharpness costs per frame, on natural frames.
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * For each resolution and metric, on one ring of natural frames (tiles of
+ * scikit-image photographs, see export-tiles.py) this measures:
+ *
+ *   kernel        CUDA events around sharpness_cuda_score_device() on a
+ *                 frame already in device memory: the device's share.
+ *   cuda-memory   the element on memory:CUDAMemory (frames uploaded once).
+ *   pinned        the element on system-memory NV12 from the pinned pool it
+ *                 proposes upstream (appsrc's GstBaseSrc takes that pool;
+ *                 the ring is acquired from it).
+ *   pageable      the element on ordinary malloc'ed NV12 buffers.
+ *   cpu           the element with backend=cpu, pageable NV12.
+ * and once per resolution:
+ *   videoanalyse  GStreamer's videoanalyse (videosignal) on I420.
+ *   h2d-pinned, h2d-pageable
+ *                 host-to-device copy of the luma plane (CUDA events): the
+ *                 floor under any system-memory GPU path.
+ *
+ * Element times come from pad probes: the sink-pad probe stamps a buffer's
+ * arrival, the src-pad probe its departure (the element is in place and
+ * pushes from the same thread), so they cover exactly the element's work.
+ * Medians over many frames after a warm-up; the ring is larger than the
+ * GPU's L2 cache so repeated frames do not measure the cache.
+ *
+ *   bench-sharpness [--tiles FILE] [--resolutions 720p,1080p,4K,8K]
+ *       [--metrics nick,...] [--seconds S] [--cpu-seconds S]
+ *       [--max-frames N] [--device N] [--csv FILE] [--markdown FILE]
+ *
+ * Needs the plugin on GST_PLUGIN_PATH and a CUDA device.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <gst/gst.h>
+#include <gst/app/gstappsrc.h>
+#include <gst/base/gstbasesrc.h>
+#include <gst/video/video.h>
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudautils.h>
+#include <cuda_runtime.h>
+
+#include "sharpness-cuda.h"
+#include "sharpness-metric.h"
+
+#ifndef BENCH_TILES
+#define BENCH_TILES "tiles.bin"
+#endif
+
+#define PINNED_MEMORY_TYPE "SharpnessHostMemory"
+
+/* Frames of a ring: enough to exceed the L2 cache, within limits. */
+#define RING_BYTES (256u << 20)
+#define RING_MIN 4
+#define RING_MAX 64
+
+#define CHECK_CUDA(call) do { \
+    cudaError_t err_ = (call); \
+    if (err_ != cudaSuccess) \
+      g_error ("%s:%d: %s: %s", __FILE__, __LINE__, #call, \
+          cudaGetErrorString (err_)); \
+  } while (0)
+
+typedef struct
+{
+  const gchar *name;
+  gint width, height;
+} Resolution;
+
+static const Resolution all_resolutions[] = {
+  {"720p", 1280, 720},
+  {"1080p", 1920, 1080},
+  {"4K", 3840, 2160},
+  {"8K", 7680, 4320},
+};
+
+typedef enum
+{
+  MODE_KERNEL,
+  MODE_CUDA_MEMORY,
+  MODE_PINNED,
+  MODE_PAGEABLE,
+  MODE_CPU,
+  MODE_VIDEOANALYSE,
+  MODE_H2D_PINNED,
+  MODE_H2D_PAGEABLE,
+  MODE_COUNT
+} Mode;
+
+static const gchar *mode_names[MODE_COUNT] = {
+  "kernel", "cuda-memory", "pinned", "pageable", "cpu", "videoanalyse",
+  "h2d-pinned", "h2d-pageable",
+};
+
+/* One measurement: a median over @frames frames, or @failed with a note. */
+typedef struct
+{
+  guint frames;
+  guint64 median, p10, p90;
+  gboolean failed;
+  gchar note[96];
+} Result;
+
+typedef struct
+{
+  gchar *tiles_path;
+  gchar **resolutions;
+  gchar **metrics;
+  gdouble seconds, cpu_seconds;
+  guint max_frames;
+  gint device;
+  gchar *csv_path, *markdown_path;
+} Options;
+
+/* Natural picture tiles: Y then Cb, Cr (I420) of size x size pixels. */
+typedef struct
+{
+  gint size, count;
+  guint8 *data;
+} Tiles;
+
+/* The frames of one resolution, as contiguous I420 (the source of every
+ * ring, so that all modes see the same pictures). */
+typedef struct
+{
+  const Resolution *res;
+  GstVideoInfo i420, nv12;
+  guint n;
+  guint8 **frames;
+} Ring;
+
+static Options opt;
+static GstCudaContext *cuda_ctx;
+static FILE *csv;
+static GString *markdown;
+
+static guint64
+now_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (guint64) ts.tv_sec * G_GUINT64_CONSTANT (1000000000) + ts.tv_nsec;
+}
+
+static int
+cmp_u64 (const void *a, const void *b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+static void
+result_from_samples (Result * r, guint64 * s, guint n)
+{
+  memset (r, 0, sizeof (*r));
+  if (n == 0) {
+    r->failed = TRUE;
+    g_strlcpy (r->note, "no frame measured", sizeof (r->note));
+    return;
+  }
+  qsort (s, n, sizeof (*s), cmp_u64);
+  r->frames = n;
+  r->median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+  r->p10 = s[n / 10];
+  r->p90 = s[n - 1 - n / 10];
+}
+
+static void
+result_fail (Result * r, const gchar * fmt, ...) G_GNUC_PRINTF (2, 3);
+
+static void
+result_fail (Result * r, const gchar * fmt, ...)
+{
+  va_list args;
+
+  memset (r, 0, sizeof (*r));
+  r->failed = TRUE;
+  va_start (args, fmt);
+  g_vsnprintf (r->note, sizeof (r->note), fmt, args);
+  va_end (args);
+}
+
+/* ---- Natural frames ---------------------------------------------------- */
+
+static gboolean
+tiles_load (Tiles * t, const gchar * path)
+{
+  gchar *contents, *body;
+  gsize length, tile_bytes;
+
+  if (!g_file_get_contents (path, &contents, &length, NULL))
+    return FALSE;
+  body = memchr (contents, '\n', MIN (length, 64));
+  if (!body || sscanf (contents, "sharpness-tiles %d %d", &t->size,
+          &t->count) != 2 || t->size < 2 || t->size % 2 || t->count < 1) {
+    g_free (contents);
+    return FALSE;
+  }
+  body++;
+  tile_bytes = (gsize) t->size * t->size * 3 / 2;
+  if (length - (body - contents) != tile_bytes * t->count) {
+    g_free (contents);
+    return FALSE;
+  }
+  t->data = g_memdup2 (body, tile_bytes * t->count);
+  g_free (contents);
+  return TRUE;
+}
+
+static guint32
+hash3 (guint32 a, guint32 b, guint32 c)
+{
+  guint32 h = a * 0x9e3779b1u ^ (b + 0x7f4a7c15u) * 0x85ebca6bu ^
+      (c + 0x165667b1u) * 0xc2b2ae35u;
+  h ^= h >> 15;
+  h *= 0x2c1b3c6du;
+  h ^= h >> 12;
+  return h;
+}
+
+/* Frame @index of a ring: a grid of tiles, each picked and mirrored by a
+ * hash of (frame, cell), the grid shifted by an even per-frame offset. */
+static void
+compose_frame (const Tiles * t, guint index, gint w, gint h, guint8 * y,
+    guint8 * u, guint8 * v)
+{
+  const gint ts = t->size, cs = ts / 2;
+  const gsize tile_bytes = (gsize) ts * ts * 3 / 2;
+  const guint32 shift = hash3 (index, 0xffff, 0xffff);
+  const gint ox = (shift % ts) & ~1, oy = ((shift >> 16) % ts) & ~1;
+  gint px, py;
+
+  for (py = 0; py < h; py++) {
+    gint gy = py + oy;
+    for (px = 0; px < w; px++) {
+      gint gx = px + ox;
+      guint32 k = hash3 (index, gx / ts, gy / ts);
+      const guint8 *tile = t->data + (k % t->count) * tile_bytes;
+      gint tx = gx % ts, ty = gy % ts;
+
+      if (k & (1u << 30))
+        tx = ts - 1 - tx;
+      if (k & (1u << 31))
+        ty = ts - 1 - ty;
+      y[(gsize) py * w + px] = tile[ty * ts + tx];
+      if (!(px & 1) && !(py & 1)) {
+        gsize c = (gsize) (py / 2) * (w / 2) + px / 2;
+        u[c] = tile[ts * ts + (ty / 2) * cs + tx / 2];
+        v[c] = tile[ts * ts + cs * cs + (ty / 2) * cs + tx / 2];
+      }
+    }
+  }
+}
+
+static void
+ring_init (Ring * ring, const Tiles * tiles, const Resolution * res)
+{
+  guint i;
+
+  ring->res = res;
+  gst_video_info_set_format (&ring->i420, GST_VIDEO_FORMAT_I420, res->width,
+      res->height);
+  gst_video_info_set_format (&ring->nv12, GST_VIDEO_FORMAT_NV12, res->width,
+      res->height);
+  ring->n = CLAMP (RING_BYTES / GST_VIDEO_INFO_SIZE (&ring->nv12) + 1,
+      RING_MIN, RING_MAX);
+  ring->frames = g_new0 (guint8 *, ring->n);
+  for (i = 0; i < ring->n; i++) {
+    gsize luma = (gsize) res->width * res->height;
+    ring->frames[i] = g_malloc (luma * 3 / 2);
+    compose_frame (tiles, i, res->width, res->height, ring->frames[i],
+        ring->frames[i] + luma, ring->frames[i] + luma + luma / 4);
+  }
+}
+
+static void
+ring_clear (Ring * ring)
+{
+  guint i;
+
+  for (i = 0; i < ring->n; i++)
+    g_free (ring->frames[i]);
+  g_free (ring->frames);
+}
+
+/* Writes frame @i of @ring into a mapped NV12 or I420 video frame. */
+static void
+ring_write (const Ring * ring, guint i, GstVideoFrame * f)
+{
+  const gint w = ring->res->width, h = ring->res->height;
+  const guint8 *y = ring->frames[i], *u = y + (gsize) w * h,
+      *v = u + (gsize) w * h / 4;
+  gint row, col;
+
+  for (row = 0; row < h; row++)
+    memcpy ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (f, 0) +
+        (gsize) row * GST_VIDEO_FRAME_PLANE_STRIDE (f, 0), y + (gsize) row * w,
+        w);
+  for (row = 0; row < h / 2; row++) {
+    const guint8 *ur = u + (gsize) row * (w / 2), *vr = v + (gsize) row * (w / 2);
+
+    if (GST_VIDEO_FRAME_FORMAT (f) == GST_VIDEO_FORMAT_NV12) {
+      guint8 *uv = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (f, 1) +
+          (gsize) row * GST_VIDEO_FRAME_PLANE_STRIDE (f, 1);
+      for (col = 0; col < w / 2; col++) {
+        uv[2 * col] = ur[col];
+        uv[2 * col + 1] = vr[col];
+      }
+    } else {
+      memcpy ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (f, 1) +
+          (gsize) row * GST_VIDEO_FRAME_PLANE_STRIDE (f, 1), ur, w / 2);
+      memcpy ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (f, 2) +
+          (gsize) row * GST_VIDEO_FRAME_PLANE_STRIDE (f, 2), vr, w / 2);
+    }
+  }
+}
+
+static void
+fill_buffer (const Ring * ring, guint i, GstBuffer * buf,
+    const GstVideoInfo * info)
+{
+  GstVideoFrame f;
+
+  if (!gst_video_frame_map (&f, info, buf, GST_MAP_WRITE))
+    g_error ("cannot map a ring buffer for writing");
+  ring_write (ring, i, &f);
+  gst_video_frame_unmap (&f);
+}
+
+static GstBuffer **
+make_sysmem_buffers (const Ring * ring, const GstVideoInfo * info)
+{
+  GstBuffer **bufs = g_new0 (GstBuffer *, ring->n);
+  guint i;
+
+  for (i = 0; i < ring->n; i++) {
+    bufs[i] = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (info), NULL);
+    fill_buffer (ring, i, bufs[i], info);
+  }
+  return bufs;
+}
+
+/* NV12 frames in CUDA memory of cuda_ctx, uploaded once, with the pitched
+ * layout in a GstVideoMeta. */
+static GstBuffer **
+make_cuda_buffers (const Ring * ring)
+{
+  GstCudaAllocator *alloc =
+      (GstCudaAllocator *) gst_allocator_find (GST_CUDA_MEMORY_TYPE_NAME);
+  GstBuffer **bufs = g_new0 (GstBuffer *, ring->n);
+  guint i;
+
+  if (!alloc)
+    g_error ("no CUDA allocator");
+  for (i = 0; i < ring->n; i++) {
+    GstMemory *mem = gst_cuda_allocator_alloc (alloc, cuda_ctx, &ring->nv12);
+    GstCudaMemory *cmem = GST_CUDA_MEMORY_CAST (mem);
+    GstMapInfo map;
+
+    if (!mem)
+      g_error ("cannot allocate CUDA memory");
+    bufs[i] = gst_buffer_new ();
+    gst_buffer_append_memory (bufs[i], mem);
+    gst_buffer_add_video_meta_full (bufs[i], GST_VIDEO_FRAME_FLAG_NONE,
+        GST_VIDEO_FORMAT_NV12, ring->res->width, ring->res->height, 2,
+        cmem->info.offset, cmem->info.stride);
+    fill_buffer (ring, i, bufs[i], &cmem->info);
+    /* The first CUDA map uploads the staged frame; later maps do not. */
+    if (!gst_memory_map (mem, &map, GST_MAP_READ | GST_MAP_CUDA))
+      g_error ("cannot upload a CUDA ring buffer");
+    gst_memory_unmap (mem, &map);
+  }
+  gst_object_unref (alloc);
+  return bufs;
+}
+
+static void
+free_buffers (GstBuffer ** bufs, guint n)
+{
+  guint i;
+
+  for (i = 0; bufs && i < n; i++)
+    gst_clear_buffer (&bufs[i]);
+  g_free (bufs);
+}
+
+/* ---- Element runs ------------------------------------------------------ */
+
+typedef struct
+{
+  guint64 t_in;
+  guint seen, warmup;
+  guint64 *samples;
+  guint cap;
+  gint n;                       /* atomic: samples taken */
+} Timing;
+
+static GstPadProbeReturn
+on_sink_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  ((Timing *) user_data)->t_in = now_ns ();
+  return GST_PAD_PROBE_OK;
+}
+
+static GstPadProbeReturn
+on_src_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  Timing *t = user_data;
+  guint64 d = now_ns () - t->t_in;
+  gint n = g_atomic_int_get (&t->n);
+
+  if (t->seen++ >= t->warmup && (guint) n < t->cap) {
+    t->samples[n] = d;
+    g_atomic_int_set (&t->n, n + 1);
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+/* Drains @bus; FALSE on an error.  Warnings (a fallback to the CPU, say)
+ * are counted: such a run does not measure what it claims to. */
+static gboolean
+drain_bus (GstBus * bus, guint * warnings, gchar ** first_warning)
+{
+  GstMessage *msg;
+  gboolean ok = TRUE;
+
+  while ((msg = gst_bus_pop (bus))) {
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+      GError *err = NULL;
+
+      gst_message_parse_error (msg, &err, NULL);
+      g_printerr ("error from %s: %s\n", GST_MESSAGE_SRC_NAME (msg),
+          err->message);
+      g_clear_error (&err);
+      ok = FALSE;
+    } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING) {
+      GError *err = NULL;
+
+      gst_message_parse_warning (msg, &err, NULL);
+      if (!*first_warning)
+        *first_warning = g_strdup (err->message);
+      (*warnings)++;
+      g_clear_error (&err);
+    }
+    gst_message_unref (msg);
+  }
+  return ok;
+}
+
+static GstBufferPool *
+wait_for_src_pool (GstElement * src)
+{
+  guint64 deadline = now_ns () + 5 * GST_SECOND;
+  GstBufferPool *pool;
+
+  while (!(pool = gst_base_src_get_buffer_pool (GST_BASE_SRC (src)))) {
+    if (now_ns () > deadline)
+      return NULL;
+    g_usleep (1000);
+  }
+  return pool;
+}
+
+/* Acquires a ring of buffers from the pool appsrc negotiated (the one the
+ * element proposed) and fills them; NULL with a reason in @r otherwise. */
+static GstBuffer **
+acquire_pinned_ring (const Ring * ring, GstElement * src, Result * r)
+{
+  GstBufferPool *pool = wait_for_src_pool (src);
+  GstStructure *config;
+  GstAllocator *allocator = NULL;
+  GstBuffer **bufs;
+  guint i;
+
+  if (!pool) {
+    result_fail (r, "appsrc negotiated no buffer pool");
+    return NULL;
+  }
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_get_allocator (config, &allocator, NULL);
+  if (!allocator || g_strcmp0 (allocator->mem_type, PINNED_MEMORY_TYPE)) {
+    result_fail (r, "upstream's pool is not the element's pinned pool");
+    gst_structure_free (config);
+    gst_object_unref (pool);
+    return NULL;
+  }
+  gst_structure_free (config);
+
+  bufs = g_new0 (GstBuffer *, ring->n);
+  for (i = 0; i < ring->n; i++) {
+    if (gst_buffer_pool_acquire_buffer (pool, &bufs[i], NULL) != GST_FLOW_OK)
+      g_error ("cannot acquire a pinned buffer");
+    if (!gst_memory_is_type (gst_buffer_peek_memory (bufs[i], 0),
+            PINNED_MEMORY_TYPE))
+      g_error ("the pinned pool handed out other memory");
+    fill_buffer (ring, i, bufs[i], &ring->nv12);
+  }
+  gst_object_unref (pool);
+  return bufs;
+}
+
+/* Runs "appsrc ! @element_desc ! fakesink", pushing shallow copies of the
+ * ring (writable buffers, as in a real pipeline) round-robin, and times the
+ * element named "el".  @ring_bufs NULL: acquire the ring from the pinned
+ * pool (MODE_PINNED). */
+static void
+run_element (const Ring * ring, GstBuffer ** ring_bufs, const gchar * caps,
+    const gchar * element_desc, gdouble seconds, guint warmup, Result * r)
+{
+  GstElement *pipeline, *src, *el;
+  GstPad *sinkpad, *srcpad;
+  GstBus *bus;
+  GstContext *context;
+  GstBuffer **pinned = NULL;
+  GError *err = NULL;
+  Timing t = { 0, };
+  gchar *desc, *first_warning = NULL;
+  guint warnings = 0, pushed = 0;
+  guint64 start;
+  gboolean ok = TRUE;
+
+  desc = g_strdup_printf ("appsrc name=src format=time block=true "
+      "max-buffers=2 max-bytes=0 caps=\"%s\" ! %s ! fakesink sync=false "
+      "async=false", caps, element_desc);
+  pipeline = gst_parse_launch (desc, &err);
+  g_free (desc);
+  if (!pipeline)
+    g_error ("cannot build the pipeline: %s", err->message);
+
+  /* Every run shares the benchmark's context (no per-run setup). */
+  context = gst_context_new_cuda_context (cuda_ctx);
+  gst_element_set_context (pipeline, context);
+  gst_context_unref (context);
+
+  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  el = gst_bin_get_by_name (GST_BIN (pipeline), "el");
+  t.warmup = warmup;
+  t.cap = opt.max_frames;
+  t.samples = g_new (guint64, t.cap);
+  sinkpad = gst_element_get_static_pad (el, "sink");
+  srcpad = gst_element_get_static_pad (el, "src");
+  gst_pad_add_probe (sinkpad, GST_PAD_PROBE_TYPE_BUFFER, on_sink_buffer, &t,
+      NULL);
+  gst_pad_add_probe (srcpad, GST_PAD_PROBE_TYPE_BUFFER, on_src_buffer, &t,
+      NULL);
+  bus = gst_element_get_bus (pipeline);
+
+  if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE) {
+    gst_element_set_state (pipeline, GST_STATE_NULL);
+    drain_bus (bus, &warnings, &first_warning);
+    result_fail (r, "pipeline did not start%s%s", first_warning ? ": " : "",
+        first_warning ? first_warning : "");
+    goto done;
+  }
+
+  if (!ring_bufs) {
+    /* One ordinary frame makes appsrc negotiate and take a pool. */
+    GstBuffer *prime = gst_buffer_new_allocate (NULL,
+        GST_VIDEO_INFO_SIZE (&ring->nv12), NULL);
+    fill_buffer (ring, 0, prime, &ring->nv12);
+    gst_app_src_push_buffer (GST_APP_SRC (src), prime);
+    pushed++;
+    pinned = acquire_pinned_ring (ring, src, r);
+    if (!pinned)
+      goto stop;
+    ring_bufs = pinned;
+  }
+
+  start = now_ns ();
+  for (;;) {
+    guint n = g_atomic_int_get (&t.n);
+    guint64 elapsed = now_ns () - start;
+
+    if (n >= t.cap || (elapsed > seconds * GST_SECOND && n >= 1))
+      break;
+    if (gst_app_src_push_buffer (GST_APP_SRC (src),
+            gst_buffer_copy (ring_bufs[pushed % ring->n])) != GST_FLOW_OK) {
+      ok = FALSE;
+      break;
+    }
+    pushed++;
+    if (!drain_bus (bus, &warnings, &first_warning)) {
+      ok = FALSE;
+      break;
+    }
+  }
+
+stop:
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  if (ok) {
+    GstMessage *msg = gst_bus_timed_pop_filtered (bus, 600 * GST_SECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    ok = msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS;
+    gst_clear_message (&msg);
+  }
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  ok = drain_bus (bus, &warnings, &first_warning) && ok;
+
+  if (!r->failed) {
+    result_from_samples (r, t.samples, g_atomic_int_get (&t.n));
+    if (!ok)
+      result_fail (r, "pipeline error");
+    else if (warnings)
+      result_fail (r, "%u warnings: %s", warnings, first_warning);
+  }
+
+done:
+  free_buffers (pinned, ring->n);
+  g_free (first_warning);
+  g_free (t.samples);
+  gst_object_unref (sinkpad);
+  gst_object_unref (srcpad);
+  gst_object_unref (bus);
+  gst_object_unref (src);
+  gst_object_unref (el);
+  gst_object_unref (pipeline);
+}
+
+/* ---- Direct CUDA measurements ------------------------------------------ */
+
+/* Device time (CUDA events) of sharpness_cuda_score_device on each ring
+ * frame in turn: the kernels, their launches' gaps and the result readback. */
+static void
+run_kernel (SharpnessCuda * sc, cudaStream_t stream, SharpnessMetric metric,
+    const Ring * ring, GstBuffer ** cuda_bufs, Result * r)
+{
+  GstMapInfo *maps = g_new0 (GstMapInfo, ring->n);
+  guint64 *samples = g_new (guint64, opt.max_frames);
+  cudaEvent_t e0, e1;
+  guint i, n = 0;
+  guint64 start;
+  SharpnessStatus status = SHARPNESS_OK;
+
+  for (i = 0; i < ring->n; i++) {
+    if (!gst_memory_map (gst_buffer_peek_memory (cuda_bufs[i], 0), &maps[i],
+            GST_MAP_READ | GST_MAP_CUDA))
+      g_error ("cannot map a CUDA ring buffer");
+  }
+  CHECK_CUDA (cudaEventCreate (&e0));
+  CHECK_CUDA (cudaEventCreate (&e1));
+
+  start = now_ns ();
+  for (i = 0; status == SHARPNESS_OK; i++) {
+    GstVideoMeta *meta = gst_buffer_get_video_meta (cuda_bufs[i % ring->n]);
+    SharpnessPlane plane = {
+      .samples = SHARPNESS_SAMPLES_Y8,
+      .data = (const uint8_t *) maps[i % ring->n].data + meta->offset[0],
+      .stride = meta->stride[0],
+      .width = ring->res->width,
+      .height = ring->res->height,
+      .pixel_stride = 1,
+    };
+    double score;
+    float ms;
+
+    if (n >= opt.max_frames || (now_ns () - start > opt.seconds * GST_SECOND
+            && n > 0))
+      break;
+    CHECK_CUDA (cudaEventRecord (e0, stream));
+    status = sharpness_cuda_score_device (sc, metric, &plane, &score);
+    CHECK_CUDA (cudaEventRecord (e1, stream));
+    CHECK_CUDA (cudaEventSynchronize (e1));
+    CHECK_CUDA (cudaEventElapsedTime (&ms, e0, e1));
+    /* The first frames set up per-resolution state. */
+    if (i >= 3)
+      samples[n++] = (guint64) (ms * 1e6);
+  }
+
+  if (status != SHARPNESS_OK)
+    result_fail (r, "%s", status == SHARPNESS_ERROR_DEVICE ?
+        sharpness_cuda_last_error (sc) : sharpness_status_to_string (status));
+  else
+    result_from_samples (r, samples, n);
+
+  CHECK_CUDA (cudaEventDestroy (e0));
+  CHECK_CUDA (cudaEventDestroy (e1));
+  for (i = 0; i < ring->n; i++)
+    gst_memory_unmap (gst_buffer_peek_memory (cuda_bufs[i], 0), &maps[i]);
+  g_free (maps);
+  g_free (samples);
+}
+
+/* Host-to-device copies of the luma plane from @n host buffers in turn. */
+static void
+run_h2d (cudaStream_t stream, guint8 ** host, guint n, gsize bytes, Result * r)
+{
+  guint64 *samples = g_new (guint64, opt.max_frames);
+  cudaEvent_t e0, e1;
+  void *dst;
+  guint i, count = 0;
+  guint64 start;
+
+  CHECK_CUDA (cudaMalloc (&dst, bytes));
+  CHECK_CUDA (cudaEventCreate (&e0));
+  CHECK_CUDA (cudaEventCreate (&e1));
+  start = now_ns ();
+  for (i = 0;; i++) {
+    float ms;
+
+    if (count >= opt.max_frames || (now_ns () - start >
+            opt.seconds * GST_SECOND && count > 0))
+      break;
+    CHECK_CUDA (cudaEventRecord (e0, stream));
+    CHECK_CUDA (cudaMemcpyAsync (dst, host[i % n], bytes,
+            cudaMemcpyHostToDevice, stream));
+    CHECK_CUDA (cudaEventRecord (e1, stream));
+    CHECK_CUDA (cudaEventSynchronize (e1));
+    CHECK_CUDA (cudaEventElapsedTime (&ms, e0, e1));
+    if (i >= 3)
+      samples[count++] = (guint64) (ms * 1e6);
+  }
+  result_from_samples (r, samples, count);
+  CHECK_CUDA (cudaEventDestroy (e0));
+  CHECK_CUDA (cudaEventDestroy (e1));
+  CHECK_CUDA (cudaFree (dst));
+  g_free (samples);
+}
+
+static void
+run_copy_floor (cudaStream_t stream, const Ring * ring, Result * pinned,
+    Result * pageable)
+{
+  gsize luma = (gsize) ring->res->width * ring->res->height;
+  guint8 **host = g_new0 (guint8 *, ring->n);
+  guint i;
+
+  for (i = 0; i < ring->n; i++)
+    host[i] = ring->frames[i];
+  run_h2d (stream, host, ring->n, luma, pageable);
+
+  for (i = 0; i < ring->n; i++) {
+    CHECK_CUDA (cudaHostAlloc ((void **) &host[i], luma,
+            cudaHostAllocPortable));
+    memcpy (host[i], ring->frames[i], luma);
+  }
+  run_h2d (stream, host, ring->n, luma, pinned);
+  for (i = 0; i < ring->n; i++)
+    CHECK_CUDA (cudaFreeHost (host[i]));
+  g_free (host);
+}
+
+/* ---- Output ------------------------------------------------------------ */
+
+static void
+emit_csv (const Resolution * res, const gchar * metric, Mode mode,
+    const Result * r)
+{
+  if (r->failed) {
+    fprintf (csv, "%s,%d,%d,%s,%s,0,,,,,\"%s\"\n", res->name, res->width,
+        res->height, metric, mode_names[mode], r->note);
+  } else {
+    fprintf (csv, "%s,%d,%d,%s,%s,%u,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
+        ",%" G_GUINT64_FORMAT ",%.1f,\n", res->name, res->width, res->height,
+        metric, mode_names[mode], r->frames, r->median, r->p10, r->p90,
+        1e9 / r->median);
+  }
+  fflush (csv);
+}
+
+static gchar *
+fmt_us (const Result * r)
+{
+  if (r->failed)
+    return g_strdup ("n/a");
+  return g_strdup_printf ("%.1f", r->median / 1000.0);
+}
+
+static gchar *
+fmt_ratio (const Result * num, const Result * den)
+{
+  if (num->failed || den->failed || den->median == 0)
+    return g_strdup ("n/a");
+  return g_strdup_printf ("%.2f", (double) num->median / den->median);
+}
+
+static void
+emit_markdown_resolution (const Resolution * res, Result results[][MODE_COUNT],
+    const Result * shared, guint n_metrics, const SharpnessMetric * metrics)
+{
+  const Result *va = &shared[MODE_VIDEOANALYSE],
+      *h2d = &shared[MODE_H2D_PINNED], *h2d_pageable =
+      &shared[MODE_H2D_PAGEABLE];
+  gchar *a, *b, *c;
+  guint m;
+
+  g_string_append_printf (markdown, "\n### %s (%dx%d NV12)\n\n", res->name,
+      res->width, res->height);
+  a = fmt_us (h2d);
+  b = fmt_us (h2d_pageable);
+  c = fmt_us (va);
+  g_string_append_printf (markdown, "Copy floor (luma plane, %.1f MB): "
+      "pinned H2D %s us, pageable H2D %s us. videoanalyse (I420): %s us/frame."
+      "\n\n", (double) res->width * res->height / 1e6, a, b, c);
+  g_free (a);
+  g_free (b);
+  g_free (c);
+
+  g_string_append (markdown, "| metric | kernel us | CUDA memory us | "
+      "pinned us | pageable us | CPU backend us | pinned / pinned H2D | "
+      "fps (CUDA memory) | fps (pinned) | CPU / pinned | videoanalyse / pinned |\n"
+      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (m = 0; m < n_metrics; m++) {
+    Result *r = results[m];
+    gchar *k = fmt_us (&r[MODE_KERNEL]), *cm = fmt_us (&r[MODE_CUDA_MEMORY]),
+        *pi = fmt_us (&r[MODE_PINNED]), *pa = fmt_us (&r[MODE_PAGEABLE]),
+        *cpu = fmt_us (&r[MODE_CPU]),
+        *floor = fmt_ratio (&r[MODE_PINNED], h2d),
+        *xcpu = fmt_ratio (&r[MODE_CPU], &r[MODE_PINNED]),
+        *xva = fmt_ratio (va, &r[MODE_PINNED]);
+    gchar fps_cm[32] = "n/a", fps_pi[32] = "n/a";
+
+    if (!r[MODE_CUDA_MEMORY].failed)
+      g_snprintf (fps_cm, sizeof (fps_cm), "%.0f",
+          1e9 / r[MODE_CUDA_MEMORY].median);
+    if (!r[MODE_PINNED].failed)
+      g_snprintf (fps_pi, sizeof (fps_pi), "%.0f", 1e9 / r[MODE_PINNED].median);
+    g_string_append_printf (markdown, "| %s | %s | %s | %s | %s | %s | %s | "
+        "%s | %s | %s | %s |\n", sharpness_metric_info[metrics[m]].nick, k, cm,
+        pi, pa, cpu, floor, fps_cm, fps_pi, xcpu, xva);
+    g_free (k);
+    g_free (cm);
+    g_free (pi);
+    g_free (pa);
+    g_free (cpu);
+    g_free (floor);
+    g_free (xcpu);
+    g_free (xva);
+  }
+  for (m = 0; m < n_metrics; m++) {
+    Mode mode;
+
+    for (mode = 0; mode < MODE_COUNT; mode++) {
+      if (results[m][mode].failed && mode != MODE_VIDEOANALYSE &&
+          mode != MODE_H2D_PINNED && mode != MODE_H2D_PAGEABLE)
+        g_string_append_printf (markdown, "\n- %s %s: %s",
+            sharpness_metric_info[metrics[m]].nick, mode_names[mode],
+            results[m][mode].note);
+    }
+  }
+  g_string_append (markdown, "\n");
+}
+
+/* ---- Main -------------------------------------------------------------- */
+
+static gboolean
+parse_options (int *argc, char ***argv)
+{
+  gchar *resolutions = NULL, *metrics = NULL;
+  GOptionEntry entries[] = {
+    {"tiles", 0, 0, G_OPTION_ARG_FILENAME, &opt.tiles_path,
+        "Natural tiles from export-tiles.py", "FILE"},
+    {"resolutions", 0, 0, G_OPTION_ARG_STRING, &resolutions,
+        "Comma-separated subset of 720p,1080p,4K,8K", "LIST"},
+    {"metrics", 0, 0, G_OPTION_ARG_STRING, &metrics,
+        "Comma-separated metric nicks (default: all)", "LIST"},
+    {"seconds", 0, 0, G_OPTION_ARG_DOUBLE, &opt.seconds,
+        "Time per GPU measurement (default 0.5)", "S"},
+    {"cpu-seconds", 0, 0, G_OPTION_ARG_DOUBLE, &opt.cpu_seconds,
+        "Time per CPU/videoanalyse measurement (default 1)", "S"},
+    {"max-frames", 0, 0, G_OPTION_ARG_INT, &opt.max_frames,
+        "Frames per measurement at most (default 5000)", "N"},
+    {"device", 0, 0, G_OPTION_ARG_INT, &opt.device, "CUDA device", "N"},
+    {"csv", 0, 0, G_OPTION_ARG_FILENAME, &opt.csv_path,
+        "CSV output (default bench-sharpness.csv)", "FILE"},
+    {"markdown", 0, 0, G_OPTION_ARG_FILENAME, &opt.markdown_path,
+        "Markdown output (also printed)", "FILE"},
+    {NULL}
+  };
+  GOptionContext *ctx = g_option_context_new ("- cudasharpness benchmark");
+  GError *err = NULL;
+  gboolean ok;
+
+  opt.seconds = 0.5;
+  opt.cpu_seconds = 1.0;
+  opt.max_frames = 5000;
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_add_group (ctx, gst_init_get_option_group ());
+  ok = g_option_context_parse (ctx, argc, argv, &err);
+  if (!ok)
+    g_printerr ("%s\n", err->message);
+  g_clear_error (&err);
+  g_option_context_free (ctx);
+
+  if (!opt.tiles_path)
+    opt.tiles_path = g_strdup (BENCH_TILES);
+  if (!opt.csv_path)
+    opt.csv_path = g_strdup ("bench-sharpness.csv");
+  opt.resolutions = g_strsplit (resolutions ? resolutions :
+      "720p,1080p,4K,8K", ",", -1);
+  opt.metrics = metrics ? g_strsplit (metrics, ",", -1) : NULL;
+  g_free (resolutions);
+  g_free (metrics);
+  return ok && opt.max_frames > 0 && opt.seconds > 0 && opt.cpu_seconds > 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  SharpnessMetric metrics[SHARPNESS_METRIC_COUNT];
+  guint n_metrics = 0, r, m;
+  Tiles tiles;
+  SharpnessCuda *sc;
+  cudaStream_t stream;
+  char device_name[128] = "";
+  gchar *date;
+  GDateTime *now;
+
+  if (!parse_options (&argc, &argv))
+    return 2;
+  gst_init (&argc, &argv);
+
+  for (m = 0; m < SHARPNESS_METRIC_COUNT; m++) {
+    if (!opt.metrics ||
+        g_strv_contains ((const gchar * const *) opt.metrics,
+            sharpness_metric_info[m].nick))
+      metrics[n_metrics++] = (SharpnessMetric) m;
+  }
+  if (n_metrics == 0) {
+    g_printerr ("no known metric selected\n");
+    return 2;
+  }
+  if (!tiles_load (&tiles, opt.tiles_path)) {
+    g_printerr ("cannot read the natural tiles %s (make them with "
+        "tests/bench/export-tiles.py)\n", opt.tiles_path);
+    return 2;
+  }
+  if (!gst_cuda_load_library () || CuInit (0) != CUDA_SUCCESS) {
+    g_printerr ("no CUDA driver\n");
+    return 77;
+  }
+  gst_cuda_memory_init_once ();
+  cuda_ctx = gst_cuda_context_new (opt.device);
+  if (!cuda_ctx) {
+    g_printerr ("no CUDA device %d\n", opt.device);
+    return 77;
+  }
+  {
+    CUdevice dev;
+    if (CuDeviceGet (&dev, opt.device) == CUDA_SUCCESS)
+      CuDeviceGetName (device_name, sizeof (device_name), dev);
+  }
+  if (!gst_element_factory_find ("cudasharpness")) {
+    g_printerr ("cudasharpness not found: set GST_PLUGIN_PATH\n");
+    return 2;
+  }
+
+  csv = fopen (opt.csv_path, "w");
+  if (!csv) {
+    g_printerr ("cannot write %s: %s\n", opt.csv_path, g_strerror (errno));
+    return 2;
+  }
+  fprintf (csv, "resolution,width,height,metric,mode,frames,median_ns,p10_ns,"
+      "p90_ns,fps,note\n");
+
+  now = g_date_time_new_now_utc ();
+  date = g_date_time_format (now, "%Y-%m-%d %H:%M UTC");
+  g_date_time_unref (now);
+  markdown = g_string_new (NULL);
+  g_string_append_printf (markdown, "Device: %s; %s; natural frames from %d "
+      "photograph tiles; medians of per-frame times (us).\n", device_name,
+      date, tiles.count);
+  g_free (date);
+
+  if (!gst_cuda_context_push (cuda_ctx))
+    g_error ("cannot push the CUDA context");
+  CHECK_CUDA (cudaStreamCreateWithFlags (&stream, cudaStreamNonBlocking));
+  if (sharpness_cuda_new (stream, &sc) != SHARPNESS_OK)
+    g_error ("cannot create the CUDA backend");
+  gst_cuda_context_pop (NULL);
+
+  for (r = 0; r < G_N_ELEMENTS (all_resolutions); r++) {
+    const Resolution *res = &all_resolutions[r];
+    Result (*results)[MODE_COUNT];
+    Result shared[MODE_COUNT];
+    GstBuffer **cuda_bufs, **nv12_bufs, **i420_bufs;
+    gchar *nv12_caps, *cuda_caps, *i420_caps;
+    Ring ring;
+
+    if (!g_strv_contains ((const gchar * const *) opt.resolutions, res->name))
+      continue;
+    ring_init (&ring, &tiles, res);
+    g_printerr ("%s: ring of %u natural frames\n", res->name, ring.n);
+
+    nv12_caps = g_strdup_printf ("video/x-raw,format=NV12,width=%d,height=%d,"
+        "framerate=30/1", res->width, res->height);
+    cuda_caps = g_strdup_printf ("video/x-raw(memory:CUDAMemory),format=NV12,"
+        "width=%d,height=%d,framerate=30/1", res->width, res->height);
+    i420_caps = g_strdup_printf ("video/x-raw,format=I420,width=%d,height=%d,"
+        "framerate=30/1", res->width, res->height);
+    nv12_bufs = make_sysmem_buffers (&ring, &ring.nv12);
+    i420_bufs = make_sysmem_buffers (&ring, &ring.i420);
+    cuda_bufs = make_cuda_buffers (&ring);
+
+    memset (shared, 0, sizeof (shared));
+    gst_cuda_context_push (cuda_ctx);
+    run_copy_floor (stream, &ring, &shared[MODE_H2D_PINNED],
+        &shared[MODE_H2D_PAGEABLE]);
+    gst_cuda_context_pop (NULL);
+    emit_csv (res, "-", MODE_H2D_PINNED, &shared[MODE_H2D_PINNED]);
+    emit_csv (res, "-", MODE_H2D_PAGEABLE, &shared[MODE_H2D_PAGEABLE]);
+    run_element (&ring, i420_bufs, i420_caps, "videoanalyse name=el",
+        opt.cpu_seconds, 1, &shared[MODE_VIDEOANALYSE]);
+    emit_csv (res, "-", MODE_VIDEOANALYSE, &shared[MODE_VIDEOANALYSE]);
+
+    results = g_malloc0_n (n_metrics, sizeof (*results));
+    for (m = 0; m < n_metrics; m++) {
+      const gchar *nick = sharpness_metric_info[metrics[m]].nick;
+      gchar *gpu = g_strdup_printf ("cudasharpness name=el backend=cuda "
+          "metric=%s", nick);
+      gchar *cpu = g_strdup_printf ("cudasharpness name=el backend=cpu "
+          "metric=%s", nick);
+      Result *rr = results[m];
+
+      g_printerr ("%s %s\n", res->name, nick);
+      gst_cuda_context_push (cuda_ctx);
+      run_kernel (sc, stream, metrics[m], &ring, cuda_bufs, &rr[MODE_KERNEL]);
+      gst_cuda_context_pop (NULL);
+      run_element (&ring, cuda_bufs, cuda_caps, gpu, opt.seconds, 20,
+          &rr[MODE_CUDA_MEMORY]);
+      run_element (&ring, NULL, nv12_caps, gpu, opt.seconds, 20,
+          &rr[MODE_PINNED]);
+      run_element (&ring, nv12_bufs, nv12_caps, gpu, opt.seconds, 20,
+          &rr[MODE_PAGEABLE]);
+      run_element (&ring, nv12_bufs, nv12_caps, cpu, opt.cpu_seconds, 1,
+          &rr[MODE_CPU]);
+      for (Mode mode = MODE_KERNEL; mode <= MODE_CPU; mode++)
+        emit_csv (res, nick, mode, &rr[mode]);
+      g_free (gpu);
+      g_free (cpu);
+    }
+    emit_markdown_resolution (res, results, shared, n_metrics, metrics);
+
+    g_free (results);
+    free_buffers (cuda_bufs, ring.n);
+    free_buffers (nv12_bufs, ring.n);
+    free_buffers (i420_bufs, ring.n);
+    g_free (nv12_caps);
+    g_free (cuda_caps);
+    g_free (i420_caps);
+    ring_clear (&ring);
+  }
+
+  gst_cuda_context_push (cuda_ctx);
+  sharpness_cuda_free (sc);
+  CHECK_CUDA (cudaStreamDestroy (stream));
+  gst_cuda_context_pop (NULL);
+
+  fclose (csv);
+  g_print ("%s", markdown->str);
+  if (opt.markdown_path &&
+      !g_file_set_contents (opt.markdown_path, markdown->str, -1, NULL))
+    g_printerr ("cannot write %s\n", opt.markdown_path);
+  g_string_free (markdown, TRUE);
+  g_free (tiles.data);
+  gst_object_unref (cuda_ctx);
+  return 0;
+}

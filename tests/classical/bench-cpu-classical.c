@@ -1,0 +1,212 @@
+/* Time of the CPU classical metrics per frame, per sample layout.
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Usage: bench-cpu-classical [FRAMES [WIDTH HEIGHT]]
+ *
+ * Frames look like video: a smooth random field, hard-edged shapes and a
+ * little grain, no pure black.  Four different frames are scored in turn
+ * (as a stream would, not one frame hot in the cache); after a warm-up the
+ * median of FRAMES timings (default 60) is printed as a markdown table of
+ * ns/frame.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sharpness-cpu.h"
+#include "test-frame.h"
+
+#define N_FRAMES 4
+#define WARMUP 5
+
+static uint32_t rng_state = 0x12345678u;
+
+static uint32_t
+rng (void)
+{
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 17;
+  rng_state ^= rng_state << 5;
+  return rng_state;
+}
+
+static double
+rng_unit (void)
+{
+  return (rng () >> 8) / 16777216.0;
+}
+
+/* A luma field in [16, 235] for frame @k: a few low-frequency waves, eight
+ * rectangles with hard edges, grain. */
+static void
+make_field (double *field, int w, int h, int k)
+{
+  double fx[4], fy[4], ph[4];
+  struct
+  {
+    int x0, y0, x1, y1;
+    double level;
+  } rect[8];
+
+  for (int i = 0; i < 4; i++) {
+    fx[i] = (0.5 + 4.0 * rng_unit ()) * 2 * M_PI / w;
+    fy[i] = (0.5 + 4.0 * rng_unit ()) * 2 * M_PI / h;
+    ph[i] = 2 * M_PI * rng_unit () + k;
+  }
+  for (int i = 0; i < 8; i++) {
+    rect[i].x0 = rng () % w;
+    rect[i].y0 = rng () % h;
+    rect[i].x1 = rect[i].x0 + rng () % (w / 4 + 1);
+    rect[i].y1 = rect[i].y0 + rng () % (h / 4 + 1);
+    rect[i].level = 60.0 * (rng_unit () - 0.5);
+  }
+
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      double v = 125.0;
+      for (int i = 0; i < 4; i++)
+        v += 20.0 * sin (fx[i] * x + ph[i]) * cos (fy[i] * y + ph[i]);
+      for (int i = 0; i < 8; i++)
+        if (x >= rect[i].x0 && x < rect[i].x1 && y >= rect[i].y0 &&
+            y < rect[i].y1)
+          v += rect[i].level;
+      v += 6.0 * (rng_unit () - 0.5);
+      field[(size_t) y * w + x] = v < 16.0 ? 16.0 : v > 235.0 ? 235.0 : v;
+    }
+}
+
+static void
+render (TestFrame * f, const double *field)
+{
+  const SharpnessPlane *p = &f->plane;
+
+  for (int y = 0; y < p->height; y++)
+    for (int x = 0; x < p->width; x++) {
+      double v = field[(size_t) y * p->width + x];
+      switch (p->samples) {
+        case SHARPNESS_SAMPLES_Y16LE:
+          test_frame_set_raw (f, x, y,
+              (unsigned) (v * (1 << (p->depth - 8))) << p->shift);
+          break;
+        case SHARPNESS_SAMPLES_RGB8:
+          /* A colour cast that varies with the luma. */
+          test_frame_set_rgb (f, x, y, (unsigned) (v * 0.9 + 20.0),
+              (unsigned) v, (unsigned) (v * 0.8 + 10.0));
+          break;
+        default:
+          test_frame_set_raw (f, x, y, (unsigned) v);
+          break;
+      }
+    }
+}
+
+static int
+compare_i64 (const void *a, const void *b)
+{
+  long long x = *(const long long *) a, y = *(const long long *) b;
+  return (x > y) - (x < y);
+}
+
+static long long
+now_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
+int
+main (int argc, char **argv)
+{
+  int runs = argc > 1 ? atoi (argv[1]) : 60;
+  int w = argc > 3 ? atoi (argv[2]) : 1920;
+  int h = argc > 3 ? atoi (argv[3]) : 1080;
+  static const char *const layout_names[] = { "Y8", "P010_10LE", "BGRx" };
+  enum { N_LAYOUTS = sizeof layout_names / sizeof layout_names[0] };
+  TestFrame frames[N_LAYOUTS][N_FRAMES];
+  double *field;
+  long long *times;
+  double sink = 0.0;
+  SharpnessCpu *cpu;
+
+  if (runs < 1 || w < 1 || h < 1) {
+    fprintf (stderr, "usage: %s [FRAMES [WIDTH HEIGHT]]\n", argv[0]);
+    return 2;
+  }
+  field = malloc (sizeof (double) * w * h);
+  times = malloc (sizeof (long long) * runs);
+  cpu = sharpness_cpu_new ();
+  if (!field || !times || !cpu) {
+    fprintf (stderr, "out of memory\n");
+    return 1;
+  }
+
+  for (int l = 0; l < N_LAYOUTS; l++) {
+    const TestLayout *layout = NULL;
+    for (int i = 0; i < test_n_layouts; i++)
+      if (strcmp (test_layouts[i].name, layout_names[l]) == 0)
+        layout = &test_layouts[i];
+    /* Rows padded to 64 bytes, like GStreamer's video buffer pools do. */
+    size_t row = (size_t) w * layout->pixel_stride;
+    for (int k = 0; k < N_FRAMES; k++)
+      test_frame_init (&frames[l][k], layout, w, h, ((row + 63) & ~63ul) - row,
+          0);
+  }
+  for (int k = 0; k < N_FRAMES; k++) {
+    make_field (field, w, h, k);
+    for (int l = 0; l < N_LAYOUTS; l++)
+      render (&frames[l][k], field);
+  }
+
+  printf ("CPU classical metrics, %dx%d, median of %d frames (ns/frame)\n\n",
+      w, h, runs);
+  printf ("| metric |");
+  for (int l = 0; l < N_LAYOUTS; l++)
+    printf (" %s |", layout_names[l]);
+  printf ("\n|---|");
+  for (int l = 0; l < N_LAYOUTS; l++)
+    printf ("---:|");
+  printf ("\n");
+
+  for (int m = 0; m < SHARPNESS_METRIC_COUNT; m++) {
+    if (sharpness_metric_info[m].kind != SHARPNESS_KIND_SUMS)
+      continue;
+    printf ("| %s |", sharpness_metric_info[m].nick);
+    for (int l = 0; l < N_LAYOUTS; l++) {
+      for (int i = -WARMUP; i < runs; i++) {
+        const SharpnessPlane *p = &frames[l][(i + WARMUP) % N_FRAMES].plane;
+        double score;
+        long long t0 = now_ns ();
+        SharpnessStatus st = sharpness_cpu_score (cpu, (SharpnessMetric) m, p,
+            &score);
+        long long t1 = now_ns ();
+        if (st != SHARPNESS_OK) {
+          fprintf (stderr, "%s: %s\n", sharpness_metric_info[m].nick,
+              sharpness_status_to_string (st));
+          return 1;
+        }
+        sink += score;
+        if (i >= 0)
+          times[i] = t1 - t0;
+      }
+      qsort (times, runs, sizeof times[0], compare_i64);
+      printf (" %lld |", times[runs / 2]);
+      fflush (stdout);
+    }
+    printf ("\n");
+  }
+  /* Keeps the scores alive, and tells identical runs apart. */
+  printf ("\n(checksum %.6g)\n", sink);
+
+  for (int l = 0; l < N_LAYOUTS; l++)
+    for (int k = 0; k < N_FRAMES; k++)
+      test_frame_clear (&frames[l][k]);
+  sharpness_cpu_free (cpu);
+  free (times);
+  free (field);
+  return 0;
+}

@@ -1,0 +1,346 @@
+/* Timing of the CUDA backend's classical metrics, frame by frame, end to
+ * end (launch, kernel, read-back, stream synchronisation), next to the
+ * floors they are bounded by.
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Usage: bench-cuda-kernels [--frames N] [--warmup N] [--layout NAME]...
+ *                           [--no-host]
+ * Device-memory frames rotate over buffers three times the size of the L2
+ * cache, so that every frame comes from DRAM; the "hot" rows repeat one
+ * frame.  Each row gives the median and 99th percentile of the wall time
+ * of sharpness_cuda_sums_{device,host} and the median of CUDA events
+ * recorded around it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cuda_runtime.h>
+
+#include "cuda-frames.h"
+#include "sharpness-cuda.h"
+
+#define CHECK_CUDA(call) do { \
+  cudaError_t err_ = (call); \
+  if (err_ != cudaSuccess) { \
+    fprintf (stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
+        cudaGetErrorString (err_)); \
+    exit (1); \
+  } \
+} while (0)
+
+static int frames = 1000, warmup = 100;
+static cudaStream_t stream;
+static cudaEvent_t ev0, ev1;
+static double *wall_us, *event_us;
+
+static double
+now_us (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+static double
+percentile (double *v, int n, double p)
+{
+  qsort (v, n, sizeof *v, cmp_double);
+  int i = (int) (p * (n - 1) + 0.5);
+  return v[i];
+}
+
+typedef SharpnessStatus (*SumsFunc) (SharpnessCuda *, SharpnessMetric,
+    const SharpnessPlane *, SharpnessSums *);
+
+static void
+report (const char *what, const char *size, const char *layout,
+    const char *metric, double bytes)
+{
+  const double wall50 = percentile (wall_us, frames, 0.5);
+  const double wall99 = percentile (wall_us, frames, 0.99);
+  const double ev50 = percentile (event_us, frames, 0.5);
+  printf ("%-10s %-10s %-10s %-16s %9.1f %9.1f %9.1f %10.1f\n", size, layout,
+      metric, what, wall50, wall99, ev50, bytes / 1e6);
+  fflush (stdout);
+}
+
+/* Times @func over planes[i % n] for warmup + frames calls. */
+static void
+time_sums (SharpnessCuda * cuda, SumsFunc func, SharpnessMetric metric,
+    const SharpnessPlane * planes, int n)
+{
+  SharpnessSums sums;
+  for (int i = 0; i < warmup + frames; i++) {
+    const SharpnessPlane *p = &planes[i % n];
+    CHECK_CUDA (cudaEventRecord (ev0, stream));
+    const double t0 = now_us ();
+    if (func (cuda, metric, p, &sums) != SHARPNESS_OK) {
+      fprintf (stderr, "%s: %s\n", sharpness_metric_info[metric].nick,
+          sharpness_cuda_last_error (cuda));
+      exit (1);
+    }
+    const double t1 = now_us ();
+    CHECK_CUDA (cudaEventRecord (ev1, stream));
+    CHECK_CUDA (cudaEventSynchronize (ev1));
+    if (i >= warmup) {
+      float ms;
+      CHECK_CUDA (cudaEventElapsedTime (&ms, ev0, ev1));
+      wall_us[i - warmup] = t1 - t0;
+      event_us[i - warmup] = ms * 1e3;
+    }
+  }
+}
+
+/* Host-to-device copy of the plane alone: the floor of the host path. */
+static void
+time_upload (const uint8_t * src, size_t stride, size_t row, int h,
+    uint8_t * dst)
+{
+  for (int i = 0; i < warmup + frames; i++) {
+    CHECK_CUDA (cudaEventRecord (ev0, stream));
+    const double t0 = now_us ();
+    CHECK_CUDA (cudaMemcpy2DAsync (dst, row, src, stride, row, h,
+            cudaMemcpyHostToDevice, stream));
+    CHECK_CUDA (cudaStreamSynchronize (stream));
+    const double t1 = now_us ();
+    CHECK_CUDA (cudaEventRecord (ev1, stream));
+    CHECK_CUDA (cudaEventSynchronize (ev1));
+    if (i >= warmup) {
+      float ms;
+      CHECK_CUDA (cudaEventElapsedTime (&ms, ev0, ev1));
+      wall_us[i - warmup] = t1 - t0;
+      event_us[i - warmup] = ms * 1e3;
+    }
+  }
+}
+
+/* One stream operation and its synchronisation: the floor of any frame. */
+static void
+time_empty_op (uint8_t * dev)
+{
+  for (int i = 0; i < warmup + frames; i++) {
+    CHECK_CUDA (cudaEventRecord (ev0, stream));
+    const double t0 = now_us ();
+    CHECK_CUDA (cudaMemsetAsync (dev, i & 0xff, 4, stream));
+    CHECK_CUDA (cudaStreamSynchronize (stream));
+    const double t1 = now_us ();
+    CHECK_CUDA (cudaEventRecord (ev1, stream));
+    CHECK_CUDA (cudaEventSynchronize (ev1));
+    if (i >= warmup) {
+      float ms;
+      CHECK_CUDA (cudaEventElapsedTime (&ms, ev0, ev1));
+      wall_us[i - warmup] = t1 - t0;
+      event_us[i - warmup] = ms * 1e3;
+    }
+  }
+}
+
+/* Device-to-device copy bandwidth, bytes read plus bytes written. */
+static double
+copy_bandwidth (void)
+{
+  const size_t size = (size_t) 1 << 30;
+  uint8_t *a, *b;
+  float best = 1e30f;
+  CHECK_CUDA (cudaMalloc ((void **) &a, size));
+  CHECK_CUDA (cudaMalloc ((void **) &b, size));
+  CHECK_CUDA (cudaMemset (a, 1, size));
+  for (int i = 0; i < 12; i++) {
+    float ms;
+    CHECK_CUDA (cudaEventRecord (ev0, stream));
+    CHECK_CUDA (cudaMemcpyAsync (b, a, size, cudaMemcpyDeviceToDevice, stream));
+    CHECK_CUDA (cudaEventRecord (ev1, stream));
+    CHECK_CUDA (cudaEventSynchronize (ev1));
+    CHECK_CUDA (cudaEventElapsedTime (&ms, ev0, ev1));
+    if (i >= 2 && ms < best)
+      best = ms;
+  }
+  CHECK_CUDA (cudaFree (a));
+  CHECK_CUDA (cudaFree (b));
+  return 2.0 * size / (best * 1e-3);
+}
+
+static void
+bench_size (SharpnessCuda * cuda, const struct cudaDeviceProp *prop,
+    const char *size_name, int w, int h, const FrameLayout ** layouts,
+    int nlayouts, int host_paths, FrameRng * rng)
+{
+  for (int l = 0; l < nlayouts; l++) {
+    const FrameLayout *layout = layouts[l];
+    const size_t row = frame_row_bytes (layout, w);
+    const size_t stride = row;
+    const size_t extent = frame_plane_extent (layout, stride, w, h);
+    uint8_t *host = malloc (extent);
+    if (!host) {
+      fprintf (stderr, "out of memory\n");
+      exit (1);
+    }
+    frame_fill (host, stride, layout, w, h, FRAME_NATURAL, rng);
+
+    /* Enough device frames to overflow L2 three times. */
+    int n = (int) (3.0 * prop->l2CacheSize / (double) extent) + 1;
+    n = n < 2 ? 2 : n > 64 ? 64 : n;
+    SharpnessPlane *planes = calloc (n, sizeof *planes);
+    uint8_t **dev = calloc (n, sizeof *dev);
+    for (int i = 0; i < n; i++) {
+      size_t pitch;
+      CHECK_CUDA (cudaMallocPitch ((void **) &dev[i], &pitch, row, h));
+      CHECK_CUDA (cudaMemcpy2D (dev[i], pitch, host, stride, row, h,
+              cudaMemcpyHostToDevice));
+      planes[i] = frame_plane (layout, dev[i], pitch, w, h);
+    }
+
+    for (int m = 0; m < SHARPNESS_METRIC_COUNT; m++) {
+      if (sharpness_metric_info[m].kind != SHARPNESS_KIND_SUMS)
+        continue;
+      time_sums (cuda, sharpness_cuda_sums_device, m, planes, n);
+      report ("device", size_name, layout->name, sharpness_metric_info[m].nick,
+          (double) extent);
+      if (l == 0) {
+        time_sums (cuda, sharpness_cuda_sums_device, m, planes, 1);
+        report ("device-hot", size_name, layout->name,
+            sharpness_metric_info[m].nick, (double) extent);
+      }
+    }
+
+    if (host_paths && layout->samples == SHARPNESS_SAMPLES_Y8) {
+      uint8_t *pinned = sharpness_cuda_host_alloc (extent);
+      if (!pinned) {
+        fprintf (stderr, "pinned allocation failed\n");
+        exit (1);
+      }
+      memcpy (pinned, host, extent);
+      const SharpnessPlane hp[2] = {
+        frame_plane (layout, host, stride, w, h),
+        frame_plane (layout, pinned, stride, w, h),
+      };
+      static const char *const names[2] = { "host-pageable", "host-pinned" };
+      static const char *const floors[2] =
+          { "copy-pageable", "copy-pinned" };
+      for (int k = 0; k < 2; k++) {
+        time_upload (hp[k].data, stride, row, h, dev[0]);
+        report (floors[k], size_name, layout->name, "-", (double) extent);
+        for (int m = 0; m < SHARPNESS_METRIC_COUNT; m++) {
+          if (sharpness_metric_info[m].kind != SHARPNESS_KIND_SUMS)
+            continue;
+          time_sums (cuda, sharpness_cuda_sums_host, m, &hp[k], 1);
+          report (names[k], size_name, layout->name,
+              sharpness_metric_info[m].nick, (double) extent);
+        }
+      }
+      sharpness_cuda_host_free (pinned);
+    }
+
+    for (int i = 0; i < n; i++)
+      CHECK_CUDA (cudaFree (dev[i]));
+    free (dev);
+    free (planes);
+    free (host);
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  const FrameLayout *layouts[16];
+  int nlayouts = 0, host_paths = 1;
+  const char *why = NULL;
+
+  for (int i = 1; i < argc; i++) {
+    if (strcmp (argv[i], "--frames") == 0 && i + 1 < argc) {
+      frames = atoi (argv[++i]);
+    } else if (strcmp (argv[i], "--warmup") == 0 && i + 1 < argc) {
+      warmup = atoi (argv[++i]);
+    } else if (strcmp (argv[i], "--layout") == 0 && i + 1 < argc &&
+        nlayouts < 16) {
+      layouts[nlayouts] = frame_layout_find (argv[++i]);
+      if (!layouts[nlayouts++]) {
+        fprintf (stderr, "unknown layout %s\n", argv[i]);
+        return 2;
+      }
+    } else if (strcmp (argv[i], "--no-host") == 0) {
+      host_paths = 0;
+    } else {
+      fprintf (stderr, "usage: %s [--frames N] [--warmup N] [--layout NAME]"
+          "... [--no-host]\n", argv[0]);
+      return 2;
+    }
+  }
+  if (frames < 1 || warmup < 0) {
+    fprintf (stderr, "bad --frames or --warmup\n");
+    return 2;
+  }
+  if (nlayouts == 0) {
+    static const char *const def[] = { "GRAY8", "P010_10LE", "RGBx", "RGB" };
+    for (int i = 0; i < 4; i++)
+      layouts[nlayouts++] = frame_layout_find (def[i]);
+  }
+  if (sharpness_cuda_device_count (&why) < 1) {
+    printf ("skipped: no CUDA device (%s)\n", why ? why : "none");
+    return 77;
+  }
+
+  struct cudaDeviceProp prop;
+  int driver = 0, runtime = 0;
+  CHECK_CUDA (cudaSetDevice (0));
+  CHECK_CUDA (cudaGetDeviceProperties (&prop, 0));
+  CHECK_CUDA (cudaDriverGetVersion (&driver));
+  CHECK_CUDA (cudaRuntimeGetVersion (&runtime));
+  CHECK_CUDA (cudaStreamCreateWithFlags (&stream, cudaStreamNonBlocking));
+  CHECK_CUDA (cudaEventCreate (&ev0));
+  CHECK_CUDA (cudaEventCreate (&ev1));
+  wall_us = calloc (frames, sizeof *wall_us);
+  event_us = calloc (frames, sizeof *event_us);
+
+  SharpnessCuda *cuda;
+  if (sharpness_cuda_new (stream, &cuda) != SHARPNESS_OK) {
+    fprintf (stderr, "sharpness_cuda_new: %s\n",
+        sharpness_cuda_last_error (NULL));
+    return 1;
+  }
+
+  const double bw = copy_bandwidth ();
+  printf ("# %s, %d SMs, L2 %d MiB, driver %d, runtime %d\n", prop.name,
+      prop.multiProcessorCount, prop.l2CacheSize >> 20, driver, runtime);
+  printf ("# device-to-device copy: %.0f GB/s (read + written)\n", bw / 1e9);
+  printf ("# frames %d after %d warm-up; times in us; MB = plane bytes\n",
+      frames, warmup);
+  printf ("%-10s %-10s %-10s %-16s %9s %9s %9s %10s\n", "size", "layout",
+      "metric", "path", "wall-p50", "wall-p99", "event-p50", "MB");
+
+  uint8_t *scratch;
+  CHECK_CUDA (cudaMalloc ((void **) &scratch, 16));
+  time_empty_op (scratch);
+  report ("memset+sync", "-", "-", "-", 4);
+  CHECK_CUDA (cudaFree (scratch));
+
+  FrameRng rng;
+  frame_rng_seed (&rng, 2026);
+
+  /* Fixed cost of a frame: one launch on a 1x1 plane. */
+  const FrameLayout *gray = frame_layout_find ("GRAY8");
+  bench_size (cuda, &prop, "1x1", 1, 1, &gray, 1, 0, &rng);
+  bench_size (cuda, &prop, "1920x1080", 1920, 1080, layouts, nlayouts,
+      host_paths, &rng);
+  bench_size (cuda, &prop, "3840x2160", 3840, 2160, layouts, nlayouts,
+      host_paths, &rng);
+
+  sharpness_cuda_free (cuda);
+  CHECK_CUDA (cudaEventDestroy (ev0));
+  CHECK_CUDA (cudaEventDestroy (ev1));
+  CHECK_CUDA (cudaStreamDestroy (stream));
+  free (wall_us);
+  free (event_us);
+  return 0;
+}

@@ -1,0 +1,596 @@
+/* cudasharpness on a CUDA device: system memory with and without the
+ * pinned pool, CUDA memory from cudaupload and from nvh264dec, scores
+ * against backend=cpu on the same frames, CUDA context sharing and
+ * adoption, device-id, and the fallback to the CPU after a CUDA failure.
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Exits 77 ("skipped: no CUDA device") without a usable device.  Tests run
+ * in this process (no fork: CUDA does not survive one), the one that
+ * breaks a CUDA context last.
+ */
+#include <math.h>
+#include <string.h>
+
+#include <gst/check/gstcheck.h>
+#include <gst/video/video.h>
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudautils.h>
+
+#include "sharpness-metric.h"
+
+#define N_FRAMES 12
+/* Frames of tests/data/testsrc2-320x240.h264. */
+#define CLIP_FRAMES 30
+#define MAX_FRAMES 64
+#define PINNED_MEMORY_TYPE "SharpnessHostMemory"
+/* Deterministic, different frames: a moving zone plate. */
+#define SOURCE "videotestsrc num-buffers=" G_STRINGIFY (N_FRAMES) \
+  " pattern=zone-plate kx2=20 ky2=20 kt=1 ! video/x-raw,format=%s," \
+  "width=320,height=240,framerate=25/1"
+
+typedef struct
+{
+  /* Scores of the element named "s", by frame. */
+  gdouble scores[MAX_FRAMES];
+  guint n_scores;
+  /* Buffers entering "s", and how many of them were pinned / CUDA memory. */
+  guint buffers, pinned, cuda;
+  /* Warnings posted by "s" (domain and text of the first). */
+  guint warnings;
+  GQuark warning_domain;
+  gchar *warning;
+  /* The GstCudaContext "s" and "up" (if any) answer a context query with
+   * at the end of the stream, before the pipeline stops. */
+  GstCudaContext *context, *upstream_context;
+} Run;
+
+/* Called from the sink-pad probe of "s" with the buffer's index. */
+typedef void (*BufferHook) (guint index, gpointer user_data);
+
+typedef struct
+{
+  Run *run;
+  BufferHook hook;
+  gpointer hook_data;
+} ProbeData;
+
+static void
+run_clear (Run * run)
+{
+  g_free (run->warning);
+  gst_clear_object (&run->context);
+  gst_clear_object (&run->upstream_context);
+  memset (run, 0, sizeof (*run));
+}
+
+static GstPadProbeReturn
+on_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  ProbeData *pd = user_data;
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  GstMemory *mem = gst_buffer_peek_memory (buf, 0);
+
+  if (pd->hook)
+    pd->hook (pd->run->buffers, pd->hook_data);
+  pd->run->buffers++;
+  if (gst_memory_is_type (mem, PINNED_MEMORY_TYPE))
+    pd->run->pinned++;
+  if (gst_is_cuda_memory (mem))
+    pd->run->cuda++;
+  return GST_PAD_PROBE_OK;
+}
+
+/* The CUDA context @element answers a context query with, or NULL. */
+static GstCudaContext *
+query_context (GstElement * element)
+{
+  GstQuery *query = gst_query_new_context (GST_CUDA_CONTEXT_TYPE);
+  GstCudaContext *ctx = NULL;
+  GstContext *context = NULL;
+
+  if (gst_element_query (element, query)) {
+    gst_query_parse_context (query, &context);
+    if (context)
+      gst_structure_get (gst_context_get_structure (context),
+          GST_CUDA_CONTEXT_TYPE, GST_TYPE_CUDA_CONTEXT, &ctx, NULL);
+  }
+  gst_query_unref (query);
+  return ctx;
+}
+
+static guint
+context_device (GstCudaContext * ctx)
+{
+  guint device = G_MAXUINT;
+
+  g_object_get (ctx, "cuda-device-id", &device, NULL);
+  return device;
+}
+
+/* Runs @desc (with an element "s" and optionally "up") to EOS.  @pipeline_ctx
+ * and @s_ctx, when given, are set on the pipeline and on "s" first.  FALSE
+ * when the pipeline does not start or posts an error. */
+static gboolean
+run_pipeline (const gchar * desc, GstCudaContext * pipeline_ctx,
+    GstCudaContext * s_ctx, GstCudaContext * up_ctx, BufferHook hook,
+    gpointer hook_data, Run * run)
+{
+  GstElement *pipeline, *s, *up;
+  GstPad *pad;
+  GstBus *bus;
+  GError *err = NULL;
+  ProbeData pd = { run, hook, hook_data };
+  gboolean ok = TRUE, done = FALSE;
+
+  memset (run, 0, sizeof (*run));
+  pipeline = gst_parse_launch (desc, &err);
+  fail_unless (pipeline != NULL, "cannot build %s: %s", desc,
+      err ? err->message : "?");
+  s = gst_bin_get_by_name (GST_BIN (pipeline), "s");
+  up = gst_bin_get_by_name (GST_BIN (pipeline), "up");
+  fail_unless (s != NULL);
+
+  if (pipeline_ctx) {
+    GstContext *c = gst_context_new_cuda_context (pipeline_ctx);
+    gst_element_set_context (pipeline, c);
+    gst_context_unref (c);
+  }
+  if (s_ctx) {
+    GstContext *c = gst_context_new_cuda_context (s_ctx);
+    gst_element_set_context (s, c);
+    gst_context_unref (c);
+  }
+  if (up_ctx && up) {
+    GstContext *c = gst_context_new_cuda_context (up_ctx);
+    gst_element_set_context (up, c);
+    gst_context_unref (c);
+  }
+
+  pad = gst_element_get_static_pad (s, "sink");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, on_buffer, &pd, NULL);
+  gst_object_unref (pad);
+
+  bus = gst_element_get_bus (pipeline);
+  if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE)
+    ok = FALSE;
+
+  while (ok && !done) {
+    GstMessage *msg = gst_bus_timed_pop (bus, 60 * GST_SECOND);
+    const GstStructure *st;
+
+    fail_unless (msg != NULL, "timeout running %s", desc);
+    switch (GST_MESSAGE_TYPE (msg)) {
+      case GST_MESSAGE_EOS:
+        done = TRUE;
+        break;
+      case GST_MESSAGE_ERROR:
+        gst_message_parse_error (msg, &err, NULL);
+        GST_INFO ("error from %s: %s", GST_MESSAGE_SRC_NAME (msg),
+            err->message);
+        g_clear_error (&err);
+        ok = FALSE;
+        break;
+      case GST_MESSAGE_WARNING:
+        if (GST_MESSAGE_SRC (msg) == GST_OBJECT (s)) {
+          gst_message_parse_warning (msg, &err, NULL);
+          if (!run->warnings++) {
+            run->warning_domain = err->domain;
+            run->warning = g_strdup (err->message);
+          }
+          GST_INFO ("warning: %s", err->message);
+          g_clear_error (&err);
+        }
+        break;
+      case GST_MESSAGE_ELEMENT:
+        st = gst_message_get_structure (msg);
+        if (GST_MESSAGE_SRC (msg) == GST_OBJECT (s) &&
+            gst_structure_has_name (st, "sharpness")) {
+          guint64 frame = 0;
+          gdouble score = 0;
+
+          fail_unless (gst_structure_get (st, "frame", G_TYPE_UINT64, &frame,
+                  "score", G_TYPE_DOUBLE, &score, NULL));
+          fail_unless (frame == run->n_scores && frame < MAX_FRAMES,
+              "unexpected frame %" G_GUINT64_FORMAT, frame);
+          run->scores[run->n_scores++] = score;
+        }
+        break;
+      default:
+        break;
+    }
+    gst_message_unref (msg);
+  }
+
+  if (ok) {
+    run->context = query_context (s);
+    if (up)
+      run->upstream_context = query_context (up);
+  }
+
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (s);
+  gst_clear_object (&up);
+  gst_object_unref (pipeline);
+  return ok;
+}
+
+/* backend=cpu on the same frames (system memory of @format). */
+static void
+reference_scores (const gchar * format, SharpnessMetric metric, Run * ref)
+{
+  gchar *src = g_strdup_printf (SOURCE, format);
+  gchar *desc = g_strdup_printf ("%s ! cudasharpness name=s backend=cpu "
+      "metric=%s ! fakesink", src, sharpness_metric_info[metric].nick);
+
+  fail_unless (run_pipeline (desc, NULL, NULL, NULL, NULL, NULL, ref));
+  fail_unless_equals_int (ref->n_scores, N_FRAMES);
+  fail_unless_equals_int (ref->warnings, 0);
+  g_free (desc);
+  g_free (src);
+}
+
+/* Classical metrics: the same bits; the others: docs/metrics.md's 1e-4. */
+static void
+assert_scores_match (SharpnessMetric metric, const Run * run, const Run * ref)
+{
+  guint i;
+
+  fail_unless_equals_int (run->n_scores, ref->n_scores);
+  for (i = 0; i < ref->n_scores; i++) {
+    gdouble a = run->scores[i], b = ref->scores[i];
+
+    if (sharpness_metric_info[metric].kind == SHARPNESS_KIND_SUMS)
+      fail_unless (a == b, "%s frame %u: GPU %.17g, CPU %.17g",
+          sharpness_metric_info[metric].nick, i, a, b);
+    else
+      fail_unless (fabs (a - b) <= 1e-4 * MAX (1.0, fabs (b)),
+          "%s frame %u: GPU %.17g, CPU %.17g",
+          sharpness_metric_info[metric].nick, i, a, b);
+  }
+}
+
+/* System-memory NV12 from videotestsrc, which takes the pool the element
+ * proposes (pinned) or, with pinned-pool=false, its own. */
+static void
+check_system_memory (gboolean pinned_pool)
+{
+  guint m;
+
+  for (m = 0; m < SHARPNESS_METRIC_COUNT; m++) {
+    gchar *src = g_strdup_printf (SOURCE, "NV12");
+    gchar *desc = g_strdup_printf ("%s ! cudasharpness name=s backend=cuda "
+        "metric=%s pinned-pool=%s ! fakesink", src,
+        sharpness_metric_info[m].nick, pinned_pool ? "true" : "false");
+    Run run, ref;
+
+    GST_INFO ("%s", desc);
+    fail_unless (run_pipeline (desc, NULL, NULL, NULL, NULL, NULL, &run),
+        "%s failed", desc);
+    fail_unless_equals_int (run.warnings, 0);
+    fail_unless_equals_int (run.buffers, N_FRAMES);
+    fail_unless_equals_int (run.cuda, 0);
+    fail_unless_equals_int (run.pinned, pinned_pool ? N_FRAMES : 0);
+    reference_scores ("NV12", m, &ref);
+    assert_scores_match (m, &run, &ref);
+
+    run_clear (&run);
+    run_clear (&ref);
+    g_free (desc);
+    g_free (src);
+  }
+}
+
+GST_START_TEST (test_system_memory_pinned)
+{
+  check_system_memory (TRUE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_system_memory_pageable)
+{
+  check_system_memory (FALSE);
+}
+
+GST_END_TEST;
+
+/* cudaupload ! cudasharpness: every metric on NV12, and the plane layouts
+ * of other formats in CUDA memory (pitched, 16-bit, packed RGB). */
+GST_START_TEST (test_cudaupload)
+{
+  static const struct
+  {
+    const gchar *format;
+    SharpnessMetric metric;
+  } cases[] = {
+    {"I420", SHARPNESS_METRIC_LAPLACIAN},
+    {"P010_10LE", SHARPNESS_METRIC_TENENGRAD},
+    {"BGRx", SHARPNESS_METRIC_SMD},
+    {"RGB", SHARPNESS_METRIC_VARIANCE},
+  };
+  guint i, n = SHARPNESS_METRIC_COUNT + G_N_ELEMENTS (cases);
+
+  for (i = 0; i < n; i++) {
+    const gchar *format = i < SHARPNESS_METRIC_COUNT ? "NV12" :
+        cases[i - SHARPNESS_METRIC_COUNT].format;
+    SharpnessMetric m = i < SHARPNESS_METRIC_COUNT ? (SharpnessMetric) i :
+        cases[i - SHARPNESS_METRIC_COUNT].metric;
+    gchar *src = g_strdup_printf (SOURCE, format);
+    gchar *desc = g_strdup_printf ("%s ! cudaupload name=up ! cudasharpness "
+        "name=s backend=cuda metric=%s ! fakesink", src,
+        sharpness_metric_info[m].nick);
+    Run run, ref;
+
+    GST_INFO ("%s", desc);
+    fail_unless (run_pipeline (desc, NULL, NULL, NULL, NULL, NULL, &run),
+        "%s failed", desc);
+    fail_unless_equals_int (run.warnings, 0);
+    fail_unless_equals_int (run.cuda, N_FRAMES);
+    /* One context for the whole chain, found through the context query. */
+    fail_unless (run.context != NULL && run.context == run.upstream_context,
+        "%s: cudasharpness uses context %p, cudaupload %p", format,
+        run.context, run.upstream_context);
+    reference_scores (format, m, &ref);
+    assert_scores_match (m, &run, &ref);
+
+    run_clear (&run);
+    run_clear (&ref);
+    g_free (desc);
+    g_free (src);
+  }
+}
+
+GST_END_TEST;
+
+/* Given a context of its own, the element switches to the one the
+ * incoming CUDA memory lives in rather than reading it from another. */
+GST_START_TEST (test_adopts_memory_context)
+{
+  GstCudaContext *theirs = gst_cuda_context_new (0);
+  GstCudaContext *ours = gst_cuda_context_new (0);
+  gchar *src = g_strdup_printf (SOURCE, "NV12");
+  gchar *desc = g_strdup_printf ("%s ! cudaupload name=up ! cudasharpness "
+      "name=s backend=cuda metric=tenengrad ! fakesink", src);
+  Run run, ref;
+
+  fail_unless (theirs && ours);
+  fail_unless (run_pipeline (desc, NULL, ours, theirs, NULL, NULL, &run));
+  fail_unless_equals_int (run.warnings, 0);
+  fail_unless_equals_int (run.cuda, N_FRAMES);
+  fail_unless (run.upstream_context == theirs);
+  fail_unless (run.context == theirs, "element kept context %p, memory is "
+      "in %p", run.context, theirs);
+  reference_scores ("NV12", SHARPNESS_METRIC_TENENGRAD, &ref);
+  assert_scores_match (SHARPNESS_METRIC_TENENGRAD, &run, &ref);
+
+  run_clear (&run);
+  run_clear (&ref);
+  g_free (desc);
+  g_free (src);
+  gst_object_unref (theirs);
+  gst_object_unref (ours);
+}
+
+GST_END_TEST;
+
+/* Frames decoded by NVDEC, read in place: the same scores as the decoder's
+ * system-memory output scored on the CPU. */
+GST_START_TEST (test_nvh264dec)
+{
+  const gchar *root = g_getenv ("SHARPNESS_SOURCE_ROOT");
+  gchar *clip, *desc, *ref_desc;
+  Run run, ref;
+  guint m;
+
+  if (!gst_registry_check_feature_version (gst_registry_get (), "nvh264dec",
+          1, 22, 0) || !gst_registry_check_feature_version (gst_registry_get (),
+          "h264parse", 1, 22, 0)) {
+    g_print ("test_nvh264dec: nvh264dec or h264parse missing, not run\n");
+    return;
+  }
+  fail_unless (root != NULL, "SHARPNESS_SOURCE_ROOT is not set");
+  clip = g_build_filename (root, "tests", "data", "testsrc2-320x240.h264",
+      NULL);
+
+  for (m = 0; m < SHARPNESS_METRIC_COUNT; m++) {
+    const gchar *nick = sharpness_metric_info[m].nick;
+
+    desc = g_strdup_printf ("filesrc location=\"%s\" ! h264parse ! "
+        "nvh264dec ! cudasharpness name=s backend=cuda metric=%s ! "
+        "fakesink", clip, nick);
+    ref_desc = g_strdup_printf ("filesrc location=\"%s\" ! h264parse ! "
+        "nvh264dec ! video/x-raw,format=NV12 ! cudasharpness name=s "
+        "backend=cpu metric=%s ! fakesink", clip, nick);
+
+    fail_unless (run_pipeline (desc, NULL, NULL, NULL, NULL, NULL, &run),
+        "%s failed", desc);
+    fail_unless (run_pipeline (ref_desc, NULL, NULL, NULL, NULL, NULL, &ref),
+        "%s failed", ref_desc);
+    fail_unless_equals_int (ref.n_scores, CLIP_FRAMES);
+    fail_unless_equals_int (run.warnings, 0);
+    fail_unless (run.cuda > 0 && run.cuda == run.buffers,
+        "nvh264dec gave %u CUDA buffers of %u", run.cuda, run.buffers);
+    fail_unless_equals_int (ref.cuda, 0);
+    assert_scores_match (m, &run, &ref);
+
+    run_clear (&run);
+    run_clear (&ref);
+    g_free (desc);
+    g_free (ref_desc);
+  }
+  g_free (clip);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_device_id)
+{
+  gchar *src = g_strdup_printf (SOURCE, "NV12");
+  gchar *desc;
+  Run run, ref;
+  int count = 0;
+
+  fail_unless (CuDeviceGetCount (&count) == CUDA_SUCCESS && count > 0);
+
+  /* The last device by number: the element's context is on it. */
+  desc = g_strdup_printf ("%s ! cudasharpness name=s backend=cuda "
+      "device-id=%d metric=smd ! fakesink", src, count - 1);
+  fail_unless (run_pipeline (desc, NULL, NULL, NULL, NULL, NULL, &run));
+  fail_unless_equals_int (run.warnings, 0);
+  fail_unless (run.context != NULL);
+  fail_unless_equals_int (context_device (run.context), count - 1);
+  reference_scores ("NV12", SHARPNESS_METRIC_SMD, &ref);
+  assert_scores_match (SHARPNESS_METRIC_SMD, &run, &ref);
+  run_clear (&run);
+  g_free (desc);
+
+  /* A device that does not exist: backend=cuda refuses to start ... */
+  desc = g_strdup_printf ("%s ! cudasharpness name=s backend=cuda "
+      "device-id=%d metric=smd ! fakesink", src, count);
+  fail_if (run_pipeline (desc, NULL, NULL, NULL, NULL, NULL, &run));
+  run_clear (&run);
+  g_free (desc);
+
+  /* ... backend=auto warns and scores on the CPU. */
+  desc = g_strdup_printf ("%s ! cudasharpness name=s backend=auto "
+      "device-id=%d metric=smd ! fakesink", src, count);
+  fail_unless (run_pipeline (desc, NULL, NULL, NULL, NULL, NULL, &run));
+  fail_unless_equals_int (run.warnings, 1);
+  assert_scores_match (SHARPNESS_METRIC_SMD, &run, &ref);
+  run_clear (&run);
+  run_clear (&ref);
+  g_free (desc);
+  g_free (src);
+}
+
+GST_END_TEST;
+
+/* Another element sharing the context crashes a kernel (a store to
+ * address 0): the context hits a sticky illegal-address error.  The PTX is
+ * JIT-compiled by the driver, so the test needs no GPU code of its own. */
+static const gchar fault_ptx[] =
+    ".version 7.0\n"
+    ".target sm_75\n"
+    ".address_size 64\n"
+    ".visible .entry sharpness_test_fault ()\n"
+    "{\n"
+    "  .reg .b64 %rd<2>;\n"
+    "  .reg .b32 %r<2>;\n"
+    "  mov.u64 %rd1, 0;\n"
+    "  mov.u32 %r1, 1;\n"
+    "  st.global.u32 [%rd1], %r1;\n"
+    "  ret;\n"
+    "}\n";
+
+#define FAULT_AT 5
+
+typedef struct
+{
+  GstCudaContext *ctx;
+  CUresult fault;               /* what the faulting launch ended with */
+} Fault;
+
+static void
+fault_before_frame (guint index, gpointer user_data)
+{
+  Fault *f = user_data;
+  CUmodule module;
+  CUfunction func;
+
+  if (index != FAULT_AT)
+    return;
+  fail_unless (gst_cuda_context_push (f->ctx));
+  fail_unless (CuModuleLoadData (&module, fault_ptx) == CUDA_SUCCESS);
+  fail_unless (CuModuleGetFunction (&func, module, "sharpness_test_fault")
+      == CUDA_SUCCESS);
+  fail_unless (CuLaunchKernel (func, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL)
+      == CUDA_SUCCESS);
+  f->fault = CuStreamSynchronize (NULL);
+  gst_cuda_context_pop (NULL);
+}
+
+GST_START_TEST (test_fallback_after_cuda_failure)
+{
+  Fault fault = { gst_cuda_context_new (0), CUDA_SUCCESS };
+  gchar *src = g_strdup_printf (SOURCE, "NV12");
+  gchar *desc = g_strdup_printf ("%s ! cudasharpness name=s backend=cuda "
+      "pinned-pool=false metric=laplacian ! fakesink", src);
+  Run run, ref;
+
+  fail_unless (fault.ctx != NULL);
+  fail_unless (run_pipeline (desc, fault.ctx, NULL, NULL, fault_before_frame,
+          &fault, &run), "the stream stopped after the CUDA failure");
+  fail_unless (fault.fault == CUDA_ERROR_ILLEGAL_ADDRESS,
+      "the injected fault ended with %d", fault.fault);
+  /* Every frame went through and was scored, on the CPU from FAULT_AT on;
+   * the failure was reported once. */
+  fail_unless_equals_int (run.buffers, N_FRAMES);
+  fail_unless_equals_int (run.warnings, 1);
+  fail_unless (run.warning_domain == GST_RESOURCE_ERROR, "%s", run.warning);
+  reference_scores ("NV12", SHARPNESS_METRIC_LAPLACIAN, &ref);
+  assert_scores_match (SHARPNESS_METRIC_LAPLACIAN, &run, &ref);
+
+  run_clear (&run);
+  run_clear (&ref);
+  g_free (desc);
+  g_free (src);
+  /* The context is broken for good; its teardown errors are expected. */
+  gst_object_unref (fault.ctx);
+}
+
+GST_END_TEST;
+
+static Suite *
+cuda_element_suite (void)
+{
+  Suite *s = suite_create ("cuda-element");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 300);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_system_memory_pinned);
+  tcase_add_test (tc, test_system_memory_pageable);
+  tcase_add_test (tc, test_cudaupload);
+  tcase_add_test (tc, test_adopts_memory_context);
+  tcase_add_test (tc, test_nvh264dec);
+  tcase_add_test (tc, test_device_id);
+  /* Last: it leaves a broken context behind. */
+  tcase_add_test (tc, test_fallback_after_cuda_failure);
+  return s;
+}
+
+static gboolean
+have_cuda_device (void)
+{
+  int count = 0;
+
+  return gst_cuda_load_library () && CuInit (0) == CUDA_SUCCESS &&
+      CuDeviceGetCount (&count) == CUDA_SUCCESS && count > 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  SRunner *sr;
+  int failed;
+
+  gst_check_init (&argc, &argv);
+  if (!have_cuda_device ()) {
+    g_print ("skipped: no CUDA device\n");
+    return 77;
+  }
+  gst_cuda_memory_init_once ();
+
+  sr = srunner_create (cuda_element_suite ());
+  srunner_set_fork_status (sr, CK_NOFORK);
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}

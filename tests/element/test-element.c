@@ -1,0 +1,1142 @@
+/* cudasharpness through GstHarness: pixels untouched, meta, messages,
+ * thresholds, negotiation, backend selection.  Runs without a GPU.
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Expected scores come from the definitions in docs/metrics.md, worked out
+ * by hand for simple patterns: columns alternating 0 and 255 ("stripes")
+ * have a Laplacian of 510 at every interior pixel and a variance of
+ * 255^2/4 when the width is even; a uniform frame scores 0.
+ */
+#include <math.h>
+#include <string.h>
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include "sharpness-frame.h"    /* SHARPNESS_SYSTEM_FORMATS */
+#include "sharpness-metric.h"
+
+#define FRAME_DURATION (40 * GST_MSECOND)
+
+/* --- helpers ----------------------------------------------------------- */
+
+/* A harness around a cudasharpness with a bus; @props: "name=value ..." */
+static GstHarness *
+harness_new (GstBus ** bus, const gchar * props)
+{
+  GstElement *e = gst_element_factory_make ("cudasharpness", NULL);
+  gchar **kv = g_strsplit (props ? props : "", " ", -1);
+  GstHarness *h;
+
+  fail_unless (e != NULL, "cudasharpness is not available");
+  gst_util_set_object_arg (G_OBJECT (e), "backend", "cpu");
+  for (gchar ** p = kv; *p; p++) {
+    gchar **pair = g_strsplit (*p, "=", 2);
+    if (pair[0] && pair[1])
+      gst_util_set_object_arg (G_OBJECT (e), pair[0], pair[1]);
+    g_strfreev (pair);
+  }
+  g_strfreev (kv);
+
+  *bus = gst_bus_new ();
+  gst_element_set_bus (e, *bus);
+  h = gst_harness_new_with_element (e, "sink", "src");
+  gst_object_unref (e);
+  return h;
+}
+
+static void
+harness_free (GstHarness * h, GstBus * bus)
+{
+  gst_harness_teardown (h);
+  gst_object_unref (bus);
+}
+
+static void
+set_caps (GstHarness * h, GstVideoFormat format, gint w, gint height)
+{
+  gst_harness_set_src_caps (h, gst_caps_new_simple ("video/x-raw",
+          "format", G_TYPE_STRING, gst_video_format_to_string (format),
+          "width", G_TYPE_INT, w, "height", G_TYPE_INT, height,
+          "framerate", GST_TYPE_FRACTION, 25, 1, NULL));
+}
+
+/* Every message on @bus, oldest first. */
+static GPtrArray *
+drain (GstBus * bus)
+{
+  GPtrArray *msgs = g_ptr_array_new_with_free_func (
+      (GDestroyNotify) gst_message_unref);
+  GstMessage *m;
+
+  while ((m = gst_bus_pop (bus)))
+    g_ptr_array_add (msgs, m);
+  return msgs;
+}
+
+/* The element messages called @name among @msgs, as structures. */
+static GPtrArray *
+structures_named (GPtrArray * msgs, const gchar * name)
+{
+  GPtrArray *out = g_ptr_array_new ();
+
+  for (guint i = 0; i < msgs->len; i++) {
+    GstMessage *m = g_ptr_array_index (msgs, i);
+    const GstStructure *s = gst_message_get_structure (m);
+    if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ELEMENT &&
+        gst_structure_has_name (s, name))
+      g_ptr_array_add (out, (gpointer) s);
+  }
+  return out;
+}
+
+static guint
+count_type (GPtrArray * msgs, GstMessageType type)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < msgs->len; i++)
+    n += GST_MESSAGE_TYPE ((GstMessage *) g_ptr_array_index (msgs, i)) == type;
+  return n;
+}
+
+/* Text of the first warning (or error) in @msgs, or NULL. */
+static gchar *
+first_text (GPtrArray * msgs, GstMessageType type)
+{
+  for (guint i = 0; i < msgs->len; i++) {
+    GstMessage *m = g_ptr_array_index (msgs, i);
+    GError *err = NULL;
+    gchar *text;
+
+    if (GST_MESSAGE_TYPE (m) != type)
+      continue;
+    if (type == GST_MESSAGE_WARNING)
+      gst_message_parse_warning (m, &err, NULL);
+    else
+      gst_message_parse_error (m, &err, NULL);
+    text = g_strdup (err->message);
+    g_error_free (err);
+    return text;
+  }
+  return NULL;
+}
+
+typedef guint8 (*PixelFunc) (gint x, gint y);
+
+static guint8
+stripes (gint x, gint y)
+{
+  return x % 2 ? 255 : 0;
+}
+
+static guint8
+uniform (gint x, gint y)
+{
+  return 128;
+}
+
+/* A GRAY8 (bpp 1), RGB (3) or RGBA (4) frame of gray values @pixel, rows
+ * @stride bytes apart, padding and alpha filled from @rand; with a
+ * GstVideoMeta when @stride is not the default one. */
+static GstBuffer *
+gray_frame (GstVideoFormat format, gint w, gint h, gint stride,
+    PixelFunc pixel, GRand * rand, guint64 index)
+{
+  GstVideoInfo info;
+  gint bpp = format == GST_VIDEO_FORMAT_GRAY8 ? 1 :
+      format == GST_VIDEO_FORMAT_RGB ? 3 : 4;
+  GstBuffer *buf;
+  GstMapInfo map;
+
+  gst_video_info_set_format (&info, format, w, h);
+  if (stride <= 0)
+    stride = GST_VIDEO_INFO_PLANE_STRIDE (&info, 0);
+  buf = gst_buffer_new_allocate (NULL, (gsize) stride * h, NULL);
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  for (gsize i = 0; i < map.size; i++)
+    map.data[i] = g_rand_int (rand);
+  for (gint y = 0; y < h; y++)
+    for (gint x = 0; x < w; x++)
+      memset (map.data + (gsize) y * stride + x * bpp, pixel (x, y), MIN (bpp,
+              3));
+  gst_buffer_unmap (buf, &map);
+
+  if (stride != GST_VIDEO_INFO_PLANE_STRIDE (&info, 0)) {
+    gsize offset[GST_VIDEO_MAX_PLANES] = { 0 };
+    gint strides[GST_VIDEO_MAX_PLANES] = { stride };
+    gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE, format, w,
+        h, 1, offset, strides);
+  }
+  GST_BUFFER_PTS (buf) = index * FRAME_DURATION;
+  GST_BUFFER_DURATION (buf) = FRAME_DURATION;
+  return buf;
+}
+
+/* A frame of random bytes laid out as @info describes. */
+static GstBuffer *
+random_frame (const GstVideoInfo * info, GRand * rand, guint64 index)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, info->size, NULL);
+  GstMapInfo map;
+
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  for (gsize i = 0; i < map.size; i++)
+    map.data[i] = g_rand_int (rand);
+  gst_buffer_unmap (buf, &map);
+  GST_BUFFER_PTS (buf) = index * FRAME_DURATION;
+  GST_BUFFER_DURATION (buf) = FRAME_DURATION;
+  return buf;
+}
+
+static GstStructure *
+meta_structure (GstBuffer * buf)
+{
+  GstCustomMeta *meta = gst_buffer_get_custom_meta (buf, "GstSharpnessMeta");
+
+  fail_unless (meta != NULL, "buffer has no GstSharpnessMeta");
+  return gst_custom_meta_get_structure (meta);
+}
+
+static gdouble
+meta_score (GstBuffer * buf)
+{
+  gdouble score = NAN;
+
+  fail_unless (gst_structure_get_double (meta_structure (buf), "score",
+          &score));
+  return score;
+}
+
+static gboolean
+meta_blurry (GstBuffer * buf)
+{
+  gboolean blurry = FALSE;
+
+  fail_unless (gst_structure_get_boolean (meta_structure (buf), "blurry",
+          &blurry));
+  return blurry;
+}
+
+/* Pushes @buf (the harness takes it) and returns the output buffer,
+ * checking that the bytes did not change. */
+static GstBuffer *
+push_unchanged (GstHarness * h, GstBuffer * buf)
+{
+  GstBuffer *expected = gst_buffer_copy_deep (buf);
+  GstBuffer *out = gst_harness_push_and_pull (h, buf);
+  GstMapInfo a, b;
+
+  fail_unless (out != NULL);
+  gst_buffer_map (expected, &a, GST_MAP_READ);
+  gst_buffer_map (out, &b, GST_MAP_READ);
+  fail_unless_equals_uint64 (a.size, b.size);
+  fail_unless (memcmp (a.data, b.data, a.size) == 0, "pixels were modified");
+  gst_buffer_unmap (out, &b);
+  gst_buffer_unmap (expected, &a);
+  gst_buffer_unref (expected);
+  return out;
+}
+
+static gdouble
+push_score (GstHarness * h, GstBuffer * buf)
+{
+  GstBuffer *out = push_unchanged (h, buf);
+  gdouble score = meta_score (out);
+
+  gst_buffer_unref (out);
+  return score;
+}
+
+static gboolean
+push_blurry (GstHarness * h, GstBuffer * buf)
+{
+  GstBuffer *out = push_unchanged (h, buf);
+  gboolean blurry = meta_blurry (out);
+
+  gst_buffer_unref (out);
+  return blurry;
+}
+
+/* Laplacian of stripes: 510 per interior pixel, over W x H. */
+static gdouble
+stripes_laplacian (gint w, gint h)
+{
+  if (w < 3 || h < 3)
+    return 0.0;
+  return 510.0 * (w - 2) * (h - 2) / ((gdouble) w * h);
+}
+
+#define assert_close(a, b) \
+  fail_unless (fabs ((a) - (b)) <= 1e-9 * MAX (1.0, fabs (b)), \
+      "%.17g != %.17g", (gdouble) (a), (gdouble) (b))
+
+/* The formats of SHARPNESS_SYSTEM_FORMATS, as the caps string lists them. */
+static GArray *
+system_formats (void)
+{
+  GstCaps *caps = gst_caps_from_string ("video/x-raw, format=(string) "
+      SHARPNESS_SYSTEM_FORMATS);
+  const GValue *list = gst_structure_get_value (gst_caps_get_structure (caps,
+          0), "format");
+  GArray *formats = g_array_new (FALSE, FALSE, sizeof (GstVideoFormat));
+
+  for (guint i = 0; i < gst_value_list_get_size (list); i++) {
+    GstVideoFormat f = gst_video_format_from_string (g_value_get_string
+        (gst_value_list_get_value (list, i)));
+    fail_if (f == GST_VIDEO_FORMAT_UNKNOWN);
+    g_array_append_val (formats, f);
+  }
+  gst_caps_unref (caps);
+  return formats;
+}
+
+/* --- tests ------------------------------------------------------------- */
+
+/* Every format x every metric: the bytes come out as they went in, with
+ * the default layout and with padded strides and offsets described by a
+ * GstVideoMeta; the padded copy of a frame scores like the original. */
+GST_START_TEST (test_passthrough_every_format_and_metric)
+{
+  GArray *formats = system_formats ();
+  GRand *rand = g_rand_new_with_seed (42);
+  const gint w = 33, height = 17;
+
+  for (guint f = 0; f < formats->len; f++) {
+    GstVideoFormat format = g_array_index (formats, GstVideoFormat, f);
+    GstVideoInfo info, padded;
+    GstVideoAlignment align;
+    GstBus *bus;
+    GstHarness *h = harness_new (&bus, NULL);
+
+    gst_video_info_set_format (&info, format, w, height);
+    padded = info;
+    gst_video_alignment_reset (&align);
+    align.padding_top = 2;
+    align.padding_left = 4;
+    align.padding_right = 7;
+    align.padding_bottom = 3;
+    fail_unless (gst_video_info_align (&padded, &align));
+    set_caps (h, format, w, height);
+
+    for (gint m = 0; m < SHARPNESS_METRIC_COUNT; m++) {
+      GstBuffer *plain = random_frame (&info, rand, 2 * m);
+      GstBuffer *pad = random_frame (&padded, rand, 2 * m + 1);
+      GstVideoFrame src, dst;
+      GstBuffer *out;
+      gdouble s1, s2;
+      const gchar *nick;
+
+      gst_buffer_add_video_meta_full (pad, GST_VIDEO_FRAME_FLAG_NONE, format,
+          w, height, GST_VIDEO_INFO_N_PLANES (&padded), padded.offset,
+          padded.stride);
+      fail_unless (gst_video_frame_map (&src, &info, plain, GST_MAP_READ));
+      fail_unless (gst_video_frame_map (&dst, &padded, pad, GST_MAP_WRITE));
+      fail_unless (gst_video_frame_copy (&dst, &src));
+      gst_video_frame_unmap (&dst);
+      gst_video_frame_unmap (&src);
+
+      g_object_set (h->element, "metric", m, NULL);
+      nick = sharpness_metric_info[m].nick;
+      out = push_unchanged (h, plain);
+      fail_unless (gst_buffer_get_custom_meta (out, "GstSharpnessMeta") !=
+          NULL, "%s %s: no meta", gst_video_format_to_string (format), nick);
+      fail_unless_equals_string (gst_structure_get_string (meta_structure
+              (out), "metric"), nick);
+      s1 = meta_score (out);
+      gst_buffer_unref (out);
+
+      out = push_unchanged (h, pad);
+      s2 = meta_score (out);
+      gst_buffer_unref (out);
+
+      fail_unless (isfinite (s1), "%s %s: score %g",
+          gst_video_format_to_string (format), nick, s1);
+      fail_unless (s1 == s2, "%s %s: %.17g with default strides, %.17g "
+          "padded", gst_video_format_to_string (format), nick, s1, s2);
+    }
+    {
+      GPtrArray *msgs = drain (bus);
+      fail_unless_equals_int (count_type (msgs, GST_MESSAGE_WARNING), 0);
+      g_ptr_array_unref (msgs);
+    }
+    harness_free (h, bus);
+  }
+  g_array_unref (formats);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_meta_fields)
+{
+  GstBus *bus;
+  GstHarness *h = harness_new (&bus, "threshold=300");
+  GRand *rand = g_rand_new_with_seed (1);
+  GstBuffer *out;
+  GstStructure *s;
+  guint n = 0;
+  gpointer state = NULL;
+  GstMeta *meta;
+
+  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 8, 8);
+  out = push_unchanged (h, gray_frame (GST_VIDEO_FORMAT_GRAY8, 8, 8, 0,
+          stripes, rand, 0));
+
+  while ((meta = gst_buffer_iterate_meta (out, &state)))
+    n += gst_meta_info_is_custom (meta->info) &&
+        gst_custom_meta_has_name ((GstCustomMeta *) meta, "GstSharpnessMeta");
+  fail_unless_equals_int (n, 1);
+
+  s = meta_structure (out);
+  fail_unless (gst_structure_has_name (s, "GstSharpnessMeta"));
+  fail_unless_equals_int (gst_structure_n_fields (s), 3);
+  fail_unless (gst_structure_has_field_typed (s, "metric", G_TYPE_STRING));
+  fail_unless (gst_structure_has_field_typed (s, "score", G_TYPE_DOUBLE));
+  fail_unless (gst_structure_has_field_typed (s, "blurry", G_TYPE_BOOLEAN));
+  fail_unless_equals_string (gst_structure_get_string (s, "metric"),
+      "laplacian");
+  /* 36 interior pixels x 510 / 64 = 286.875, below the threshold 300. */
+  assert_close (meta_score (out), 286.875);
+  fail_unless (meta_blurry (out));
+
+  /* The meta survives a copy of the buffer. */
+  {
+    GstBuffer *copy = gst_buffer_copy (out);
+    assert_close (meta_score (copy), 286.875);
+    gst_buffer_unref (copy);
+  }
+  gst_buffer_unref (out);
+  g_rand_free (rand);
+  harness_free (h, bus);
+}
+
+GST_END_TEST;
+
+static void
+check_message_types (const GstStructure * s)
+{
+  static const struct
+  {
+    const gchar *name;
+    GType type;
+  } fields[] = {
+    {"timestamp", G_TYPE_UINT64}, {"stream-time", G_TYPE_UINT64},
+    {"running-time", G_TYPE_UINT64}, {"duration", G_TYPE_UINT64},
+    {"frame", G_TYPE_UINT64}, {"metric", G_TYPE_STRING},
+    {"score", G_TYPE_DOUBLE}, {"blurry", G_TYPE_BOOLEAN},
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    fail_unless (gst_structure_has_field_typed (s, fields[i].name,
+            fields[i].type), "field %s missing or mistyped", fields[i].name);
+}
+
+static guint64
+get_u64 (const GstStructure * s, const gchar * field)
+{
+  guint64 v = 0;
+
+  fail_unless (gst_structure_get_uint64 (s, field, &v), "no %s", field);
+  return v;
+}
+
+static gdouble
+get_double (const GstStructure * s, const gchar * field)
+{
+  gdouble v = NAN;
+
+  fail_unless (gst_structure_get_double (s, field, &v), "no %s", field);
+  return v;
+}
+
+static gboolean
+get_boolean (const GstStructure * s, const gchar * field)
+{
+  gboolean v = FALSE;
+
+  fail_unless (gst_structure_get_boolean (s, field, &v), "no %s", field);
+  return v;
+}
+
+static guint
+get_uint (const GstStructure * s, const gchar * field)
+{
+  guint v = 0;
+
+  fail_unless (gst_structure_has_field_typed (s, field, G_TYPE_UINT),
+      "%s missing or not a guint", field);
+  gst_structure_get_uint (s, field, &v);
+  return v;
+}
+
+GST_START_TEST (test_message_fields)
+{
+  GstBus *bus;
+  GstHarness *h = harness_new (&bus, "threshold=1");
+  GRand *rand = g_rand_new_with_seed (2);
+  PixelFunc pattern[] = { stripes, uniform, stripes };
+  gdouble expected[] = { 286.875, 0.0, 286.875 };
+  GPtrArray *msgs, *frames;
+  GstSegment segment;
+
+  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 8, 8);
+  /* Stream time and running time must come from the segment. */
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  segment.start = 40 * GST_MSECOND;
+  segment.time = 10 * GST_SECOND;
+  segment.base = 5 * GST_SECOND;
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+
+  for (guint i = 0; i < 3; i++)
+    gst_buffer_unref (push_unchanged (h, gray_frame (GST_VIDEO_FORMAT_GRAY8,
+                8, 8, 0, pattern[i], rand, i + 1)));
+
+  msgs = drain (bus);
+  frames = structures_named (msgs, "sharpness");
+  fail_unless_equals_int (frames->len, 3);
+  for (guint i = 0; i < 3; i++) {
+    const GstStructure *s = g_ptr_array_index (frames, i);
+    GstClockTime pts = (i + 1) * FRAME_DURATION;
+
+    check_message_types (s);
+    fail_unless_equals_int (gst_structure_n_fields (s), 8);
+    fail_unless_equals_uint64 (get_u64 (s, "timestamp"), pts);
+    fail_unless_equals_uint64 (get_u64 (s, "stream-time"),
+        pts - segment.start + segment.time);
+    fail_unless_equals_uint64 (get_u64 (s, "running-time"),
+        pts - segment.start + segment.base);
+    fail_unless_equals_uint64 (get_u64 (s, "duration"), FRAME_DURATION);
+    fail_unless_equals_uint64 (get_u64 (s, "frame"), i);
+    fail_unless_equals_string (gst_structure_get_string (s, "metric"),
+        "laplacian");
+    assert_close (get_double (s, "score"), expected[i]);
+    fail_unless_equals_int (get_boolean (s, "blurry"), expected[i] < 1.0);
+  }
+  g_ptr_array_unref (frames);
+  g_ptr_array_unref (msgs);
+  g_rand_free (rand);
+  harness_free (h, bus);
+}
+
+GST_END_TEST;
+
+static void
+check_summary_matches (GPtrArray * frames, const GstStructure * sum,
+    const gchar * metric)
+{
+  gdouble total = 0, min = INFINITY, max = -INFINITY;
+  guint64 blurry = 0;
+
+  for (guint i = 0; i < frames->len; i++) {
+    const GstStructure *s = g_ptr_array_index (frames, i);
+    gdouble v = get_double (s, "score");
+    total += v;
+    min = MIN (min, v);
+    max = MAX (max, v);
+    blurry += get_boolean (s, "blurry");
+  }
+  fail_unless_equals_int (gst_structure_n_fields (sum), 6);
+  fail_unless (gst_structure_has_field_typed (sum, "frames", G_TYPE_UINT64));
+  fail_unless (gst_structure_has_field_typed (sum, "blurry-frames",
+          G_TYPE_UINT64));
+  fail_unless_equals_string (gst_structure_get_string (sum, "metric"), metric);
+  fail_unless_equals_uint64 (get_u64 (sum, "frames"), frames->len);
+  fail_unless_equals_uint64 (get_u64 (sum, "blurry-frames"), blurry);
+  assert_close (get_double (sum, "mean"), total / frames->len);
+  assert_close (get_double (sum, "min"), min);
+  assert_close (get_double (sum, "max"), max);
+}
+
+GST_START_TEST (test_summary_at_eos)
+{
+  GstBus *bus;
+  GstHarness *h = harness_new (&bus, "threshold=100");
+  GRand *rand = g_rand_new_with_seed (3);
+  PixelFunc pattern[] = { stripes, uniform, stripes, uniform, uniform };
+  GPtrArray *msgs, *frames, *sums;
+  const GstStructure *sum;
+  GstEvent *ev;
+
+  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 10, 6);
+  for (guint i = 0; i < G_N_ELEMENTS (pattern); i++)
+    gst_buffer_unref (push_unchanged (h, gray_frame (GST_VIDEO_FORMAT_GRAY8,
+                10, 6, 0, pattern[i], rand, i)));
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+
+  msgs = drain (bus);
+  frames = structures_named (msgs, "sharpness");
+  sums = structures_named (msgs, "sharpness-summary");
+  fail_unless_equals_int (frames->len, 5);
+  fail_unless_equals_int (sums->len, 1);
+  sum = g_ptr_array_index (sums, 0);
+  check_summary_matches (frames, sum, "laplacian");
+  /* By hand: 2 stripes frames (510 x 8 x 4 / 60 = 272) and 3 uniform. */
+  assert_close (get_double (sum, "mean"), 2 * 272.0 / 5);
+  assert_close (get_double (sum, "max"), 272.0);
+  assert_close (get_double (sum, "min"), 0.0);
+  fail_unless_equals_uint64 (get_u64 (sum, "blurry-frames"), 3);
+
+  /* The summary is posted before EOS goes downstream. */
+  ev = gst_harness_try_pull_event (h);
+  while (ev && GST_EVENT_TYPE (ev) != GST_EVENT_EOS) {
+    gst_event_unref (ev);
+    ev = gst_harness_try_pull_event (h);
+  }
+  fail_unless (ev != NULL, "EOS was not forwarded");
+  gst_event_unref (ev);
+
+  g_ptr_array_unref (sums);
+  g_ptr_array_unref (frames);
+  g_ptr_array_unref (msgs);
+  g_rand_free (rand);
+  harness_free (h, bus);
+}
+
+GST_END_TEST;
+
+/* 10 frames of 40 ms with interval=100 ms: the interval closes on frames
+ * 2, 5 and 8 (120 ms each), so 3 messages of 3 frames each. */
+GST_START_TEST (test_interval)
+{
+  GstBus *bus;
+  GstHarness *h = harness_new (&bus, "interval=100000000 threshold=100");
+  GRand *rand = g_rand_new_with_seed (4);
+  gdouble scores[10];
+  gboolean blurry[10];
+  GPtrArray *msgs, *frames;
+  GstVideoInfo info;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 16, 12);
+  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 16, 12);
+  for (guint i = 0; i < 10; i++) {
+    /* Noise, uniform and stripes: scores that differ frame to frame. */
+    GstBuffer *in = i % 3 == 0 ? random_frame (&info, rand, i) :
+        gray_frame (GST_VIDEO_FORMAT_GRAY8, 16, 12, 0,
+        i % 3 == 1 ? uniform : stripes, rand, i);
+    GstBuffer *out = push_unchanged (h, in);
+
+    scores[i] = meta_score (out);
+    blurry[i] = meta_blurry (out);
+    gst_buffer_unref (out);
+  }
+
+  msgs = drain (bus);
+  frames = structures_named (msgs, "sharpness");
+  fail_unless_equals_int (frames->len, 3);
+  for (guint k = 0; k < 3; k++) {
+    const GstStructure *s = g_ptr_array_index (frames, k);
+    guint last = 3 * k + 2;
+    gdouble total = 0, min = INFINITY, max = -INFINITY;
+    guint nblurry = 0;
+
+    for (guint i = 3 * k; i <= last; i++) {
+      total += scores[i];
+      min = MIN (min, scores[i]);
+      max = MAX (max, scores[i]);
+      nblurry += blurry[i];
+    }
+    check_message_types (s);
+    fail_unless_equals_int (gst_structure_n_fields (s), 13);
+    fail_unless_equals_uint64 (get_u64 (s, "frame"), last);
+    fail_unless_equals_uint64 (get_u64 (s, "timestamp"),
+        last * FRAME_DURATION);
+    assert_close (get_double (s, "score"), scores[last]);
+    fail_unless_equals_int (get_uint (s, "frames"), 3);
+    fail_unless_equals_int (get_uint (s, "blurry-frames"), nblurry);
+    assert_close (get_double (s, "mean"), total / 3);
+    assert_close (get_double (s, "min"), min);
+    assert_close (get_double (s, "max"), max);
+  }
+  g_ptr_array_unref (frames);
+  g_ptr_array_unref (msgs);
+  g_rand_free (rand);
+  harness_free (h, bus);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_post_messages_false)
+{
+  GstBus *bus;
+  GstHarness *h = harness_new (&bus, "post-messages=false");
+  GRand *rand = g_rand_new_with_seed (5);
+  GPtrArray *msgs;
+
+  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 8, 8);
+  for (guint i = 0; i < 4; i++)
+    assert_close (push_score (h, gray_frame (GST_VIDEO_FORMAT_GRAY8, 8, 8, 0,
+                stripes, rand, i)), 286.875);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+
+  msgs = drain (bus);
+  fail_unless_equals_int (count_type (msgs, GST_MESSAGE_ELEMENT), 0);
+
+  /* Turned back on while playing, messages resume. */
+  g_object_set (h->element, "post-messages", TRUE, NULL);
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 8, 8);
+  gst_buffer_unref (push_unchanged (h, gray_frame (GST_VIDEO_FORMAT_GRAY8, 8,
+              8, 0, stripes, rand, 0)));
+  g_ptr_array_unref (msgs);
+  msgs = drain (bus);
+  fail_unless_equals_int (count_type (msgs, GST_MESSAGE_ELEMENT), 1);
+
+  g_ptr_array_unref (msgs);
+  g_rand_free (rand);
+  harness_free (h, bus);
+}
+
+GST_END_TEST;
+
+/* Higher-is-sharper: below the threshold is blurry. */
+GST_START_TEST (test_threshold_higher_is_sharper)
+{
+  GstBus *bus;
+  GstHarness *h = harness_new (&bus, "metric=laplacian threshold=1");
+  GRand *rand = g_rand_new_with_seed (6);
+  GstBuffer *out;
+
+  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 8, 8);
+  out = push_unchanged (h, gray_frame (GST_VIDEO_FORMAT_GRAY8, 8, 8, 0,
+          uniform, rand, 0));
+  assert_close (meta_score (out), 0.0);
+  fail_unless (meta_blurry (out));
+  gst_buffer_unref (out);
+
+  out = push_unchanged (h, gray_frame (GST_VIDEO_FORMAT_GRAY8, 8, 8, 0,
+          stripes, rand, 1));
+  fail_unless (!meta_blurry (out));
+  gst_buffer_unref (out);
+
+  /* Raised above the stripes' 286.875 while playing; then off. */
+  g_object_set (h->element, "threshold", 300.0, NULL);
+  out = push_unchanged (h, gray_frame (GST_VIDEO_FORMAT_GRAY8, 8, 8, 0,
+          stripes, rand, 2));
+  fail_unless (meta_blurry (out));
+  gst_buffer_unref (out);
+  g_object_set (h->element, "threshold", 0.0, NULL);
+  out = push_unchanged (h, gray_frame (GST_VIDEO_FORMAT_GRAY8, 8, 8, 0,
+          uniform, rand, 3));
+  fail_unless (!meta_blurry (out));
+  gst_buffer_unref (out);
+
+  g_rand_free (rand);
+  harness_free (h, bus);
+}
+
+GST_END_TEST;
+
+/* Lower-is-sharper metrics (from the table): above the threshold is
+ * blurry.  The threshold is placed around the frame's own score. */
+GST_START_TEST (test_threshold_lower_is_sharper)
+{
+  GRand *rand = g_rand_new_with_seed (7);
+  GstVideoInfo info;
+  guint tested = 0;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 64, 48);
+  for (gint m = 0; m < SHARPNESS_METRIC_COUNT; m++) {
+    GstBus *bus;
+    GstHarness *h;
+    GstBuffer *frame, *out;
+    gdouble score;
+
+    if (sharpness_metric_info[m].direction != SHARPNESS_LOWER_IS_SHARPER)
+      continue;
+    h = harness_new (&bus, NULL);
+    g_object_set (h->element, "metric", m, NULL);
+    set_caps (h, GST_VIDEO_FORMAT_GRAY8, 64, 48);
+    frame = random_frame (&info, rand, 0);
+
+    score = push_score (h, gst_buffer_copy_deep (frame));
+    fail_unless (score > 0.0, "%s scored %g", sharpness_metric_info[m].nick,
+        score);
+
+    g_object_set (h->element, "threshold", score * 0.5, NULL);
+    out = push_unchanged (h, gst_buffer_copy_deep (frame));
+    fail_unless (meta_blurry (out), "%s: %g above %g is blurry",
+        sharpness_metric_info[m].nick, score, score * 0.5);
+    gst_buffer_unref (out);
+
+    g_object_set (h->element, "threshold", score * 2.0, NULL);
+    out = push_unchanged (h, frame);
+    fail_unless (!meta_blurry (out));
+    gst_buffer_unref (out);
+
+    harness_free (h, bus);
+    tested++;
+  }
+  fail_unless (tested > 0, "the table has no lower-is-sharper metric");
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* Sharp frames fill the window; the uniform one after them (score 0) is
+ * the only one flagged.  Flush, caps and metric changes empty the
+ * history, so the same frame right after them is not flagged. */
+GST_START_TEST (test_relative_threshold)
+{
+  GstBus *bus;
+  GstHarness *h = harness_new (&bus, "relative-threshold=0.5 window=4");
+  GRand *rand = g_rand_new_with_seed (8);
+  GstVideoInfo info;
+  gboolean expected[] = { FALSE, FALSE, FALSE, FALSE, FALSE, TRUE, FALSE };
+  gboolean sharp[] = { FALSE, TRUE, TRUE, TRUE, TRUE, FALSE, TRUE };
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 32, 24);
+  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 32, 24);
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++) {
+    GstBuffer *in = sharp[i] ? random_frame (&info, rand, i) :
+        gray_frame (GST_VIDEO_FORMAT_GRAY8, 32, 24, 0, uniform, rand, i);
+    GstBuffer *out = push_unchanged (h, in);
+
+    fail_unless_equals_int (meta_blurry (out), expected[i]);
+    gst_buffer_unref (out);
+  }
+
+  /* Flush: the history is gone, the uniform frame is not judged. */
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 32, 24);
+  fail_if (push_blurry (h, gray_frame (GST_VIDEO_FORMAT_GRAY8, 32, 24, 0,
+              uniform, rand, 0)));
+
+  /* Caps change, after a full window: same. */
+  for (guint i = 0; i < 4; i++)
+    fail_if (push_blurry (h, random_frame (&info, rand, i)));
+  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 32, 23);
+  fail_if (push_blurry (h, gray_frame (GST_VIDEO_FORMAT_GRAY8, 32, 23, 0,
+              uniform, rand, 5)));
+
+  /* Metric change, after a full window: same. */
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 32, 23);
+  for (guint i = 0; i < 4; i++)
+    fail_if (push_blurry (h, random_frame (&info, rand, i)));
+  gst_util_set_object_arg (G_OBJECT (h->element), "metric", "smd");
+  fail_if (push_blurry (h, gray_frame (GST_VIDEO_FORMAT_GRAY8, 32, 23, 0,
+              uniform, rand, 5)));
+
+  /* Control: with the history intact the same frame is flagged. */
+  for (guint i = 0; i < 4; i++)
+    fail_if (push_blurry (h, random_frame (&info, rand, i)));
+  fail_unless (push_blurry (h, gray_frame (GST_VIDEO_FORMAT_GRAY8, 32, 23, 0,
+              uniform, rand, 5)));
+
+  g_rand_free (rand);
+  harness_free (h, bus);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_metric_switch_while_playing)
+{
+  GstBus *bus;
+  GstHarness *h = harness_new (&bus, "metric=laplacian");
+  GRand *rand = g_rand_new_with_seed (9);
+  GPtrArray *msgs, *frames, *sums;
+  const GstStructure *s;
+
+  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 8, 8);
+  assert_close (push_score (h, gray_frame (GST_VIDEO_FORMAT_GRAY8, 8, 8, 0,
+              stripes, rand, 0)), 286.875);
+  gst_util_set_object_arg (G_OBJECT (h->element), "metric", "variance");
+  /* Half the pixels 0, half 255: population variance 255^2 / 4. */
+  assert_close (push_score (h, gray_frame (GST_VIDEO_FORMAT_GRAY8, 8, 8, 0,
+              stripes, rand, 1)), 16256.25);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+
+  msgs = drain (bus);
+  frames = structures_named (msgs, "sharpness");
+  sums = structures_named (msgs, "sharpness-summary");
+  fail_unless_equals_int (frames->len, 2);
+  s = g_ptr_array_index (frames, 0);
+  fail_unless_equals_string (gst_structure_get_string (s, "metric"),
+      "laplacian");
+  s = g_ptr_array_index (frames, 1);
+  fail_unless_equals_string (gst_structure_get_string (s, "metric"),
+      "variance");
+  assert_close (get_double (s, "score"), 16256.25);
+  /* The summary covers the frames of the metric in use at EOS. */
+  fail_unless_equals_int (sums->len, 1);
+  s = g_ptr_array_index (sums, 0);
+  fail_unless_equals_string (gst_structure_get_string (s, "metric"),
+      "variance");
+  fail_unless_equals_uint64 (get_u64 (s, "frames"), 1);
+
+  g_ptr_array_unref (sums);
+  g_ptr_array_unref (frames);
+  g_ptr_array_unref (msgs);
+  g_rand_free (rand);
+  harness_free (h, bus);
+}
+
+GST_END_TEST;
+
+/* The caps are refused and the warning names the format and the formats
+ * that would do. */
+static void
+check_refused (const gchar * caps_str, const gchar * const *needles)
+{
+  GstBus *bus;
+  GstHarness *h = harness_new (&bus, NULL);
+  GPtrArray *msgs;
+  GstSegment segment;
+  gchar *text;
+
+  /* A refused sticky event may still report success: the refusal shows
+   * on the first buffer. */
+  gst_harness_push_event (h, gst_event_new_caps (gst_caps_from_string
+          (caps_str)));
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  gst_harness_push_event (h, gst_event_new_segment (&segment));
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_new_allocate (NULL,
+              64, NULL)), GST_FLOW_NOT_NEGOTIATED);
+  msgs = drain (bus);
+  text = first_text (msgs, GST_MESSAGE_WARNING);
+  fail_unless (text != NULL, "no warning for %s", caps_str);
+  for (; *needles; needles++)
+    fail_unless (strstr (text, *needles) != NULL, "'%s' does not mention %s",
+        text, *needles);
+  g_free (text);
+  g_ptr_array_unref (msgs);
+  harness_free (h, bus);
+}
+
+GST_START_TEST (test_refused_caps)
+{
+  const gchar *yuy2[] = { "YUY2", "supported formats", "GRAY8", "NV12",
+    "ABGR", NULL
+  };
+  const gchar *made_up[] = { "NOT_A_FORMAT", "supported formats", NULL };
+  const gchar *audio[] = { "audio/x-raw", "raw video", NULL };
+  const gchar *gl[] = { "memory:GLMemory", "system memory", NULL };
+
+  check_refused ("video/x-raw, format=YUY2, width=64, height=48, "
+      "framerate=25/1", yuy2);
+  check_refused ("video/x-raw, format=NOT_A_FORMAT, width=64, height=48, "
+      "framerate=25/1", made_up);
+  check_refused ("audio/x-raw, format=S16LE, rate=48000, channels=1, "
+      "layout=interleaved", audio);
+  check_refused ("video/x-raw(memory:GLMemory), format=RGBA, width=64, "
+      "height=48, framerate=25/1", gl);
+}
+
+GST_END_TEST;
+
+/* A capsfilter upstream asking for a format we lack fails in a caps query,
+ * not an accept-caps: the warning must still be posted. */
+GST_START_TEST (test_refused_caps_in_pipeline)
+{
+  GstElement *pipeline = gst_pipeline_new (NULL);
+  GstElement *src = gst_element_factory_make ("videotestsrc", NULL);
+  GstElement *filter = gst_element_factory_make ("capsfilter", NULL);
+  GstElement *sharp = gst_element_factory_make ("cudasharpness", NULL);
+  GstElement *sink = gst_element_factory_make ("fakesink", NULL);
+  GstCaps *caps = gst_caps_from_string ("video/x-raw, format=YUY2");
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg;
+  GError *err = NULL;
+  gboolean warned = FALSE;
+
+  fail_unless (src && filter && sharp && sink);
+  g_object_set (src, "num-buffers", 1, NULL);
+  g_object_set (filter, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  gst_util_set_object_arg (G_OBJECT (sharp), "backend", "cpu");
+  gst_bin_add_many (GST_BIN (pipeline), src, filter, sharp, sink, NULL);
+  fail_unless (gst_element_link (src, filter));
+  fail_unless (gst_element_link (sharp, sink));
+  /* Linked without a caps check, or the link itself would fail. */
+  fail_unless (gst_element_link_pads_full (filter, "src", sharp, "sink",
+          GST_PAD_LINK_CHECK_NOTHING));
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  while ((msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+              GST_MESSAGE_WARNING | GST_MESSAGE_ERROR | GST_MESSAGE_EOS))) {
+    GstMessageType type = GST_MESSAGE_TYPE (msg);
+
+    if (type == GST_MESSAGE_WARNING) {
+      gst_message_parse_warning (msg, &err, NULL);
+      warned |= strstr (err->message, "YUY2") != NULL &&
+          strstr (err->message, "supported formats") != NULL;
+      g_clear_error (&err);
+    }
+    gst_message_unref (msg);
+    if (type != GST_MESSAGE_WARNING)
+      break;
+  }
+  fail_unless (warned, "no warning naming YUY2 and the supported formats");
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_renegotiation)
+{
+  GstBus *bus;
+  GstHarness *h = harness_new (&bus, NULL);
+  GRand *rand = g_rand_new_with_seed (10);
+  GPtrArray *msgs;
+
+  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 64, 48);
+  assert_close (push_score (h, gray_frame (GST_VIDEO_FORMAT_GRAY8, 64, 48, 0,
+              stripes, rand, 0)), stripes_laplacian (64, 48));
+  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 33, 17);
+  assert_close (push_score (h, gray_frame (GST_VIDEO_FORMAT_GRAY8, 33, 17, 0,
+              stripes, rand, 1)), stripes_laplacian (33, 17));
+  /* Gray RGBA pixels give the same gray image (BT.601 weights sum to 1). */
+  set_caps (h, GST_VIDEO_FORMAT_RGBA, 33, 17);
+  assert_close (push_score (h, gray_frame (GST_VIDEO_FORMAT_RGBA, 33, 17, 0,
+              stripes, rand, 2)), stripes_laplacian (33, 17));
+  set_caps (h, GST_VIDEO_FORMAT_RGB, 64, 48);
+  assert_close (push_score (h, gray_frame (GST_VIDEO_FORMAT_RGB, 64, 48, 0,
+              stripes, rand, 3)), stripes_laplacian (64, 48));
+
+  msgs = drain (bus);
+  fail_unless_equals_int (count_type (msgs, GST_MESSAGE_WARNING), 0);
+  fail_unless_equals_int (count_type (msgs, GST_MESSAGE_ERROR), 0);
+  g_ptr_array_unref (msgs);
+  g_rand_free (rand);
+  harness_free (h, bus);
+}
+
+GST_END_TEST;
+
+/* Tiny frames, and rows padded with random bytes (described by a
+ * GstVideoMeta): the padding must not count. */
+GST_START_TEST (test_odd_sizes_and_strides)
+{
+  static const gint sizes[][2] = { {1, 1}, {2, 2}, {3, 3}, {17, 9}, {2, 5} };
+  static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_GRAY8,
+    GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_RGBA
+  };
+  GRand *rand = g_rand_new_with_seed (11);
+
+  for (guint f = 0; f < G_N_ELEMENTS (formats); f++) {
+    for (guint i = 0; i < G_N_ELEMENTS (sizes); i++) {
+      gint w = sizes[i][0], height = sizes[i][1];
+      gint bpp = f == 0 ? 1 : f == 1 ? 3 : 4;
+      GstBus *bus;
+      GstHarness *h = harness_new (&bus, NULL);
+      gdouble expected = stripes_laplacian (w, height);
+
+      set_caps (h, formats[f], w, height);
+      assert_close (push_score (h, gray_frame (formats[f], w, height, 0,
+                  stripes, rand, 0)), expected);
+      assert_close (push_score (h, gray_frame (formats[f], w, height,
+                  w * bpp + 13, stripes, rand, 1)), expected);
+      assert_close (push_score (h, gray_frame (formats[f], w, height,
+                  w * bpp + 64, stripes, rand, 2)), expected);
+      harness_free (h, bus);
+    }
+  }
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* The test runs where a GPU is expected to work: a CUDA build on a
+ * machine with the NVIDIA driver's device nodes. */
+static gboolean
+gpu_expected (void)
+{
+  return SHARPNESS_TEST_HAVE_CUDA &&
+      g_file_test ("/dev/nvidiactl", G_FILE_TEST_EXISTS);
+}
+
+GST_START_TEST (test_backend_auto_warns_once)
+{
+  GstBus *bus;
+  GstHarness *h = harness_new (&bus, "backend=auto");
+  GRand *rand = g_rand_new_with_seed (12);
+  GPtrArray *msgs;
+
+  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 16, 16);
+  for (guint i = 0; i < 5; i++)
+    assert_close (push_score (h, gray_frame (GST_VIDEO_FORMAT_GRAY8, 16, 16,
+                0, stripes, rand, i)), stripes_laplacian (16, 16));
+
+  msgs = drain (bus);
+  if (gpu_expected ()) {
+    fail_unless_equals_int (count_type (msgs, GST_MESSAGE_WARNING), 0);
+  } else {
+    gchar *text = first_text (msgs, GST_MESSAGE_WARNING);
+
+    fail_unless_equals_int (count_type (msgs, GST_MESSAGE_WARNING), 1);
+    fail_unless (strstr (text, "CPU") && strstr (text, "CUDA"), "%s", text);
+    g_free (text);
+  }
+  g_ptr_array_unref (msgs);
+  g_rand_free (rand);
+  harness_free (h, bus);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_backend_cuda_without_gpu_errors)
+{
+  GstElement *e;
+  GstBus *bus;
+  GPtrArray *msgs;
+  gchar *text;
+
+  if (gpu_expected ()) {
+    g_print ("skipped: a CUDA device may be present\n");
+    return;
+  }
+  e = gst_element_factory_make ("cudasharpness", NULL);
+  bus = gst_bus_new ();
+  gst_element_set_bus (e, bus);
+  gst_util_set_object_arg (G_OBJECT (e), "backend", "cuda");
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+
+  msgs = drain (bus);
+  text = first_text (msgs, GST_MESSAGE_ERROR);
+  fail_unless (text != NULL, "no error posted");
+  fail_unless (strstr (text, "backend=cuda") != NULL, "%s", text);
+  g_free (text);
+  g_ptr_array_unref (msgs);
+
+  gst_element_set_state (e, GST_STATE_NULL);
+  gst_object_unref (e);
+  gst_object_unref (bus);
+}
+
+GST_END_TEST;
+
+static Suite *
+cudasharpness_suite (void)
+{
+  Suite *s = suite_create ("cudasharpness");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_passthrough_every_format_and_metric);
+  tcase_add_test (tc, test_meta_fields);
+  tcase_add_test (tc, test_message_fields);
+  tcase_add_test (tc, test_summary_at_eos);
+  tcase_add_test (tc, test_interval);
+  tcase_add_test (tc, test_post_messages_false);
+  tcase_add_test (tc, test_threshold_higher_is_sharper);
+  tcase_add_test (tc, test_threshold_lower_is_sharper);
+  tcase_add_test (tc, test_relative_threshold);
+  tcase_add_test (tc, test_metric_switch_while_playing);
+  tcase_add_test (tc, test_refused_caps);
+  tcase_add_test (tc, test_refused_caps_in_pipeline);
+  tcase_add_test (tc, test_renegotiation);
+  tcase_add_test (tc, test_odd_sizes_and_strides);
+  tcase_add_test (tc, test_backend_auto_warns_once);
+  tcase_add_test (tc, test_backend_cuda_without_gpu_errors);
+  return s;
+}
+
+GST_CHECK_MAIN (cudasharpness);
