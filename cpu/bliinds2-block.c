@@ -44,8 +44,9 @@ sharpness_bliinds2_tables_init (SharpnessBliinds2Tables * t)
       t->dct[k][n] = a * cos (M_PI * (2 * n + 1) * k / (2.0 * N));
   }
 
-  /* Directly in double as the reference's gamma(): G(3/0.03) ~ 1e156 and
-   * G(2/0.03)^2 ~ 1e185 still fit, so no log-gamma rounding is added. */
+  /* Directly in double as the reference's gamma(): G(1/0.03) G(3/0.03) ~
+   * 1e191 and G(2/0.03)^2 ~ 1e185 still fit, and this is a little more
+   * accurate than exp (lgamma ...) (3e-14 against 8e-14 at worst). */
   for (int j = 0; j < SHARPNESS_BLIINDS2_GAMMA_COUNT; j++) {
     double g = gamma_grid (j);
     double g2 = tgamma (2.0 / g);
@@ -99,9 +100,9 @@ variance (const double *x, const int *index, int n)
   return ss / (n - 1);
 }
 
-/* rho_dct (zeta) and gama_dct (gamma) of the 24 AC coefficients, in shared
- * loops; each sum keeps its own order, so this is abs_variation () and
- * rho = var (x) / (mean |x - mean x|^2 + 1e-7) exactly, with fewer stalls. */
+/* rho_dct and gama_dct of the 24 AC coefficients x, sharing their loops:
+ *   zeta = std (|x|) / (mean |x| + 1e-7),
+ *   rho = var (x) / (mean |x - mean x|^2 + 1e-7), gamma = lookup (rho). */
 static void
 block_zeta_gamma (const SharpnessBliinds2Tables * t, const double *ac,
     double *zeta, double *gamma)
@@ -144,35 +145,34 @@ block_orientation (const double *x)
 {
   static const int *const sets[3] = { orient1, orient2, orient3 };
   enum { SET = N_ELEMENTS (orient1) };
-  double a[3][SET], sum[3] = { 0 }, ss[3] = { 0 }, o[3];
+  double a[3][SET], mean[3] = { 0 }, ss[3] = { 0 }, o[3];
 
   for (int i = 0; i < SET; i++)
     for (int k = 0; k < 3; k++) {
       a[k][i] = fabs (x[sets[k][i]]);
-      sum[k] += a[k][i];
+      mean[k] += a[k][i];
     }
   for (int k = 0; k < 3; k++)
-    sum[k] /= SET;
+    mean[k] /= SET;
   for (int i = 0; i < SET; i++)
     for (int k = 0; k < 3; k++)
-      ss[k] += (a[k][i] - sum[k]) * (a[k][i] - sum[k]);
+      ss[k] += (a[k][i] - mean[k]) * (a[k][i] - mean[k]);
   for (int k = 0; k < 3; k++)
-    o[k] = sqrt (ss[k] / (SET - 1)) / (sum[k] + EPS_SHAPE);
+    o[k] = sqrt (ss[k] / (SET - 1)) / (mean[k] + EPS_SHAPE);
   double m = (o[0] + o[1] + o[2]) / 3;
   return ((o[0] - m) * (o[0] - m) + (o[1] - m) * (o[1] - m) +
       (o[2] - m) * (o[2] - m)) / 2;
 }
 
-/* 5-point orthonormal DCT-II of x[0], x[sx], .., x[4 sx] into X[0], X[sX],
- * .., X[4 sX], through the symmetries of its basis: odd rows are
+/* 5-point orthonormal DCT-II of x[0], x[sx], .., x[4 sx] into X[0..4],
+ * through the symmetries of its basis: odd rows are
  * antisymmetric (C[k][4-n] = -C[k][n], C[k][2] = 0) and even rows other
  * than the DC symmetric with zero sum.  Coefficients that vanish because a
  * row or column is constant or mirror-symmetric then come out as exact
  * zeros rather than rounding noise, which the 1e-7 guards of the
  * statistics would otherwise amplify to ~1e-5 (flat and striped areas). */
 static inline void
-dct5 (const double (*C)[N], const double *x, size_t sx, double *X,
-    size_t sX)
+dct5 (const double (*C)[N], const double *x, size_t sx, double X[N])
 {
   double x0 = x[0], x1 = x[sx], x2 = x[2 * sx], x3 = x[3 * sx],
       x4 = x[4 * sx];
@@ -180,10 +180,10 @@ dct5 (const double (*C)[N], const double *x, size_t sx, double *X,
   double even0 = (x0 - x2) + (x4 - x2), even1 = (x1 - x2) + (x3 - x2);
 
   X[0] = C[0][0] * (x0 + x1 + x2 + x3 + x4);
-  X[sX] = C[1][0] * odd0 + C[1][1] * odd1;
-  X[2 * sX] = C[2][0] * even0 + C[2][1] * even1;
-  X[3 * sX] = C[3][0] * odd0 + C[3][1] * odd1;
-  X[4 * sX] = C[4][0] * even0 + C[4][1] * even1;
+  X[1] = C[1][0] * odd0 + C[1][1] * odd1;
+  X[2] = C[2][0] * even0 + C[2][1] * even1;
+  X[3] = C[3][0] * odd0 + C[3][1] * odd1;
+  X[4] = C[4][0] * even0 + C[4][1] * even1;
 }
 
 void
@@ -196,9 +196,9 @@ sharpness_bliinds2_block_values (const SharpnessBliinds2Tables * t,
   /* dct2: the rows, then the columns of the result, stored column-major
    * (x[N v + u] = coefficient (u, v)) as MATLAB's x(:). */
   for (int r = 0; r < N; r++)
-    dct5 (t->dct, window + r * stride, 1, rows + N * r, 1);
+    dct5 (t->dct, window + r * stride, 1, rows + N * r);
   for (int v = 0; v < N; v++)
-    dct5 (t->dct, rows + v, N, x + N * v, 1);
+    dct5 (t->dct, rows + v, N, x + N * v);
 
   /* The AC coefficients are x(2:end). */
   block_zeta_gamma (t, x + 1, &values[SHARPNESS_BLIINDS2_ZETA],

@@ -15,12 +15,14 @@
 #include <math.h>
 #include <stdlib.h>
 
+#define STEP SHARPNESS_BLIINDS2_STEP
+
 typedef struct
 {
   int width, height;            /* image size at this scale */
-  int blocks_x, blocks_y;       /* ceil (size / 3) */
-  size_t stride;                /* 3 * blocks_x + 2 */
-  double *pixels;               /* (3 * blocks_y + 2) rows */
+  int blocks_x, blocks_y;       /* ceil (size / STEP) */
+  size_t stride;                /* STEP * blocks_x + 2 */
+  double *pixels;               /* STEP * blocks_y + 2 rows */
 } Bliinds2Scale;
 
 struct SharpnessBliinds2
@@ -65,11 +67,11 @@ sharpness_bliinds2_new (int width, int height)
     /* Scale s + 1 keeps the odd (0-based) rows and columns of scale s. */
     sc->width = s ? b->scale[s - 1].width / 2 : width;
     sc->height = s ? b->scale[s - 1].height / 2 : height;
-    sc->blocks_x = (sc->width + 2) / 3;
-    sc->blocks_y = (sc->height + 2) / 3;
-    sc->stride = 3 * (size_t) sc->blocks_x + 2;
+    sc->blocks_x = (sc->width + STEP - 1) / STEP;
+    sc->blocks_y = (sc->height + STEP - 1) / STEP;
+    sc->stride = STEP * (size_t) sc->blocks_x + 2;
     /* calloc: the borders are zero once and for all. */
-    sc->pixels = calloc ((3 * (size_t) sc->blocks_y + 2) * sc->stride,
+    sc->pixels = calloc ((STEP * (size_t) sc->blocks_y + 2) * sc->stride,
         sizeof (double));
     if (!sc->pixels)
       goto oom;
@@ -141,12 +143,12 @@ block_maps (SharpnessBliinds2 * b, const Bliinds2Scale * sc)
   for (int by = 0; by < sc->blocks_y; by++) {
     /* Window of block (bx, by): buffer rows 3 by .. 3 by + 4, i.e. image
      * rows 3 by - 1 .. 3 by + 3 (blkproc's 1-pixel border). */
-    const double *row = sc->pixels + (size_t) 3 * by * sc->stride;
+    const double *row = sc->pixels + (size_t) STEP * by * sc->stride;
     for (int bx = 0; bx < sc->blocks_x; bx++) {
       size_t i = (size_t) by * sc->blocks_x + bx;
       double v[SHARPNESS_BLIINDS2_N_MAPS];
-      sharpness_bliinds2_block_values (&b->tables, row + 3 * bx, sc->stride,
-          v);
+      sharpness_bliinds2_block_values (&b->tables, row + STEP * bx,
+          sc->stride, v);
       for (int m = 0; m < SHARPNESS_BLIINDS2_N_MAPS; m++)
         b->maps[m][i] = v[m];
     }
@@ -172,10 +174,11 @@ compare_descending (const void *pa, const void *pb)
   return compare_ascending (pb, pa);
 }
 
-/* Reorders @v so that v[0..k) holds the first k values of its sorted order
- * (Hoare's selection as in Wirth's `select`, O(n) on average, robust to
- * the many equal values the maps have).  A range that keeps shrinking too
- * slowly is finished with qsort, bounding the worst case to O(n log n). */
+/* Reorders @v so that v[0..k) holds the first k values of its sorted order:
+ * quickselect (Hoare's FIND) with a median-of-three pivot and Hoare
+ * partitioning, which splits runs of equal values (the maps have many:
+ * gamma 11, zeros) evenly; O(n) on average.  After 64 rounds the range
+ * left is sorted instead, bounding the worst case to O(n log n). */
 static void
 select_first (double *v, size_t n, size_t k, int descending)
 {
@@ -237,7 +240,8 @@ pool (double *v, size_t n, int descending, double out[2])
 
 SharpnessStatus
 sharpness_bliinds2_features (SharpnessBliinds2 * b,
-    const SharpnessPlane * plane, double features[SHARPNESS_BLIINDS2_N_FEATURES])
+    const SharpnessPlane * plane,
+    double features[SHARPNESS_BLIINDS2_N_FEATURES])
 {
   if (!b || !plane || !features ||
       !sharpness_bliinds2_has_size (b, plane->width, plane->height))

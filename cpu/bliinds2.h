@@ -26,7 +26,7 @@ extern "C" {
 
 /* The four per-block values, in feature order.  Each is pooled into two
  * features: the mean, and the mean of the first ceil(n/10) values sorted
- * in the direction given by sharpness_bliinds2_map_descending. */
+ * in the direction SHARPNESS_BLIINDS2_MAP_DESCENDING gives. */
 typedef enum
 {
   SHARPNESS_BLIINDS2_ZETA,              /* DCT coefficient of variation */

@@ -139,7 +139,7 @@ sharpness_cpu_cwtvnrs_run (SharpnessCpuCwtvnrs * cw)
       const double sy = sqrt (cw->lpc_map[1][i]) * sqrt (cw->tv_map[1][i]);
       const double sim = (2.0 * sx * sy + SHARPNESS_CWTVNRS_T) /
           (sx * sx + sy * sy + SHARPNESS_CWTVNRS_T);
-      const double m = fmax (sx, sy);
+      const double m = sx > sy ? sx : sy;
       num += sim * m;
       den += m;
     }

@@ -106,12 +106,13 @@ cmul (SharpnessComplex a, SharpnessComplex b)
 static SharpnessComplex
 unit_phasor_pow (SharpnessComplex z, int w)
 {
-  const double mag = sqrt (z.re * z.re + z.im * z.im);
+  const double mag2 = z.re * z.re + z.im * z.im;
   SharpnessComplex u = { 1.0, 0.0 }, r = { 1.0, 0.0 };
 
-  if (mag > 0.0) {
-    u.re = z.re / mag;
-    u.im = (w < 0 ? -z.im : z.im) / mag;
+  if (mag2 > 0.0) {
+    const double inv = 1.0 / sqrt (mag2);
+    u.re = z.re * inv;
+    u.im = (w < 0 ? -z.im : z.im) * inv;
   }
   for (int k = 0; k < abs (w); k++)
     r = cmul (r, u);
@@ -175,8 +176,8 @@ add_orientation (SharpnessCpuLpc * lpc, int o, double *map)
 
   const double t = crop_threshold (lpc, lpc->energy);
   for (size_t i = 0; i < n; i++) {
-    const double e = fmax (lpc->energy[i] - t, 0.0);
-    const double c = fmax (lpc->phase[i].re, 0.0);
+    const double e = lpc->energy[i] > t ? lpc->energy[i] - t : 0.0;
+    const double c = lpc->phase[i].re > 0.0 ? lpc->phase[i].re : 0.0;
     map[i] += c * e;
     lpc->energy_sum[i] += e;
   }

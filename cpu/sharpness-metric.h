@@ -61,7 +61,7 @@ extern "C" {
      SHARPNESS_HIGHER_IS_SHARPER, SHARPNESS_KIND_FLOAT, "[0, 1)", \
      "Dissimilarity of the LPC and total-variation maps of the frame and of a re-blurred copy") \
   X (BLIINDS2, "bliinds2", "BLIINDS-II predicted DMOS", \
-     SHARPNESS_LOWER_IS_SHARPER, SHARPNESS_KIND_FLOAT, "[0, 99.5]", \
+     SHARPNESS_LOWER_IS_SHARPER, SHARPNESS_KIND_FLOAT, "[0, 99]", \
      "Saad-Bovik-Charrier DCT natural-scene-statistics quality, as predicted LIVE DMOS (higher = worse)")
 
 #define SHARPNESS_METRIC_ENUM_ROW(ID, nick, name, dir, kind, range, desc) \

@@ -5,13 +5,13 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Work is cut into items of one warp: 32 consecutive chunks of a row
- * (gray-chunk.cuh) times a band of kBandRows rows.  A thread walks down its
+ * (gray-chunk.cuh) times a band of Layout::kBandRows rows.  A thread walks down its
  * band keeping the rows its metric's window needs in registers, the rows
  * above and below the band included; the columns left and right of its
  * chunk come from the neighbouring lanes through shuffles (lanes 0 and 31
  * read them).  The grid is persistent: as many blocks as fit on the GPU at
  * once, each warp striding over the items.  Per-pixel terms are integers,
- * summed per band in 32 bits (at most 2080800 * 16 * kBandRows < 2^32),
+ * summed per band in 32 bits (at most 2080800 * 64 pixels < 2^32),
  * per thread and beyond in 64 bits, then launch-sums.cuh ends the launch.
  */
 #include <climits>
@@ -23,8 +23,6 @@
 
 namespace sharpness_cuda
 {
-
-constexpr int kBandRows = 4;
 
 /* Where a metric's per-pixel term reaches, relative to its pixel: rows
  * above and below, columns left and right.  The term is counted where the
@@ -141,15 +139,16 @@ struct Metric <SHARPNESS_METRIC_ENTROPY >
 };
 
 /* Adds the terms of one output row, centred on row b, to @s (and @s2, or
- * the block's histogram @hist); pixels [ilo, ihi) of the chunk count. */
-template <SharpnessMetric M, int K>
+ * the block's histogram @hist); with kMask only pixels [ilo, ihi) of the
+ * chunk count. */
+template <SharpnessMetric M, bool kMask, int K>
 __device__ __forceinline__ void
-row_terms (const int (&a)[K], const int (&b)[K], const int (&c)[K], int ilo,
-    int ihi, unsigned &s, unsigned &s2, unsigned *hist)
+row_terms_masked (const int (&a)[K], const int (&b)[K], const int (&c)[K],
+    int ilo, int ihi, unsigned &s, unsigned &s2, unsigned *hist)
 {
 #pragma unroll
   for (int i = 0; i < K - 2; i++) {
-    const bool in = i >= ilo && i < ihi;
+    const bool in = !kMask || (i >= ilo && i < ihi);
     const int g = b[i + 1];
     if constexpr (M == SHARPNESS_METRIC_VARIANCE) {
       s += in ? g : 0;
@@ -162,6 +161,20 @@ row_terms (const int (&a)[K], const int (&b)[K], const int (&c)[K], int ilo,
       s += in ? t : 0;
     }
   }
+}
+
+/* Most chunks lie wholly inside the window's reach: they skip the masks
+ * (a branch between the loads and the arithmetic, so the loads of a warp
+ * stay together). */
+template <SharpnessMetric M, int K>
+__device__ __forceinline__ void
+row_terms (const int (&a)[K], const int (&b)[K], const int (&c)[K], int ilo,
+    int ihi, unsigned &s, unsigned &s2, unsigned *hist)
+{
+  if (ilo == 0 && ihi == K - 2)
+    row_terms_masked < M, false > (a, b, c, ilo, ihi, s, s2, hist);
+  else
+    row_terms_masked < M, true > (a, b, c, ilo, ihi, s, s2, hist);
 }
 
 /* The rows a window needs, newest last; the centre row sits kBelow rows
@@ -198,7 +211,7 @@ band_fast (const SharpnessPlane & p, RgbShifts sh, int x0, int y0, int lane,
   using W = typename Metric < M >::Window;
   using R = Rows < W, L::kPixels >;
   constexpr int N = L::kPixels;
-  constexpr int kRows = kBandRows + R::kHalo;
+  constexpr int kRows = L::kBandRows + R::kHalo;
   const bool inside = x0 < p.width;
   uint32_t words[kRows][L::kWords];
   int left[kRows], right[kRows];
@@ -288,7 +301,7 @@ band_edge (const SharpnessPlane & p, RgbShifts sh, int x0, int y0, int lane,
   R rows;
 
 #pragma unroll
-  for (int r = 0; r < kBandRows + R::kHalo; r++) {
+  for (int r = 0; r < L::kBandRows + R::kHalo; r++) {
     rows.shift ();
     const int y = y0 - W::kAbove + r;
     load_row_edge < L, W > (p, sh, y, x0, lane, rows.g[2]);
@@ -300,7 +313,7 @@ band_edge (const SharpnessPlane & p, RgbShifts sh, int x0, int y0, int lane,
   }
 }
 
-/* Adds the terms of the band of rows [y0, y0 + kBandRows) of the chunk at
+/* Adds the terms of the band of rows [y0, y0 + L::kBandRows) of the chunk at
  * @x0 (in warp @segment of its row) to @sum and @sum_sq, or to @hist. */
 template <SharpnessMetric M, class L>
 __device__ __forceinline__ void
@@ -317,6 +330,8 @@ band_sums (const SharpnessPlane & p, RgbShifts sh, int segment, int y0,
   const int ihi = min (p.width - W::kRight - x0, N);
   unsigned s = 0, s2 = 0;
 
+  static_assert (2080800ull * N * L::kBandRows < (1ull << 32),
+      "a band's sum of the largest term fits in 32 bits");
   if constexpr (L::kPixelStride != 0) {
     /* Only the segment holding the chunk across the right edge is slow. */
     if (p.width % N == 0 || segment != p.width / N / 32)
@@ -351,7 +366,7 @@ classical_kernel (const __grid_constant__ SharpnessPlane plane, int segments,
   for (int item = blockIdx.x * kBlockWarps + warp; item < items;
       item += gridDim.x * kBlockWarps) {
     const int segment = item % segments, band = item / segments;
-    band_sums < M, L > (plane, sh, segment, band * kBandRows, lane, sum,
+    band_sums < M, L > (plane, sh, segment, band * L::kBandRows, lane, sum,
         sum_sq, hist);
   }
 
@@ -377,14 +392,27 @@ struct Kernels
   };
 };
 
-constexpr int kVariantPixels[SHARPNESS_CUDA_CLASSICAL_VARIANTS] = {
-  Layout < SHARPNESS_SAMPLES_Y8, 1 >::kPixels,
-  Layout < SHARPNESS_SAMPLES_Y16LE, 2 >::kPixels,
-  Layout < SHARPNESS_SAMPLES_RGB8, 3 >::kPixels,
-  Layout < SHARPNESS_SAMPLES_RGB8, 4 >::kPixels,
-  Layout < SHARPNESS_SAMPLES_Y8, 0 >::kPixels,
-  Layout < SHARPNESS_SAMPLES_Y16LE, 0 >::kPixels,
-  Layout < SHARPNESS_SAMPLES_RGB8, 0 >::kPixels,
+/* Chunk width and band height of each variant, for the host's grid. */
+struct VariantShape
+{
+  int pixels, band_rows;
+};
+
+template <class L>
+constexpr VariantShape
+shape_of ()
+{
+  return VariantShape { L::kPixels, L::kBandRows };
+}
+
+constexpr VariantShape kVariantShapes[SHARPNESS_CUDA_CLASSICAL_VARIANTS] = {
+  shape_of < Layout < SHARPNESS_SAMPLES_Y8, 1 > >(),
+  shape_of < Layout < SHARPNESS_SAMPLES_Y16LE, 2 > >(),
+  shape_of < Layout < SHARPNESS_SAMPLES_RGB8, 3 > >(),
+  shape_of < Layout < SHARPNESS_SAMPLES_RGB8, 4 > >(),
+  shape_of < Layout < SHARPNESS_SAMPLES_Y8, 0 > >(),
+  shape_of < Layout < SHARPNESS_SAMPLES_Y16LE, 0 > >(),
+  shape_of < Layout < SHARPNESS_SAMPLES_RGB8, 0 > >(),
 };
 
 /* The fast path needs 16-byte aligned rows and the natural pixel stride
@@ -443,23 +471,29 @@ classical_sums (SharpnessCuda * cuda, const SharpnessPlane * plane,
   if (v < 0)
     return SHARPNESS_ERROR_INVALID;
 
-  const int n = kVariantPixels[v];
-  const int chunks = (plane->width + n - 1) / n;
-  const int segments = (chunks + 31) / 32;
-  const int bands = (plane->height + kBandRows - 1) / kBandRows;
-  const long long items = (long long) segments * bands;
-  if (items > INT_MAX)
+  /* Packed single sums (launch-sums.cuh) hold up to 2^53 - 1: with terms
+   * below 2^21, frames up to 2^32 pixels. */
+  if ((unsigned long long) plane->width * plane->height > (1ull << 32))
     return SHARPNESS_ERROR_UNSUPPORTED;
+
+  const VariantShape shape = kVariantShapes[v];
+  const int chunks = (plane->width + shape.pixels - 1) / shape.pixels;
+  const int segments = (chunks + 31) / 32;
+  const int bands = (plane->height + shape.band_rows - 1) / shape.band_rows;
+  const long long items = (long long) segments * bands;
+  if (items > INT_MAX / 2)
+    return SHARPNESS_ERROR_UNSUPPORTED;
+  long long blocks = (items + kBlockWarps - 1) / kBlockWarps;
   const long long resident =
       (long long) cuda->sm_count * cuda->classical_blocks_per_sm[M][v];
-  const long long wanted = (items + kBlockWarps - 1) / kBlockWarps;
-  const int blocks = (int) (wanted < resident ? wanted : resident);
+  blocks = blocks < resident ? blocks : resident;
+  blocks = blocks < kMaxBlocks ? blocks : kMaxBlocks;
 
   const unsigned long long seq = ++cuda->seq;
   char what[64];
   snprintf (what, sizeof what, "%s kernel launch",
       sharpness_metric_info[M].nick);
-  Kernels < M >::kList[v] <<< blocks, kBlockThreads, 0, cuda->stream >>>
+  Kernels < M >::kList[v] <<< (int) blocks, kBlockThreads, 0, cuda->stream >>>
       (*plane, segments, (int) items, cuda->accum, cuda->result_dev, seq);
   SharpnessStatus st = sharpness_cuda_check (cuda, cudaGetLastError (), what);
   if (st != SHARPNESS_OK)

@@ -24,7 +24,9 @@ namespace sharpness_cuda
 /* The layout a kernel is compiled for: the samples and the pixel stride of
  * the fast path (1 for Y8, 2 for Y16LE, 3 or 4 for RGB8), or 0 for the
  * generic path.  Chunks are 16 bytes (48 for 3-byte RGB, so that every
- * chunk starts 16-byte aligned). */
+ * chunk starts 16-byte aligned).  A band is kBandRows rows: taller bands
+ * convert fewer halo rows twice but hold more rows in registers, so only
+ * the small chunks of 4-byte RGB, whose conversion costs most, get 8. */
 template <SharpnessSamples S, int PS>
 struct Layout
 {
@@ -33,6 +35,7 @@ struct Layout
   static constexpr int kPixels = (PS == 0 || PS == 1 || PS == 3) ? 16 : 16 / PS;
   static constexpr int kVectors = PS * kPixels / 16;
   static constexpr int kWords = 4 * kVectors;
+  static constexpr int kBandRows = PS == 4 ? 8 : 4;
 };
 
 /* Bit positions of R, G and B inside a little-endian pixel word; read once

@@ -5,13 +5,17 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Each block reduces its threads' 64-bit sums (warp shuffles, then one warp
- * over the warp partials) and adds them to the device accumulators with one
- * atomicAdd (or one per non-empty histogram bin).  The block that finishes
- * last, found with a ticket taken after a fence as in the CUDA samples'
- * threadFenceReduction, moves the totals into mapped pinned host memory and
- * leaves accumulators and ticket at zero for the next launch: a frame costs
+ * over the warp partials) and adds them to the device accumulators.  The
+ * block that finishes last moves the totals into mapped pinned host memory
+ * and leaves the accumulators at zero for the next launch: a frame costs
  * one launch, with no memset and no copy.  Integer sums make the result
  * independent of the order in which blocks finish.
+ *
+ * A metric with one sum adds it and counts itself in a single atomicAdd of
+ * (sum << kTicketBits) + 1: the block that reads a count of gridDim.x - 1
+ * also reads every other block's sum, with no fence and no second atomic.
+ * Variance (two sums) and entropy (256 bins) add with plain atomics, then
+ * take a ticket after a fence, as in the CUDA samples' threadFenceReduction.
  */
 #ifndef SHARPNESS_LAUNCH_SUMS_CUH
 #define SHARPNESS_LAUNCH_SUMS_CUH
@@ -24,6 +28,9 @@ namespace sharpness_cuda
 constexpr int kBlockThreads = 256;
 constexpr int kBlockWarps = kBlockThreads / 32;
 constexpr unsigned kFullMask = 0xffffffffu;
+constexpr int kTicketBits = 11;
+/* Grids are clamped to this, so that packed counts never carry. */
+constexpr int kMaxBlocks = (1 << kTicketBits) - 1;
 
 __device__ __forceinline__ unsigned long long
 warp_sum (unsigned long long v)
@@ -51,12 +58,31 @@ block_sum (unsigned long long v, unsigned long long (&scratch)[kBlockWarps])
   return v;
 }
 
-/* Called by every thread of every block once its share is done.  @hist is
- * the block's shared histogram when kHist, else unused; @sum_sq is used when
- * kSumSq. */
-template <bool kHist, bool kSumSq>
+/* One sum: the block's sum and its ticket in one atomic. */
 __device__ __forceinline__ void
-finish_launch (unsigned long long sum, unsigned long long sum_sq,
+finish_packed (unsigned long long sum, SharpnessCudaAccum * accum,
+    SharpnessCudaResult * result, unsigned long long seq)
+{
+  __shared__ unsigned long long scratch[kBlockWarps];
+  const unsigned long long count_mask = (1ull << kTicketBits) - 1;
+
+  sum = block_sum (sum, scratch);
+  if (threadIdx.x == 0) {
+    const unsigned long long before = atomicAdd (&accum->sum,
+        (sum << kTicketBits) | 1ull);
+    if ((before & count_mask) == gridDim.x - 1) {
+      /* Every other block has added: nothing touches @accum again. */
+      accum->sum = 0;
+      result->sum = (before >> kTicketBits) + sum;
+      result->seq = seq;
+    }
+  }
+}
+
+/* Two sums (kHist false) or the block's shared histogram @hist. */
+template <bool kHist>
+__device__ __forceinline__ void
+finish_ticket (unsigned long long sum, unsigned long long sum_sq,
     const unsigned *hist, SharpnessCudaAccum * accum,
     SharpnessCudaResult * result, unsigned long long seq)
 {
@@ -71,12 +97,10 @@ finish_launch (unsigned long long sum, unsigned long long sum_sq,
         atomicAdd (&accum->hist[k], (unsigned long long) hist[k]);
   } else {
     sum = block_sum (sum, scratch);
-    if constexpr (kSumSq)
-      sum_sq = block_sum (sum_sq, scratch);
+    sum_sq = block_sum (sum_sq, scratch);
     if (tid == 0) {
       atomicAdd (&accum->sum, sum);
-      if constexpr (kSumSq)
-        atomicAdd (&accum->sum_sq, sum_sq);
+      atomicAdd (&accum->sum_sq, sum_sq);
     }
   }
 
@@ -96,13 +120,26 @@ finish_launch (unsigned long long sum, unsigned long long sum_sq,
       result->hist[k] = atomicExch (&accum->hist[k], 0ull);
   } else if (tid == 0) {
     result->sum = atomicExch (&accum->sum, 0ull);
-    if constexpr (kSumSq)
-      result->sum_sq = atomicExch (&accum->sum_sq, 0ull);
+    result->sum_sq = atomicExch (&accum->sum_sq, 0ull);
   }
   if (tid == 0) {
     accum->blocks_done = 0;
     result->seq = seq;
   }
+}
+
+/* Called by every thread of every block once its share is done: @sum and,
+ * with kSumSq, @sum_sq; with kHist the block's shared histogram @hist. */
+template <bool kHist, bool kSumSq>
+__device__ __forceinline__ void
+finish_launch (unsigned long long sum, unsigned long long sum_sq,
+    const unsigned *hist, SharpnessCudaAccum * accum,
+    SharpnessCudaResult * result, unsigned long long seq)
+{
+  if constexpr (kHist || kSumSq)
+    finish_ticket < kHist > (sum, sum_sq, hist, accum, result, seq);
+  else
+    finish_packed (sum, accum, result, seq);
 }
 
 }  /* namespace sharpness_cuda */

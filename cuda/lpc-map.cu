@@ -197,23 +197,25 @@ lpc_threshold_kernel (const double2 * __restrict__ partials, int n_partials,
   sum_sq = Reduce (storage).Sum (sum_sq);
   if (threadIdx.x == 0) {
     const double mean = sum / count;
-    const double var = fmax (0.0, (sum_sq - sum * mean) / (count - 1.0));
+    /* One sample: no spread (as the CPU backend). */
+    const double var = count < 2.0 ? 0.0 :
+        fmax (0.0, (sum_sq - sum * mean) / (count - 1.0));
     thresholds[blockIdx.x] = mean + 2.0 * sqrt (var);
   }
 }
 
 /* LPC = sum_o c_o max (0, e_o - T_o) / (sum_o max (0, e_o - T_o) + C) on
- * the rectangle at (@x0, @y0). */
+ * the centre crop, @w wide, starting at (@border, @border). */
 __global__ void __launch_bounds__ (kThreads)
 lpc_map_kernel (const float2 * __restrict__ orient,
-    const double * __restrict__ thresholds, int width, int height, int x0,
-    int y0, int w, float *__restrict__ out, size_t out_pitch)
+    const double * __restrict__ thresholds, int width, int height,
+    int border, int w, float *__restrict__ out)
 {
   const int x = blockIdx.x * kThreads + threadIdx.x, y = blockIdx.y;
   if (x >= w)
     return;
   const size_t n = (size_t) width * height;
-  const size_t i = (size_t) (y0 + y) * width + (x0 + x);
+  const size_t i = (size_t) (border + y) * width + (border + x);
   double num = 0.0, den = 0.0;
 
 #pragma unroll
@@ -223,7 +225,7 @@ lpc_map_kernel (const float2 * __restrict__ orient,
     num += ec.y * e;
     den += e;
   }
-  out[(size_t) y * out_pitch + x] = (float) (num / (den + kLpcC));
+  out[(size_t) y * w + x] = (float) (num / (den + kLpcC));
 }
 
 }  // namespace
@@ -235,7 +237,6 @@ struct SharpnessLpcMap
   cufftHandle forward, inverse;
   bool have_forward, have_inverse;
   void *fft_work;
-  double *image;                /* W x H */
   double2 *spectrum;            /* H x (W / 2 + 1) */
   float2 *responses;            /* 3 x W x H */
   float2 *orient;               /* 8 x W x H: {e, cos+} */
@@ -275,7 +276,7 @@ sharpness_lpc_map_free (SharpnessLpcMap * m)
     m->fft->destroy (m->forward);
   if (m->have_inverse)
     m->fft->destroy (m->inverse);
-  void *buffers[] = { m->fft_work, m->image, m->spectrum, m->responses,
+  void *buffers[] = { m->fft_work, m->spectrum, m->responses,
     m->orient, m->partials, m->thresholds
   };
   for (void *b : buffers)
@@ -283,6 +284,14 @@ sharpness_lpc_map_free (SharpnessLpcMap * m)
       (void) cudaFree (b);
   (void) cudaGetLastError ();
   delete m;
+}
+
+/* Kovesi's grid spacing: 1 / n, 1 / (n - 1) for odd n, and all 0 for
+ * n = 1 (where his formula is 0 / 0), as cpu/log-gabor.c. */
+static float
+axis_step (int n)
+{
+  return n == 1 ? 0.f : (float) (1.0 / (n % 2 ? n - 1 : n));
 }
 
 static void
@@ -293,8 +302,8 @@ bank_init (SharpnessLpcMap * m)
     const double ln_sigma = log (kSigmaOnf);
     const double sigma_theta = M_PI / kOrientations / kThetaOnSigma;
     /* Odd sizes: the grid is (-(n-1)/2 .. (n-1)/2) / (n - 1). */
-    p->step_x = (float) (1.0 / (m->width % 2 ? m->width - 1 : m->width));
-    p->step_y = (float) (1.0 / (m->height % 2 ? m->height - 1 : m->height));
+    p->step_x = axis_step (m->width);
+    p->step_y = axis_step (m->height);
     for (int s = 0; s < kScales; s++)
       p->log_fo[s] = (float) log (1.0 / (kMinWavelength * kScaleFactors[s]));
     p->radial_scale = (float) (-1.0 / (2.0 * ln_sigma * ln_sigma));
@@ -378,9 +387,7 @@ sharpness_lpc_map_new (SharpnessCuda * cuda, int width, int height,
   const size_t n = (size_t) width * height;
   const size_t blocks = (size_t) row_blocks (width) * height;
   SharpnessStatus st;
-  if ((st = alloc (cuda, (void **) &m->image, n * sizeof (double),
-              "LPC image")) ||
-      (st = alloc (cuda, (void **) &m->spectrum,
+  if ((st = alloc (cuda, (void **) &m->spectrum,
               (size_t) height * (width / 2 + 1) * sizeof (double2),
               "LPC spectrum")) ||
       (st = alloc (cuda, (void **) &m->responses,
@@ -417,25 +424,19 @@ sharpness_lpc_map_border (const SharpnessLpcMap * m)
   return m->border;
 }
 
-double *
-sharpness_lpc_map_image (SharpnessLpcMap * m)
-{
-  return m->image;
-}
-
 SharpnessStatus
-sharpness_lpc_map_load_plane (SharpnessCuda * cuda, SharpnessLpcMap * m,
-    const SharpnessPlane * plane)
+sharpness_lpc_map_load_plane (SharpnessCuda * cuda,
+    const SharpnessPlane * plane, double *image)
 {
-  dim3 grid (row_blocks (m->width), m->height);
+  dim3 grid (row_blocks (plane->width), plane->height);
   lpc_load_plane_kernel <<<grid, kThreads, 0, cuda->stream>>> (*plane,
-      m->image);
+      image);
   return sharpness_cuda_check (cuda, cudaGetLastError (), "LPC gray load");
 }
 
 SharpnessStatus
-sharpness_lpc_map_run (SharpnessCuda * cuda, SharpnessLpcMap * m, int x,
-    int y, int w, int h, float *out, size_t out_pitch)
+sharpness_lpc_map_run (SharpnessCuda * cuda, SharpnessLpcMap * m,
+    const double *image, float *out)
 {
   const SharpnessCufft *f = m->fft;
   const size_t n = (size_t) m->width * m->height;
@@ -445,7 +446,7 @@ sharpness_lpc_map_run (SharpnessCuda * cuda, SharpnessLpcMap * m, int x,
   const int crop_h = m->height - 2 * m->border;
   SharpnessStatus st;
 
-  if ((st = cufft_check (cuda, f->exec_d2z (m->forward, m->image,
+  if ((st = cufft_check (cuda, f->exec_d2z (m->forward, (double *) image,
                   (cufftDoubleComplex *) m->spectrum), "forward FFT")))
     return st;
 
@@ -473,8 +474,8 @@ sharpness_lpc_map_run (SharpnessCuda * cuda, SharpnessLpcMap * m, int x,
               "LPC thresholds")))
     return st;
 
-  lpc_map_kernel <<<dim3 (row_blocks (w), h), kThreads, 0, cuda->stream>>>
-      (m->orient, m->thresholds, m->width, m->height, x, y, w, out,
-      out_pitch);
+  lpc_map_kernel <<<dim3 (row_blocks (crop_w), crop_h), kThreads, 0,
+      cuda->stream>>> (m->orient, m->thresholds, m->width, m->height,
+      m->border, crop_w, out);
   return sharpness_cuda_check (cuda, cudaGetLastError (), "LPC map");
 }

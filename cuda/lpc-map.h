@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * One SharpnessLpcMap per frame size holds the cuFFT plans and every
- * buffer: nothing is allocated per frame.  The caller fills the real image
- * (double, W x H, row-major), then sharpness_lpc_map_run() queues on the
+ * work buffer: nothing is allocated per frame.  For an image (double,
+ * W x H, row-major, device memory) sharpness_lpc_map_run() queues on the
  * backend's stream: the forward transform in double, then per orientation
  * the three log-Gabor products, one batched inverse transform in single
  * precision and a kernel reducing the three responses to the energy and
@@ -32,18 +32,15 @@ int sharpness_lpc_map_height (const SharpnessLpcMap * map);
 /* The border B = round (min (W, H) / 16) of the centre crop. */
 int sharpness_lpc_map_border (const SharpnessLpcMap * map);
 
-/* The W x H input image (device memory), to be filled before each run. */
-double *sharpness_lpc_map_image (SharpnessLpcMap * map);
-
-/* Queues a kernel writing the gray image of @plane (device memory, the
- * map's size) into the input image. */
+/* Queues a kernel writing the gray image of @plane (device memory) into
+ * @image: width x height doubles, row-major. */
 SharpnessStatus sharpness_lpc_map_load_plane (SharpnessCuda * cuda,
-    SharpnessLpcMap * map, const SharpnessPlane * plane);
+    const SharpnessPlane * plane, double *image);
 
-/* Queues the map of the input image; the rectangle (@x, @y, @w, @h) of it
- * lands in @out (device memory, rows @out_pitch floats apart). */
+/* Queues the map of @image (the map's size); its centre crop
+ * [B, W - B) x [B, H - B) lands in @out, (W - 2B) (H - 2B) floats,
+ * row-major: the part LPC-SI and CWTVNRS pool. */
 SharpnessStatus sharpness_lpc_map_run (SharpnessCuda * cuda,
-    SharpnessLpcMap * map, int x, int y, int w, int h, float *out,
-    size_t out_pitch);
+    SharpnessLpcMap * map, const double *image, float *out);
 
 #endif /* SHARPNESS_LPC_MAP_H */

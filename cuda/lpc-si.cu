@@ -35,11 +35,11 @@ constexpr int kPoolThreads = 256;
 struct LpcSiState
 {
   SharpnessLpcMap *map;
-  unsigned crop_w, crop_h;
-  unsigned count;               /* K */
+  unsigned count;               /* K, the centre crop's size */
   unsigned head;                /* L */
   double decay;                 /* u_k = exp (-k decay) */
   double weight_sum;            /* sum of u_k over all K ranks */
+  double *image;                /* the gray frame, W x H */
   float *crop;                  /* K map values */
   float *head_values;           /* L values, unordered ... */
   float *sorted;                /* ... and in descending order */
@@ -77,7 +77,7 @@ lpc_si_state_free (void *data)
   if (!s)
     return;
   sharpness_lpc_map_free (s->map);
-  void *buffers[] = { s->crop, s->head_values, s->sorted, s->gathered,
+  void *buffers[] = { s->image, s->crop, s->head_values, s->sorted, s->gathered,
     s->select, s->sort_temp, s->score_dev
   };
   for (void *b : buffers)
@@ -113,9 +113,7 @@ lpc_si_state_new (SharpnessCuda * cuda, int width, int height,
     return st;
   }
   const int border = sharpness_lpc_map_border (s->map);
-  s->crop_w = width - 2 * border;
-  s->crop_h = height - 2 * border;
-  s->count = s->crop_w * s->crop_h;
+  s->count = (unsigned) (width - 2 * border) * (height - 2 * border);
   /* One value: u_0 = 1 alone (0/0 in the reference's exponent). */
   s->decay = s->count > 1 ? 1.0 / ((s->count - 1) * kBeta) : 0.0;
   const double head = s->count > 1 ? ceil (kHeadDecays / s->decay) + 1 : 1;
@@ -124,7 +122,9 @@ lpc_si_state_new (SharpnessCuda * cuda, int width, int height,
   s->weight_sum = s->count > 1 ?
       expm1 (-(double) s->count * s->decay) / expm1 (-s->decay) : 1.0;
 
-  if ((st = device_alloc (cuda, (void **) &s->crop,
+  if ((st = device_alloc (cuda, (void **) &s->image,
+              (size_t) width * height * sizeof (double), "LPC-SI image")) ||
+      (st = device_alloc (cuda, (void **) &s->crop,
               (size_t) s->count * sizeof (float), "LPC-SI crop")) ||
       (st = device_alloc (cuda, (void **) &s->head_values,
               (size_t) s->head * sizeof (float), "LPC-SI head")) ||
@@ -175,10 +175,8 @@ sharpness_cuda_lpc_si_score (SharpnessCuda * cuda,
         lpc_si_state_free);
   }
 
-  const int border = sharpness_lpc_map_border (s->map);
-  if ((st = sharpness_lpc_map_load_plane (cuda, s->map, plane)) ||
-      (st = sharpness_lpc_map_run (cuda, s->map, border, border, s->crop_w,
-              s->crop_h, s->crop, s->crop_w)))
+  if ((st = sharpness_lpc_map_load_plane (cuda, plane, s->image)) ||
+      (st = sharpness_lpc_map_run (cuda, s->map, s->image, s->crop)))
     return st;
 
   SelectSegments<float> segs = { };

@@ -225,13 +225,16 @@ row_bytes (const SharpnessPlane * p)
 }
 
 /* Copies the host plane into the staging buffer (rows padded to 16 bytes,
- * so the kernels' fast path applies) and describes the copy in @dev. */
+ * so the kernels' fast path applies) and describes the copy in @dev.  Only
+ * the bytes up to each row's last sample travel. */
 static SharpnessStatus
 upload (SharpnessCuda * cuda, const SharpnessPlane * plane,
     SharpnessPlane * dev)
 {
   const size_t width_bytes = row_bytes (plane);
-  const size_t pitch = (width_bytes + 15) & ~(size_t) 15;
+  const size_t pixels_bytes = (size_t) plane->width * plane->pixel_stride;
+  const size_t pitch = ((width_bytes > pixels_bytes ? width_bytes :
+          pixels_bytes) + 15) & ~(size_t) 15;
   const size_t size = pitch * plane->height;
   SharpnessStatus st;
 

@@ -117,16 +117,22 @@ struct SelectSegments
   int count;
 };
 
-/* Device-side progress of one segment.  @hist and @tickets are zero between
- * passes: the last block of each pass clears them, so a frame needs no
- * memset (only the one at allocation). */
-struct SelectState
+/* Where the selection of one segment stands. */
+struct SelectHead
 {
   unsigned long long prefix;    /* resolved high bits of the k-th key */
   int low_bit;                  /* key >> low_bit is compared to prefix */
   unsigned rank;                /* wanted among the keys with that prefix */
   unsigned above;               /* keys with a greater prefix */
   int done;
+};
+
+/* Device-side state of one segment.  @hist and @tickets are zero between
+ * passes: the last block of each pass clears them, so a frame needs no
+ * memset (only the one at allocation). */
+struct SelectState
+{
+  SelectHead head;
   unsigned tickets;
   unsigned hist[kSelectBins];
 };
@@ -140,16 +146,18 @@ select_blocks (unsigned n)
   return b < 1 ? 1 : b;
 }
 
-/* Signals that every block of this grid row has published its work; true
- * in exactly one block, the last, which may then read what they wrote. */
+/* Signals that this block has published its work (to global memory) and
+ * takes a ticket among @blocks; true in exactly one block, the last, which
+ * may then read what all of them wrote (the fence-and-ticket pattern of
+ * the CUDA samples' threadFenceReduction). */
 __device__ __forceinline__ bool
-last_block_of_row (unsigned *tickets)
+last_block (unsigned *tickets, unsigned blocks)
 {
   __shared__ bool last;
   __threadfence ();
   __syncthreads ();
   if (threadIdx.x == 0)
-    last = atomicAdd (tickets, 1u) == gridDim.x - 1;
+    last = atomicAdd (tickets, 1u) == blocks - 1;
   __syncthreads ();
   if (last)
     __threadfence ();
@@ -169,13 +177,13 @@ select_pass_kernel (SelectSegments<T> segs, SelectState * states, int pass)
 
   const int s = blockIdx.y;
   SelectState *st = &states[s];
-  if (pass > 0 && st->done)
+  if (pass > 0 && st->head.done)
     return;
 
   const int hi = select_key_bits<T> () - pass * kSelectDigitBits;
   const int lo = hi > kSelectDigitBits ? hi - kSelectDigitBits : 0;
   const unsigned digit_mask = (1u << (hi - lo)) - 1;
-  const K prefix = pass > 0 ? (K) st->prefix : 0;
+  const K prefix = pass > 0 ? (K) st->head.prefix : 0;
   const T *values = segs.values[s];
   const unsigned n = segs.n[s];
   const bool largest = segs.largest[s];
@@ -201,7 +209,7 @@ select_pass_kernel (SelectSegments<T> segs, SelectState * states, int pass)
     if (hist[b])
       atomicAdd (&st->hist[b], hist[b]);
 
-  if (!last_block_of_row (&st->tickets))
+  if (!last_block (&st->tickets, gridDim.x))
     return;
 
   /* Thread t owns the bins from the top: [B - (t+1) c, B - t c). */
@@ -213,21 +221,24 @@ select_pass_kernel (SelectSegments<T> segs, SelectState * states, int pass)
     st->hist[top - j] = 0;
     sum += counts[j];
   }
+  /* Read before the scan's barriers: the winner rewrites them after. */
+  const unsigned rank = pass > 0 ? st->head.rank : segs.k[s];
+  const unsigned above = pass > 0 ? st->head.above : 0;
   unsigned before;
   Scan (scan_storage).ExclusiveSum (sum, before);
 
-  const unsigned rank = pass > 0 ? st->rank : segs.k[s];
-  const unsigned above = pass > 0 ? st->above : 0;
   if (before < rank && rank <= before + sum) {
 #pragma unroll
     for (int j = 0; j < kBinsPerThread; j++) {
       if (before < rank && rank <= before + counts[j]) {
         unsigned new_rank = rank - before;
-        st->prefix = (unsigned long long) ((prefix << (hi - lo)) | (K) (top - j));
-        st->low_bit = lo;
-        st->rank = new_rank;
-        st->above = above + before;
-        st->done = lo == 0 || counts[j] == new_rank;
+        SelectHead h;
+        h.prefix = (unsigned long long) ((prefix << (hi - lo)) | (K) (top - j));
+        h.low_bit = lo;
+        h.rank = new_rank;
+        h.above = above + before;
+        h.done = lo == 0 || counts[j] == new_rank;
+        st->head = h;
       }
       before += counts[j];
     }
@@ -256,7 +267,7 @@ select_run (const SelectSegments<T> & segs, SelectState * states,
 /* Whether @key (of a value) is among the first k of its segment, the k-th
  * value's copies excepted when the key is fully resolved. */
 __device__ __forceinline__ bool
-select_in_head (unsigned long long key, const SelectState & st)
+select_in_head (unsigned long long key, const SelectHead & st)
 {
   unsigned long long p = key >> st.low_bit;
   return p > st.prefix || (st.low_bit > 0 && p == st.prefix);
@@ -275,7 +286,7 @@ select_sums_kernel (SelectSegments<T> segs, const SelectState * states,
   __shared__ typename Reduce::TempStorage reduce_storage;
 
   const int s = blockIdx.y;
-  const SelectState st = states[s];
+  const SelectHead st = states[s].head;
   const T *values = segs.values[s];
   const unsigned n = segs.n[s];
   const bool largest = segs.largest[s];
@@ -294,7 +305,7 @@ select_sums_kernel (SelectSegments<T> segs, const SelectState * states,
   if (threadIdx.x == 0)
     partials[s * gridDim.x + blockIdx.x] = make_double2 (all, head);
 
-  if (!last_block_of_row (&tickets[s]))
+  if (!last_block (&tickets[s], gridDim.x))
     return;
   all = head = 0.0;
   for (unsigned b = threadIdx.x; b < gridDim.x; b += kSelectThreads) {
@@ -322,7 +333,7 @@ __global__ void __launch_bounds__ (kSelectThreads)
 select_gather_kernel (SelectSegments<T> segs, const SelectState * states,
     T * out, unsigned *count)
 {
-  const SelectState st = states[0];
+  const SelectHead st = states[0].head;
   const T *values = segs.values[0];
   const unsigned n = segs.n[0];
   const bool largest = segs.largest[0];

@@ -26,7 +26,8 @@ EPS_SHAPE = 1e-7        # zeta, gamma and orientation denominators
 EPS_ENERGY = 1e-8       # subband energy ratios
 
 # Shape parameter grid 0.03:0.001:10 as exact decimals, and the generalized
-# Gaussian ratio r(g) = G(1/g) G(3/g) / G(2/g)^2 in double, as MATLAB's gamma().
+# Gaussian ratio r(g) = G(1/g) G(3/g) / G(2/g)^2 in double, as MATLAB's
+# gamma().
 GAMMA_GRID = (30 + np.arange(9971)) / 1000.0
 GAMMA_RATIO = (special.gamma(1 / GAMMA_GRID) * special.gamma(3 / GAMMA_GRID)
                / special.gamma(2 / GAMMA_GRID) ** 2)
@@ -160,7 +161,8 @@ def gaussian_kernel():
 
 
 def downscale(img):
-    """imfilter(I, h) ('same', zero padded correlation), keep I(2:2:end, 2:2:end)."""
+    """imfilter(I, h) ('same', zero padded correlation), then
+    I(2:2:end, 2:2:end)."""
     out = ndimage.correlate(img, gaussian_kernel(), mode='constant', cval=0.0)
     return out[1::2, 1::2]
 
@@ -218,7 +220,8 @@ def score(gray, model=None):
 def read_gray(path, width, height):
     data = np.fromfile(path, dtype=np.uint8)
     if data.size != width * height:
-        raise ValueError(f'{path}: {data.size} bytes, expected {width}x{height}')
+        raise ValueError(f'{path}: {data.size} bytes, expected '
+                         f'{width}x{height}')
     return data.reshape(height, width)
 
 

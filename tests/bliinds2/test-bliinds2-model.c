@@ -1,6 +1,8 @@
 /* BLIINDS-II prediction model: the embedded LIVE model on the 982 LIVE
  * training feature vectors of the reference release must rank them like
- * their DMOS (Spearman 0.942 +- 0.001, the figure of the release).
+ * their DMOS (Spearman 0.942 +- 0.001, the figure of the release), and a
+ * vector so far from the model that every p(d) is 0 must predict the first
+ * grid value.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later

@@ -72,5 +72,6 @@ def main(tool, csv):
 
 if __name__ == '__main__':
     if len(sys.argv) != 3:
-        sys.exit('usage: test_bliinds2_model.py TEST-BLIINDS2-MODEL FEATURES.csv')
+        sys.exit('usage: test_bliinds2_model.py TEST-BLIINDS2-MODEL '
+                 'FEATURES.csv')
     sys.exit(main(sys.argv[1], sys.argv[2]))

@@ -20,6 +20,7 @@
 
 #include <cuda_runtime.h>
 
+#include "bench-floor.h"
 #include "cuda-frames.h"
 #include "sharpness-cuda.h"
 
@@ -125,14 +126,61 @@ time_upload (const uint8_t * src, size_t stride, size_t row, int h,
   }
 }
 
-/* One stream operation and its synchronisation: the floor of any frame. */
+/* Work-free stream operations, each followed by a synchronisation: the
+ * floor of any frame, and where the classical kernels' fixed cost goes. */
+typedef enum
+{
+  FLOOR_MEMSET,                 /* cudaMemsetAsync of 4 bytes */
+  FLOOR_EMPTY_1,                /* empty kernel, 1 block */
+  FLOOR_EMPTY_FULL,             /* empty kernel, 8 blocks per SM */
+  FLOOR_MAPPED,                 /* 1 block writes 8 bytes of mapped memory */
+  FLOOR_TICKET_1,               /* add, fence, ticket, read-out: 1 block */
+  FLOOR_TICKET_FULL,            /* the same, 8 blocks per SM */
+  FLOOR_COUNT
+} FloorOp;
+
+static const char *const floor_names[FLOOR_COUNT] = {
+  "memset+sync", "empty-1+sync", "empty-full+sync", "mapped+sync",
+  "ticket-1+sync", "ticket-full+sync"
+};
+
+static struct
+{
+  uint8_t *scratch;
+  unsigned long long *acc, *mapped, *mapped_dev;
+  unsigned *ticket;
+  int full_blocks;
+} floor_bufs;
+
+static cudaError_t
+floor_op (FloorOp op, int i)
+{
+  switch (op) {
+    case FLOOR_MEMSET:
+      return cudaMemsetAsync (floor_bufs.scratch, i & 0xff, 4, stream);
+    case FLOOR_EMPTY_1:
+      return bench_floor_empty (stream, 1);
+    case FLOOR_EMPTY_FULL:
+      return bench_floor_empty (stream, floor_bufs.full_blocks);
+    case FLOOR_MAPPED:
+      return bench_floor_mapped (stream, floor_bufs.mapped_dev, i);
+    case FLOOR_TICKET_1:
+      return bench_floor_ticket (stream, 1, floor_bufs.acc,
+          floor_bufs.ticket, floor_bufs.mapped_dev, i);
+    case FLOOR_TICKET_FULL:
+    default:
+      return bench_floor_ticket (stream, floor_bufs.full_blocks,
+          floor_bufs.acc, floor_bufs.ticket, floor_bufs.mapped_dev, i);
+  }
+}
+
 static void
-time_empty_op (uint8_t * dev)
+time_floor (FloorOp op)
 {
   for (int i = 0; i < warmup + frames; i++) {
     CHECK_CUDA (cudaEventRecord (ev0, stream));
     const double t0 = now_us ();
-    CHECK_CUDA (cudaMemsetAsync (dev, i & 0xff, 4, stream));
+    CHECK_CUDA (floor_op (op, i));
     CHECK_CUDA (cudaStreamSynchronize (stream));
     const double t1 = now_us ();
     CHECK_CUDA (cudaEventRecord (ev1, stream));
@@ -319,11 +367,24 @@ main (int argc, char **argv)
   printf ("%-10s %-10s %-10s %-16s %9s %9s %9s %10s\n", "size", "layout",
       "metric", "path", "wall-p50", "wall-p99", "event-p50", "MB");
 
-  uint8_t *scratch;
-  CHECK_CUDA (cudaMalloc ((void **) &scratch, 16));
-  time_empty_op (scratch);
-  report ("memset+sync", "-", "-", "-", 4);
-  CHECK_CUDA (cudaFree (scratch));
+  floor_bufs.full_blocks = 8 * prop.multiProcessorCount;
+  CHECK_CUDA (cudaMalloc ((void **) &floor_bufs.scratch, 16));
+  CHECK_CUDA (cudaMalloc ((void **) &floor_bufs.acc, 8));
+  CHECK_CUDA (cudaMalloc ((void **) &floor_bufs.ticket, 4));
+  CHECK_CUDA (cudaMemset (floor_bufs.acc, 0, 8));
+  CHECK_CUDA (cudaMemset (floor_bufs.ticket, 0, 4));
+  CHECK_CUDA (cudaHostAlloc ((void **) &floor_bufs.mapped, 8,
+          cudaHostAllocMapped));
+  CHECK_CUDA (cudaHostGetDevicePointer ((void **) &floor_bufs.mapped_dev,
+          floor_bufs.mapped, 0));
+  for (int op = 0; op < FLOOR_COUNT; op++) {
+    time_floor (op);
+    report (floor_names[op], "-", "-", "-", 0);
+  }
+  CHECK_CUDA (cudaFree (floor_bufs.scratch));
+  CHECK_CUDA (cudaFree (floor_bufs.acc));
+  CHECK_CUDA (cudaFree (floor_bufs.ticket));
+  CHECK_CUDA (cudaFreeHost (floor_bufs.mapped));
 
   FrameRng rng;
   frame_rng_seed (&rng, 2026);

@@ -6,8 +6,8 @@
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# Usage (from a build dir's test environment, see docs):
-#   blurdetect_compare.py [--output docs/validation-classical.md]
+# Usage: GST_PLUGIN_PATH_1_0=build/gst /usr/bin/python3 \
+#          tests/oracle/blurdetect_compare.py [--output FILE]
 
 import argparse
 import os

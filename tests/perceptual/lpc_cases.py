@@ -1,0 +1,101 @@
+#!/usr/bin/python3
+# Test images for LPC-SI and CWTVNRS, and a runner for the CPU backend's
+# test-lpc-maps tool.
+#
+# Copyright (C) 2026 The gst-sharpness authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+# The project's natural images and blur ramp (tests/oracle).
+sys.path.insert(0, os.path.join(
+    os.environ.get('SHARPNESS_SOURCE_ROOT',
+                   os.path.join(os.path.dirname(__file__), '..', '..')),
+    'tests', 'oracle'))
+import natural_images  # noqa: E402
+
+MAP_NAMES = ('lpc', 'tv', 'reblurred', 'lpc_reblurred', 'tv_reblurred')
+
+
+def natural_cases():
+    """[(label, gray uint8 image)]: natural images kept small for the
+    oracle's sake (at most 512 x 512), half of them with odd sides."""
+    g = dict(natural_images.ramp_images())
+    return [
+        ('camera', g['camera']),
+        ('camera[:257,:301]', g['camera'][:257, :301]),
+        ('astronaut[3:300,1:388]', g['astronaut'][3:300, 1:388]),
+        ('coffee[::2,::2]', g['coffee'][::2, ::2]),
+        ('chelsea', g['chelsea']),
+        ('moon[5:262,7:300]', g['moon'][5:262, 7:300]),
+        ('text', g['text']),
+        ('coins', g['coins']),
+        ('page', g['page']),
+        ('clock[:299,:399]', g['clock'][:299, :399]),
+        ('gravel[::2,::2]', g['gravel'][::2, ::2]),
+        ('rocket[:384,:512]', g['rocket'][:384, :512]),
+    ]
+
+
+def synthetic_cases():
+    """Tiny sizes (down to 1 x 1, where the reference code itself would
+    fail), flat images, stripes and a checkerboard."""
+    rng = np.random.default_rng(20261)
+    stripes = np.zeros((61, 67), np.uint8)
+    stripes[:, ::3] = 200
+    checker = ((np.indices((90, 95)) // 5).sum(axis=0) % 2 * 255)
+    return [
+        ('random 1x1', rng.integers(0, 256, (1, 1), dtype=np.uint8)),
+        ('random 3x2', rng.integers(0, 256, (3, 2), dtype=np.uint8)),
+        ('random 9x9', rng.integers(0, 256, (9, 9), dtype=np.uint8)),
+        ('random 8x13', rng.integers(0, 256, (8, 13), dtype=np.uint8)),
+        ('random 40x1', rng.integers(0, 256, (40, 1), dtype=np.uint8)),
+        ('random 97x131', rng.integers(0, 256, (97, 131), dtype=np.uint8)),
+        ('flat 80x96', np.full((80, 96), 128, np.uint8)),
+        ('stripes 61x67', stripes),
+        ('checker 90x95', checker.astype(np.uint8)),
+    ]
+
+
+class Backend:
+    """Runs test-lpc-maps on gray images."""
+
+    def __init__(self, tool):
+        self.tool = tool
+        self.tmp = tempfile.TemporaryDirectory(prefix='lpc-')
+
+    def run(self, gray, maps=False, repeat=0):
+        """{'lpc-si': score, 'cwtvnrs': score} of the uint8 image @gray;
+        with @maps also the maps, with @repeat also the timing lines."""
+        path = os.path.join(self.tmp.name, 'frame.gray')
+        np.ascontiguousarray(gray, dtype=np.uint8).tofile(path)
+        h, w = gray.shape
+        cmd = [self.tool, path, str(w), str(h)]
+        if maps:
+            cmd += ['--maps', self.tmp.name]
+        if repeat:
+            cmd += ['--repeat', str(repeat)]
+        res = subprocess.run(cmd, capture_output=True, text=True)
+        if res.returncode != 0:
+            raise RuntimeError('%s failed (%d): %s' % (' '.join(cmd),
+                                                     res.returncode,
+                                                     res.stderr))
+        out = {}
+        for line in res.stdout.splitlines():
+            name, value = line.split()
+            out[name] = float(value)
+        if set(out) != {'lpc-si', 'cwtvnrs'}:
+            raise RuntimeError('%s printed %r' % (self.tool, res.stdout))
+        if maps:
+            out['maps'] = {
+                n: np.fromfile(os.path.join(self.tmp.name, n + '.f64'),
+                               dtype=np.float64).reshape(h, w)
+                for n in MAP_NAMES}
+        if repeat:
+            out['timing'] = res.stderr.strip()
+        return out

@@ -1,0 +1,74 @@
+#!/usr/bin/python3
+# LPC-SI and CWTVNRS through the element: `filesrc ! rawvideoparse !
+# cudasharpness metric=lpc-si|cwtvnrs backend=cpu ! fakesink` must post,
+# for every frame, the score the CPU backend gives that frame's gray image
+# (the same code on the same gray levels: equal to the last bit).
+#
+# Copyright (C) 2026 The gst-sharpness authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# Usage: test_lpc_element.py TEST-LPC-MAPS
+# Exits 77 (skipped) when PyGObject or the element is missing.
+
+import os
+import sys
+
+import lpc_cases as cases
+
+try:
+    import element_runner
+    import rawframes
+except (ImportError, ValueError) as e:
+    print('skipped: %s' % e)
+    sys.exit(77)
+
+ramp = cases.natural_images
+METRICS = ['lpc-si', 'cwtvnrs']
+
+
+def frames_of(name, crop, fmt):
+    """Two frames of @name cropped to @crop, as plane-0 samples of @fmt:
+    the gray image and its sigma-2 blur, or the colour image and its
+    upside-down copy."""
+    if fmt in rawframes.RGB_FORMATS:
+        img = ramp.load(name)[crop]
+        return [img, img[::-1].copy()]
+    gray = ramp.gray_of(name)[crop]
+    return [gray, ramp.blur(gray, 2)]
+
+
+def main(tool):
+    try:
+        element_runner.require_element()
+    except element_runner.PipelineError as e:
+        print('skipped: %s' % e)
+        return 77
+
+    backend = cases.Backend(tool)
+    failures = []
+    runs = [('camera', (slice(0, 256), slice(0, 320)), 'GRAY8'),
+            ('camera', (slice(1, 258), slice(3, 304)), 'I420'),
+            ('chelsea', (slice(0, 201), slice(0, 299)), 'RGB'),
+            ('coffee', (slice(0, 199), slice(5, 262)), 'BGRx')]
+    for name, crop, fmt in runs:
+        samples = frames_of(name, crop, fmt)
+        path = os.path.join(backend.tmp.name, '%s.%s' % (name, fmt))
+        raw = rawframes.write(path, fmt, samples, pad=8)
+        got = element_runner.run(raw, METRICS)
+        want = [backend.run(rawframes.gray(fmt, s)) for s in samples]
+        for metric in METRICS:
+            w = [s[metric] for s in want]
+            print('%s %s %dx%d %s: element %s, backend %s' % (
+                name, fmt, raw.width, raw.height, metric, got[metric], w))
+            if got[metric] != w:
+                failures.append('%s %s %s: element %s, backend %s' % (
+                    name, fmt, metric, got[metric], w))
+    for f in failures:
+        print('FAIL:', f)
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    if len(sys.argv) != 2:
+        sys.exit('usage: test_lpc_element.py TEST-LPC-MAPS')
+    sys.exit(main(sys.argv[1]))
