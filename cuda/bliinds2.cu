@@ -21,6 +21,7 @@
 #include <new>
 
 #include "bliinds2.h"
+#include "perceptual-cuda.h"
 #include "sharpness-cuda-private.h"
 #include "topk-select.cuh"
 
@@ -456,9 +457,10 @@ queue_features (SharpnessCuda * cuda, Bliinds2State * s,
 }  // namespace
 
 SharpnessStatus
-sharpness_cuda_bliinds2_score (SharpnessCuda * cuda,
-    const SharpnessPlane * plane, double *score)
+sharpness_cuda_bliinds2_features (SharpnessCuda * cuda,
+    const SharpnessPlane * plane, double features[24])
 {
+  static_assert (SHARPNESS_BLIINDS2_N_FEATURES == 24, "24 features");
   Bliinds2State *s =
       (Bliinds2State *) cuda->state[SHARPNESS_METRIC_BLIINDS2].data;
   SharpnessStatus st;
@@ -480,14 +482,23 @@ sharpness_cuda_bliinds2_score (SharpnessCuda * cuda,
               "BLIINDS-II")))
     return st;
 
-  /* Features in the reference's order: per scale, per map, mean then the
-   * 10% mean. */
-  double features[SHARPNESS_BLIINDS2_N_FEATURES];
+  /* Per scale, per map: the mean, then the 10% mean. */
   for (int g = 0; g < s->segs.count; g++) {
     features[2 * g] = s->sums_host[g].x / s->segs.n[g];
     features[2 * g + 1] = s->sums_host[g].y / s->segs.k[g];
   }
-  *score = sharpness_bliinds2_predict (&sharpness_bliinds2_live_model,
-      features);
   return SHARPNESS_OK;
+}
+
+SharpnessStatus
+sharpness_cuda_bliinds2_score (SharpnessCuda * cuda,
+    const SharpnessPlane * plane, double *score)
+{
+  double features[SHARPNESS_BLIINDS2_N_FEATURES];
+  SharpnessStatus st = sharpness_cuda_bliinds2_features (cuda, plane,
+      features);
+  if (st == SHARPNESS_OK)
+    *score = sharpness_bliinds2_predict (&sharpness_bliinds2_live_model,
+        features);
+  return st;
 }

@@ -5,14 +5,15 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Work is cut into items of one warp: 32 consecutive chunks of a row
- * (gray-chunk.cuh) times a band of Layout::kBandRows rows.  A thread walks down its
- * band keeping the rows its metric's window needs in registers, the rows
- * above and below the band included; the columns left and right of its
- * chunk come from the neighbouring lanes through shuffles (lanes 0 and 31
- * read them).  The grid is persistent: as many blocks as fit on the GPU at
- * once, each warp striding over the items.  Per-pixel terms are integers,
- * summed per band in 32 bits (at most 2080800 * 64 pixels < 2^32),
- * per thread and beyond in 64 bits, then launch-sums.cuh ends the launch.
+ * (gray-chunk.cuh) times a band of Layout::kBandRows rows.  A thread walks
+ * down its band keeping the rows its metric's window needs in registers,
+ * the rows above and below the band included; the columns left and right
+ * of its chunk come from the neighbouring lanes through shuffles (lanes 0
+ * and 31 read them).  The grid is persistent: as many blocks as fit on the
+ * GPU at once, each warp striding over the items.  Per-pixel terms are
+ * integers, summed per band in 32 bits, per thread and beyond in 64 bits;
+ * launch-sums.cuh ends the launch.  docs/notes-cuda-classical.md has the
+ * measurements.
  */
 #include <climits>
 #include <cstdio>
@@ -24,18 +25,19 @@
 namespace sharpness_cuda
 {
 
-/* Where a metric's per-pixel term reaches, relative to its pixel: rows
- * above and below, columns left and right.  The term is counted where the
- * whole window lies inside the frame (docs/metrics.md). */
-template <int kAboveBelow, int kLeftRight, int kFirst>
+/* Where a metric's per-pixel term reaches, relative to its pixel: kBefore
+ * rows above and columns left, kAfter rows below and columns right.  The
+ * term is counted where the whole window lies inside the frame
+ * (docs/metrics.md). */
+template <int kBefore, int kAfter>
 struct WindowShape
 {
-  static constexpr int kAbove = kFirst, kBelow = kAboveBelow;
-  static constexpr int kLeft = kFirst, kRight = kLeftRight;
+  static constexpr int kAbove = kBefore, kBelow = kAfter;
+  static constexpr int kLeft = kBefore, kRight = kAfter;
 };
-using PointWindow = WindowShape < 0, 0, 0 >;
-using DownRightWindow = WindowShape < 1, 1, 0 >;
-using Window3x3 = WindowShape < 1, 1, 1 >;
+using PointWindow = WindowShape < 0, 0 >;
+using DownRightWindow = WindowShape < 0, 1 >;
+using Window3x3 = WindowShape < 1, 1 >;
 
 template <SharpnessMetric M> struct Metric;
 

@@ -6,7 +6,7 @@
  * The choices the paper leaves open are the CPU reference's
  * (cpu/cwtvnrs.c, docs/metrics-lpc.md): the frame x and its re-blur y
  * (11 x 11 Gaussian, sigma 1, zero padding; two separable passes in
- * double), their LPC maps (lpc-map.cu) and S3 total-variation maps,
+ * double), their LPC maps (lpc-map-cuda.cu) and S3 total-variation maps,
  * pooled over the LPC centre crop.  The TV map is piecewise constant (one
  * value per 8 x 8 block of each of two grids), so one kernel computes the
  * block values of both images and both grids, and the pooling kernel reads
@@ -18,7 +18,7 @@
 
 #include <cub/block/block_reduce.cuh>
 
-#include "lpc-map.h"
+#include "lpc-map-cuda.h"
 #include "topk-select.cuh"
 
 using namespace sharpness_cuda;

@@ -3,7 +3,7 @@
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * The LPC map of the centre crop (lpc-map.cu) is pooled with the weights
+ * The LPC map of the centre crop (lpc-map-cuda.cu) is pooled with the weights
  * u_k = exp (-(k / (K - 1)) / 1e-4) of its values sorted in descending
  * order.  They fall by e every (K - 1) 1e-4 ranks, so past the first
  * L = 40 (K - 1) 1e-4 + 1 ranks they sum to less than e^-40 of the total:
@@ -18,7 +18,8 @@
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_radix_sort.cuh>
 
-#include "lpc-map.h"
+#include "lpc-map-cuda.h"
+#include "perceptual-cuda.h"
 #include "topk-select.cuh"
 
 using namespace sharpness_cuda;
@@ -52,10 +53,10 @@ struct LpcSiState
 };
 
 /* SI = sum_k u_k s_k / sum_k u_k over the L sorted values; one block,
- * fixed order.  Leaves the gather counter at zero for the next frame. */
+ * fixed order. */
 __global__ void __launch_bounds__ (kPoolThreads)
 lpc_si_pool_kernel (const float *__restrict__ sorted, unsigned head,
-    double decay, double weight_sum, unsigned *gathered, double *score)
+    double decay, double weight_sum, double *score)
 {
   using Reduce = cub::BlockReduce<double, kPoolThreads>;
   __shared__ typename Reduce::TempStorage storage;
@@ -64,10 +65,8 @@ lpc_si_pool_kernel (const float *__restrict__ sorted, unsigned head,
   for (unsigned k = threadIdx.x; k < head; k += kPoolThreads)
     sum += exp (-(double) k * decay) * sorted[k];
   sum = Reduce (storage).Sum (sum);
-  if (threadIdx.x == 0) {
+  if (threadIdx.x == 0)
     *score = sum / weight_sum;
-    *gathered = 0;
-  }
 }
 
 void
@@ -77,8 +76,8 @@ lpc_si_state_free (void *data)
   if (!s)
     return;
   sharpness_lpc_map_free (s->map);
-  void *buffers[] = { s->image, s->crop, s->head_values, s->sorted, s->gathered,
-    s->select, s->sort_temp, s->score_dev
+  void *buffers[] = { s->image, s->crop, s->head_values, s->sorted,
+    s->gathered, s->select, s->sort_temp, s->score_dev
   };
   for (void *b : buffers)
     if (b)
@@ -146,9 +145,7 @@ lpc_si_state_new (SharpnessCuda * cuda, int width, int height,
       (st = device_alloc (cuda, &s->sort_temp, s->sort_temp_bytes,
               "LPC-SI sort")) ||
       (st = sharpness_cuda_check (cuda, cudaMemsetAsync (s->select, 0,
-                  sizeof (SelectState), cuda->stream), "LPC-SI reset")) ||
-      (st = sharpness_cuda_check (cuda, cudaMemsetAsync (s->gathered, 0,
-                  sizeof (unsigned), cuda->stream), "LPC-SI reset"))) {
+                  sizeof (SelectState), cuda->stream), "LPC-SI reset"))) {
     lpc_si_state_free (s);
     return st;
   }
@@ -156,11 +153,10 @@ lpc_si_state_new (SharpnessCuda * cuda, int width, int height,
   return SHARPNESS_OK;
 }
 
-}  // namespace
-
+/* The metric's state for @plane's size, (re)built when the size changes. */
 SharpnessStatus
-sharpness_cuda_lpc_si_score (SharpnessCuda * cuda,
-    const SharpnessPlane * plane, double *score)
+lpc_si_state_get (SharpnessCuda * cuda, const SharpnessPlane * plane,
+    LpcSiState ** out)
 {
   LpcSiState *s = (LpcSiState *) cuda->state[SHARPNESS_METRIC_LPC_SI].data;
   SharpnessStatus st;
@@ -174,11 +170,35 @@ sharpness_cuda_lpc_si_score (SharpnessCuda * cuda,
     sharpness_cuda_set_state (cuda, SHARPNESS_METRIC_LPC_SI, s,
         lpc_si_state_free);
   }
+  *out = s;
+  return SHARPNESS_OK;
+}
 
-  if ((st = sharpness_lpc_map_load_plane (cuda, plane, s->image)) ||
-      (st = sharpness_lpc_map_run (cuda, s->map, s->image, s->crop)))
+/* Queues the gray image and its map's centre crop into s->crop. */
+SharpnessStatus
+queue_crop_map (SharpnessCuda * cuda, LpcSiState * s,
+    const SharpnessPlane * plane)
+{
+  SharpnessStatus st = sharpness_lpc_map_load_plane (cuda, plane, s->image);
+  if (st == SHARPNESS_OK)
+    st = sharpness_lpc_map_run (cuda, s->map, s->image, s->crop);
+  return st;
+}
+
+}  // namespace
+
+SharpnessStatus
+sharpness_cuda_lpc_si_score (SharpnessCuda * cuda,
+    const SharpnessPlane * plane, double *score)
+{
+  LpcSiState *s;
+  SharpnessStatus st;
+
+  if ((st = lpc_si_state_get (cuda, plane, &s)) ||
+      (st = queue_crop_map (cuda, s, plane)))
     return st;
 
+  /* The L largest values of the crop, sorted, then their weighted mean. */
   SelectSegments<float> segs = { };
   segs.values[0] = s->crop;
   segs.n[0] = s->count;
@@ -187,7 +207,9 @@ sharpness_cuda_lpc_si_score (SharpnessCuda * cuda,
   segs.count = 1;
   const unsigned blocks = select_blocks (s->count);
   if ((st = sharpness_cuda_check (cuda, select_run (segs, s->select, blocks,
-                  cuda->stream), "LPC-SI selection")))
+                  cuda->stream), "LPC-SI selection")) ||
+      (st = sharpness_cuda_check (cuda, cudaMemsetAsync (s->gathered, 0,
+                  sizeof (unsigned), cuda->stream), "LPC-SI gather")))
     return st;
   select_gather_kernel<float> <<<blocks, kSelectThreads, 0, cuda->stream>>>
       (segs, s->select, s->head_values, s->gathered);
@@ -199,7 +221,7 @@ sharpness_cuda_lpc_si_score (SharpnessCuda * cuda,
                   (int) s->head, 0, 32, cuda->stream), "LPC-SI sort")))
     return st;
   lpc_si_pool_kernel <<<1, kPoolThreads, 0, cuda->stream>>> (s->sorted,
-      s->head, s->decay, s->weight_sum, s->gathered, s->score_dev);
+      s->head, s->decay, s->weight_sum, s->score_dev);
   if ((st = sharpness_cuda_check (cuda, cudaGetLastError (),
               "LPC-SI pooling")) ||
       (st = sharpness_cuda_check (cuda, cudaMemcpyAsync (s->score_host,
@@ -210,4 +232,21 @@ sharpness_cuda_lpc_si_score (SharpnessCuda * cuda,
     return st;
   *score = *s->score_host;
   return SHARPNESS_OK;
+}
+
+SharpnessStatus
+sharpness_cuda_lpc_si_crop_map (SharpnessCuda * cuda,
+    const SharpnessPlane * plane, float *out)
+{
+  LpcSiState *s;
+  SharpnessStatus st;
+
+  if ((st = lpc_si_state_get (cuda, plane, &s)) ||
+      (st = queue_crop_map (cuda, s, plane)) ||
+      (st = sharpness_cuda_check (cuda, cudaMemcpyAsync (out, s->crop,
+                  (size_t) s->count * sizeof (float), cudaMemcpyDeviceToHost,
+                  cuda->stream), "LPC map read-back")))
+    return st;
+  return sharpness_cuda_check (cuda, cudaStreamSynchronize (cuda->stream),
+      "LPC map");
 }

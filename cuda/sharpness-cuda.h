@@ -28,6 +28,7 @@ int sharpness_cuda_device_count (const char **why);
 
 /* @stream is a CUstream / cudaStream_t created in the current context. */
 SharpnessStatus sharpness_cuda_new (void *stream, SharpnessCuda ** out);
+/* Synchronises the stream first: free before destroying the stream. */
 void sharpness_cuda_free (SharpnessCuda * cuda);
 
 /* Score from a plane in device memory (plane->data is a device pointer). */

@@ -36,6 +36,7 @@ constexpr int kSelectDigitBits = 11;
 constexpr int kSelectBins = 1 << kSelectDigitBits;
 constexpr int kSelectThreads = 256;
 constexpr int kSelectMaxSegments = 12;
+constexpr unsigned kSelectNoDigit = 0xffffffffu;
 
 template <typename T>
 struct SelectKey;
@@ -192,17 +193,22 @@ select_pass_kernel (SelectSegments<T> segs, SelectState * states, int pass)
     hist[b] = 0;
   __syncthreads ();
 
-  for (unsigned i = blockIdx.x * kSelectThreads + threadIdx.x; i < n;
-      i += gridDim.x * kSelectThreads) {
-    K key = select_key (values[i], largest);
-    if (pass == 0 || (key >> hi) == prefix) {
-      unsigned digit = (unsigned) (key >> lo) & digit_mask;
-      /* Maps have long runs of one value (LPC is 0 almost everywhere):
-       * one shared atomic per distinct digit of the warp. */
-      unsigned same = __match_any_sync (__activemask (), digit);
-      if ((threadIdx.x & 31) == __ffs (same) - 1)
-        atomicAdd (&hist[digit], __popc (same));
+  /* Whole warps per iteration, so that the match below sees all lanes. */
+  const unsigned lane = threadIdx.x & 31;
+  for (unsigned base = blockIdx.x * kSelectThreads + threadIdx.x - lane;
+      base < n; base += gridDim.x * kSelectThreads) {
+    const unsigned i = base + lane;
+    unsigned digit = kSelectNoDigit;
+    if (i < n) {
+      K key = select_key (values[i], largest);
+      if (pass == 0 || (key >> hi) == prefix)
+        digit = (unsigned) (key >> lo) & digit_mask;
     }
+    /* Maps have long runs of one value (LPC is 0 almost everywhere): one
+     * shared atomic per distinct digit of the warp. */
+    const unsigned same = __match_any_sync (0xffffffffu, digit);
+    if (digit != kSelectNoDigit && lane == __ffs (same) - 1)
+      atomicAdd (&hist[digit], __popc (same));
   }
   __syncthreads ();
   for (int b = threadIdx.x; b < kSelectBins; b += kSelectThreads)
@@ -326,8 +332,8 @@ select_sums_kernel (SelectSegments<T> segs, const SelectState * states,
 }
 
 /* The first k values of segment 0, unordered, into @out[0..k): the values
- * before the k-th through the atomic @count (zero on entry, left as is),
- * the k-th value's copies straight into their final places. */
+ * before the k-th through the atomic @count (zero on entry), the k-th
+ * value's copies straight into their final places. */
 template <typename T>
 __global__ void __launch_bounds__ (kSelectThreads)
 select_gather_kernel (SelectSegments<T> segs, const SelectState * states,

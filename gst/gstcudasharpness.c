@@ -206,7 +206,9 @@ first_time (GstCudaSharpness * self, const gchar * text)
   gboolean first;
 
   GST_OBJECT_LOCK (self);
-  first = g_hash_table_add (self->warned, g_strdup (text));
+  first = !g_hash_table_contains (self->warned, text);
+  if (first)
+    g_hash_table_add (self->warned, g_strdup (text));
   GST_OBJECT_UNLOCK (self);
   return first;
 }
@@ -304,7 +306,7 @@ gst_cuda_sharpness_start (GstBaseTransform * trans)
 
   self->cpu = sharpness_cpu_new ();
   if (!self->cpu) {
-    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+    GST_ELEMENT_ERROR (self, CORE, FAILED,
         ("Could not allocate the CPU backend"), (NULL));
     return FALSE;
   }
@@ -314,6 +316,7 @@ gst_cuda_sharpness_start (GstBaseTransform * trans)
   reset_interval (self);
   sharpness_stats_reset (&self->total_stats);
   gst_video_info_init (&self->info);
+  self->cuda_memory = FALSE;
   GST_OBJECT_LOCK (self);
   g_hash_table_remove_all (self->warned);
   GST_OBJECT_UNLOCK (self);

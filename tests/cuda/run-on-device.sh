@@ -32,17 +32,19 @@ step device
 } 2>&1 | tee "$out/device.txt"
 
 step test
-timeout 180 "$test_bin" >"$out/test.log" 2>&1
-echo "test rc=$?" | tee -a "$out/test.log"
-tail -5 "$out/test.log"
+for run in 1 2; do
+  timeout 180 "$test_bin" >>"$out/test.log" 2>&1
+  echo "test rc=$?" | tee -a "$out/test.log"
+done
+tail -6 "$out/test.log"
 
 step bench
 timeout 150 "$bench_bin" >"$out/bench.txt" 2>&1
 echo "bench rc=$?" | tee -a "$out/bench.txt"
 
 step memcheck
-timeout 120 compute-sanitizer --tool memcheck --leak-check full \
-  --error-exitcode 9 "$test_bin" --quick >"$out/sanitizer.log" 2>&1
+timeout 240 compute-sanitizer --tool memcheck --leak-check full \
+  --error-exitcode 9 "$test_bin" >"$out/sanitizer.log" 2>&1
 echo "memcheck rc=$?" | tee -a "$out/sanitizer.log"
 tail -3 "$out/sanitizer.log"
 

@@ -8,9 +8,13 @@
  * several kinds of frames (uniform noise, a synthetic natural-looking scene
  * sharp and blurred, other sample layouts), the GPU score from a host plane
  * and from a pitched device plane must be within 1e-4 (relative) of the CPU
- * score, and the same on a second run.  Prints one line per case with the
- * observed difference.
+ * score, and the same on a second run; the intermediate results are
+ * compared too (LPC map, BLIINDS-II features: the predicted DMOS is
+ * quantised to 0.5, which would hide small errors).  Prints one line per
+ * comparison with the observed difference.
  *
+ * --small: only the cases up to 640x480 (for compute-sanitizer).
+ * --profile: two frames of each metric at 1080p (for ncu).
  * --bench: median time per frame (CUDA events around the whole call, after
  * warm-up, over >= 50 frames cycling through 4 different device frames) at
  * 1920x1080 and 512x512, as a markdown table.
@@ -18,12 +22,17 @@
  * Exits 77 ("skipped: no CUDA device") without a usable device.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cuda_runtime_api.h>
 
+#include "bliinds2.h"
+#include "lpc-map.h"
+#include "perceptual-cuda.h"
 #include "sharpness-cpu.h"
 #include "sharpness-cuda.h"
 #include "../classical/test-frame.h"
@@ -215,25 +224,33 @@ upload (const SharpnessPlane * host, SharpnessPlane * dev, void **mem)
 
 /* --- comparison ----------------------------------------------------- */
 
+/* Tolerances of the intermediate results (docs/notes-cuda-perceptual.md):
+ * BLIINDS-II features are computed in double on both sides, in the same
+ * order but for the sums' association and FMA contraction; the LPC map
+ * goes through single-precision inverse FFTs on the GPU. */
+#define FEATURE_TOLERANCE 1e-7
+#define MAP_TOLERANCE 2e-3
+
 typedef struct
 {
   int width, height;
   Scene scene;
   int layout;                   /* index into test_layouts */
+  int maps;                     /* also compare the LPC map */
 } Case;
 
 static const Case cases[] = {
-  {17, 13, SCENE_NOISE, 0}, {17, 13, SCENE_NATURAL, 0},
-  {255, 171, SCENE_NOISE, 0}, {255, 171, SCENE_NATURAL, 0},
-  {255, 171, SCENE_BLURRED, 0}, {255, 171, SCENE_BLURRED_MORE, 0},
-  {255, 171, SCENE_NATURAL, 6}, /* RGB */
-  {255, 171, SCENE_NATURAL, 5}, /* P010_10LE */
-  {640, 480, SCENE_NOISE, 0}, {640, 480, SCENE_NATURAL, 0},
-  {640, 480, SCENE_BLURRED, 9}, /* BGRx */
-  {640, 480, SCENE_BLURRED_MORE, 0},
-  {1279, 719, SCENE_NATURAL, 0}, {1279, 719, SCENE_BLURRED_MORE, 0},
-  {1920, 1080, SCENE_NOISE, 0}, {1920, 1080, SCENE_NATURAL, 0},
-  {1920, 1080, SCENE_BLURRED, 0},
+  {17, 13, SCENE_NOISE, 0, 1}, {17, 13, SCENE_NATURAL, 0, 1},
+  {255, 171, SCENE_NOISE, 0, 1}, {255, 171, SCENE_NATURAL, 0, 1},
+  {255, 171, SCENE_BLURRED, 0, 1}, {255, 171, SCENE_BLURRED_MORE, 0, 1},
+  {255, 171, SCENE_NATURAL, 6, 0},      /* RGB */
+  {255, 171, SCENE_NATURAL, 5, 0},      /* P010_10LE */
+  {640, 480, SCENE_NOISE, 0, 1}, {640, 480, SCENE_NATURAL, 0, 1},
+  {640, 480, SCENE_BLURRED, 9, 0},      /* BGRx */
+  {640, 480, SCENE_BLURRED_MORE, 0, 1},
+  {1279, 719, SCENE_NATURAL, 0, 1}, {1279, 719, SCENE_BLURRED_MORE, 0, 0},
+  {1920, 1080, SCENE_NOISE, 0, 0}, {1920, 1080, SCENE_NATURAL, 0, 0},
+  {1920, 1080, SCENE_BLURRED, 0, 1},
 };
 
 #define N_CASES ((int) (sizeof cases / sizeof cases[0]))
@@ -246,65 +263,256 @@ rel_diff (double gpu, double cpu)
   return fabs (gpu - cpu) / fmax (fabs (cpu), 1e-12);
 }
 
-static int
-check (SharpnessCpu * cpu, SharpnessCuda * cuda, double worst[N_METRICS])
+/* CPU work per case: the three scores, the LPC map's crop, the features. */
+enum
+{ TASK_MAP = N_METRICS, TASK_FEATURES, N_TASKS };
+
+/* A case's frame and everything the CPU computed from it. */
+typedef struct
 {
-  int failures = 0;
+  const Case *cs;
+  int skip;                     /* left out (--small) */
+  TestFrame frame;
+  SharpnessStatus cpu_status[N_METRICS];
+  double cpu_score[N_METRICS];
+  double *cpu_map;              /* the LPC crop, if cs->maps */
+  size_t map_count;
+  SharpnessStatus feature_status;
+  double cpu_features[SHARPNESS_BLIINDS2_N_FEATURES];
+} Prepared;
+
+/* The CPU reference takes seconds per metric at 1080p: (case, task) items
+ * are shared among threads, largest frames first. */
+typedef struct
+{
+  Prepared *all;
+  int next;
+  pthread_mutex_t lock;
+} Work;
+
+static void
+cpu_map (Prepared * p)
+{
+  const SharpnessPlane *plane = &p->frame.plane;
+  const int w = plane->width, h = plane->height;
+  const int b = sharpness_cpu_lpc_border (w, h);
+  double *image = malloc ((size_t) w * h * sizeof (double));
+  double *map = malloc ((size_t) w * h * sizeof (double));
+  SharpnessCpuLpc *lpc;
+
+  p->map_count = (size_t) (w - 2 * b) * (h - 2 * b);
+  p->cpu_map = malloc (p->map_count * sizeof (double));
+  if (!image || !map || !p->cpu_map || sharpness_cpu_lpc_new (w, h, &lpc))
+    abort ();
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      image[(size_t) y * w + x] = test_frame_gray (plane, x, y);
+  sharpness_cpu_lpc_map (lpc, image, map);
+  for (int y = b; y < h - b; y++)
+    for (int x = b; x < w - b; x++)
+      p->cpu_map[(size_t) (y - b) * (w - 2 * b) + (x - b)] =
+          map[(size_t) y * w + x];
+  sharpness_cpu_lpc_free (lpc);
+  free (image);
+  free (map);
+}
+
+static void
+cpu_features (Prepared * p)
+{
+  const SharpnessPlane *plane = &p->frame.plane;
+  SharpnessBliinds2 *b = sharpness_bliinds2_new (plane->width,
+      plane->height);
+
+  p->feature_status = b ? sharpness_bliinds2_features (b, plane,
+      p->cpu_features) : SHARPNESS_ERROR_UNSUPPORTED;
+  sharpness_bliinds2_free (b);
+}
+
+static void *
+cpu_worker (void *data)
+{
+  Work *work = data;
+  SharpnessCpu *cpu = sharpness_cpu_new ();
+
+  for (;;) {
+    pthread_mutex_lock (&work->lock);
+    int item = work->next++;
+    pthread_mutex_unlock (&work->lock);
+    if (item >= N_CASES * N_TASKS)
+      break;
+    /* Cases run from small to large: take them from the end. */
+    Prepared *p = &work->all[N_CASES - 1 - item / N_TASKS];
+    int task = item % N_TASKS;
+    if (p->skip)
+      continue;
+    if (task < N_METRICS)
+      p->cpu_status[task] = sharpness_cpu_score (cpu, metrics[task],
+          &p->frame.plane, &p->cpu_score[task]);
+    else if (task == TASK_MAP && p->cs->maps)
+      cpu_map (p);
+    else if (task == TASK_FEATURES)
+      cpu_features (p);
+  }
+  sharpness_cpu_free (cpu);
+  return NULL;
+}
+
+static void
+cpu_references (Prepared * all, int small_only)
+{
+  Work work = { all, 0, PTHREAD_MUTEX_INITIALIZER };
+  long cores = sysconf (_SC_NPROCESSORS_ONLN);
+  int n_threads = cores < 1 ? 1 : cores > 32 ? 32 : (int) cores;
+  pthread_t threads[32];
 
   for (int c = 0; c < N_CASES; c++) {
     const Case *cs = &cases[c];
-    const TestLayout *layout = &test_layouts[cs->layout];
     uint8_t *gray = make_gray (cs->scene, cs->width, cs->height, c + 1);
-    TestFrame f;
+    all[c].cs = cs;
+    all[c].skip = small_only && cs->width > 640;
+    make_frame (&all[c].frame, &test_layouts[cs->layout], gray, cs->width,
+        cs->height);
+    free (gray);
+  }
+  for (int t = 0; t < n_threads; t++)
+    if (pthread_create (&threads[t], NULL, cpu_worker, &work)) {
+      fprintf (stderr, "cannot start CPU threads\n");
+      abort ();
+    }
+  for (int t = 0; t < n_threads; t++)
+    pthread_join (threads[t], NULL);
+}
+
+/* Largest differences seen, per metric and of the intermediate results. */
+typedef struct
+{
+  double score[N_METRICS];
+  double map;
+  double features;
+} Worst;
+
+static int
+check_intermediates (SharpnessCuda * cuda, const Prepared * p,
+    const SharpnessPlane * dev, const char *label, Worst * worst)
+{
+  int failures = 0;
+  SharpnessStatus st;
+
+  if (p->cs->maps) {
+    float *map = malloc (p->map_count * sizeof (float));
+    double d = 0.0;
+    if (!map)
+      abort ();
+    if ((st = sharpness_cuda_lpc_si_crop_map (cuda, dev, map))) {
+      printf ("lpc-map  %s FAIL: %s (%s)\n", label,
+          sharpness_status_to_string (st), sharpness_cuda_last_error (cuda));
+      failures++;
+    } else {
+      for (size_t i = 0; i < p->map_count; i++)
+        d = fmax (d, isfinite (map[i]) ? fabs (map[i] - p->cpu_map[i]) :
+            INFINITY);
+      printf ("lpc-map  %s max abs %.2e%s\n", label, d,
+          d <= MAP_TOLERANCE ? "" : "  FAIL");
+      failures += !(d <= MAP_TOLERANCE);
+      worst->map = fmax (worst->map, d);
+    }
+    free (map);
+  }
+
+  double features[SHARPNESS_BLIINDS2_N_FEATURES], d = 0.0;
+  int at = 0;
+  st = sharpness_cuda_bliinds2_features (cuda, dev, features);
+  if (st != p->feature_status) {
+    printf ("features %s FAIL: %s, cpu: %s (%s)\n", label,
+        sharpness_status_to_string (st),
+        sharpness_status_to_string (p->feature_status),
+        sharpness_cuda_last_error (cuda));
+    return failures + 1;
+  }
+  if (st != SHARPNESS_OK)
+    return failures;
+  for (int i = 0; i < SHARPNESS_BLIINDS2_N_FEATURES; i++) {
+    double di = rel_diff (features[i], p->cpu_features[i]);
+    if (!(di <= d)) {
+      d = di;
+      at = i;
+    }
+  }
+  printf ("features %s max rel %.2e (feature %d: cpu %.12g gpu %.12g)%s\n",
+      label, d, at, p->cpu_features[at], features[at],
+      d <= FEATURE_TOLERANCE ? "" : "  FAIL");
+  worst->features = fmax (worst->features, d);
+  return failures + !(d <= FEATURE_TOLERANCE);
+}
+
+static int
+check (SharpnessCuda * cuda, int small_only, Worst * worst)
+{
+  Prepared *all = calloc (N_CASES, sizeof *all);
+  int failures = 0;
+
+  if (!all)
+    abort ();
+  cpu_references (all, small_only);
+
+  for (int c = 0; c < N_CASES; c++) {
+    const Case *cs = &cases[c];
+    const SharpnessPlane *host = &all[c].frame.plane;
     SharpnessPlane dev;
     void *mem = NULL;
+    char label[64];
 
-    make_frame (&f, layout, gray, cs->width, cs->height);
-    if (!upload (&f.plane, &dev, &mem))
+    if (all[c].skip)
+      continue;
+    snprintf (label, sizeof label, "%4dx%-4d %-12s %-9s", cs->width,
+        cs->height, scene_names[cs->scene], test_layouts[cs->layout].name);
+    if (!upload (host, &dev, &mem))
       return failures + 1;
 
     for (int m = 0; m < N_METRICS; m++) {
       const char *nick = sharpness_metric_get_info (metrics[m])->nick;
-      double ref, host, device, again;
-      SharpnessStatus st;
+      const double ref = all[c].cpu_score[m];
+      double gpu, device, again;
+      SharpnessStatus st = all[c].cpu_status[m];
 
-      if ((st = sharpness_cpu_score (cpu, metrics[m], &f.plane, &ref))) {
+      if (st != SHARPNESS_OK) {
         /* Sizes a metric does not support must be refused alike. */
         SharpnessStatus gpu_st = sharpness_cuda_score_host (cuda, metrics[m],
-            &f.plane, &host);
-        printf ("%-8s %4dx%-4d %-12s %-9s cpu: %s, gpu: %s\n", nick,
-            cs->width, cs->height, scene_names[cs->scene], layout->name,
-            sharpness_status_to_string (st), sharpness_status_to_string (gpu_st));
+            host, &gpu);
+        printf ("%-8s %s cpu: %s, gpu: %s\n", nick, label,
+            sharpness_status_to_string (st),
+            sharpness_status_to_string (gpu_st));
         failures += gpu_st != st;
         continue;
       }
-      if ((st = sharpness_cuda_score_host (cuda, metrics[m], &f.plane,
-                  &host)) ||
+      if ((st = sharpness_cuda_score_host (cuda, metrics[m], host, &gpu)) ||
           (st = sharpness_cuda_score_device (cuda, metrics[m], &dev,
                   &device)) ||
           (st = sharpness_cuda_score_device (cuda, metrics[m], &dev,
                   &again))) {
-        printf ("%-8s %4dx%-4d %-12s %-9s FAIL: %s (%s)\n", nick, cs->width,
-            cs->height, scene_names[cs->scene], layout->name,
+        printf ("%-8s %s FAIL: %s (%s)\n", nick, label,
             sharpness_status_to_string (st), sharpness_cuda_last_error (cuda));
         failures++;
         continue;
       }
-      double d = fmax (rel_diff (host, ref), rel_diff (device, ref));
-      int ok = d <= TOLERANCE && isfinite (host) && device == host &&
-          again == device;
-      printf ("%-8s %4dx%-4d %-12s %-9s cpu %.10g gpu %.10g rel %.2e%s%s\n",
-          nick, cs->width, cs->height, scene_names[cs->scene], layout->name,
-          ref, host, d, device == host && again == device ? "" :
-          " (host/device/repeat differ)", ok ? "" : "  FAIL");
-      if (d > worst[m])
-        worst[m] = d;
+      double d = fmax (rel_diff (gpu, ref), rel_diff (device, ref));
+      int same = device == gpu && again == device;
+      int ok = d <= TOLERANCE && isfinite (gpu) && same;
+      printf ("%-8s %s cpu %.10g gpu %.10g rel %.2e%s%s\n", nick, label, ref,
+          gpu, d, same ? "" : " (host/device/repeat differ)",
+          ok ? "" : "  FAIL");
+      worst->score[m] = fmax (worst->score[m], d);
       failures += !ok;
     }
+    failures += check_intermediates (cuda, &all[c], &dev, label, worst);
     cudaFree (mem);
-    test_frame_clear (&f);
-    free (gray);
   }
+  for (int c = 0; c < N_CASES; c++) {
+    test_frame_clear (&all[c].frame);
+    free (all[c].cpu_map);
+  }
+  free (all);
   return failures;
 }
 
@@ -376,11 +584,41 @@ bench (SharpnessCuda * cuda, cudaStream_t stream)
   return 0;
 }
 
+/* Two frames of each metric at 1080p, for a profiler (ncu) to look at the
+ * kernels of a frame after the first (which builds the state). */
+static int
+profile (SharpnessCuda * cuda)
+{
+  uint8_t *gray = make_gray (SCENE_NATURAL, 1920, 1080, 7);
+  TestFrame f;
+  SharpnessPlane dev;
+  void *mem = NULL;
+  int failures = 0;
+
+  make_frame (&f, &test_layouts[0], gray, 1920, 1080);
+  if (!upload (&f.plane, &dev, &mem))
+    return 1;
+  for (int m = 0; m < N_METRICS; m++)
+    for (int i = 0; i < 2; i++) {
+      double score;
+      if (sharpness_cuda_score_device (cuda, metrics[m], &dev, &score)) {
+        fprintf (stderr, "profile: %s\n", sharpness_cuda_last_error (cuda));
+        failures++;
+      }
+    }
+  cudaFree (mem);
+  test_frame_clear (&f);
+  free (gray);
+  return failures;
+}
+
 int
 main (int argc, char **argv)
 {
   const char *why = NULL;
   int do_bench = argc > 1 && strcmp (argv[1], "--bench") == 0;
+  int small_only = argc > 1 && strcmp (argv[1], "--small") == 0;
+  int do_profile = argc > 1 && strcmp (argv[1], "--profile") == 0;
   cudaStream_t stream;
   SharpnessCuda *cuda;
 
@@ -397,14 +635,17 @@ main (int argc, char **argv)
   int failures;
   if (do_bench) {
     failures = bench (cuda, stream);
+  } else if (do_profile) {
+    failures = profile (cuda);
   } else {
-    SharpnessCpu *cpu = sharpness_cpu_new ();
-    double worst[N_METRICS] = { 0 };
-    failures = check (cpu, cuda, worst);
+    Worst worst = { {0} };
+    failures = check (cuda, small_only, &worst);
     for (int m = 0; m < N_METRICS; m++)
       printf ("%s: largest relative difference %.2e\n",
-          sharpness_metric_get_info (metrics[m])->nick, worst[m]);
-    sharpness_cpu_free (cpu);
+          sharpness_metric_get_info (metrics[m])->nick, worst.score[m]);
+    printf ("LPC map: largest absolute difference %.2e\n", worst.map);
+    printf ("BLIINDS-II features: largest relative difference %.2e\n",
+        worst.features);
   }
 
   sharpness_cuda_free (cuda);

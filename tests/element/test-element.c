@@ -51,6 +51,8 @@ harness_new (GstBus ** bus, const gchar * props)
 static void
 harness_free (GstHarness * h, GstBus * bus)
 {
+  /* Queued messages hold the element: drop them first. */
+  gst_bus_set_flushing (bus, TRUE);
   gst_harness_teardown (h);
   gst_object_unref (bus);
 }
@@ -887,12 +889,15 @@ check_refused (const gchar * caps_str, const gchar * const *needles)
   GstHarness *h = harness_new (&bus, NULL);
   GPtrArray *msgs;
   GstSegment segment;
+  GstCaps *caps;
   gchar *text;
 
   /* A refused sticky event may still report success: the refusal shows
    * on the first buffer. */
-  gst_harness_push_event (h, gst_event_new_caps (gst_caps_from_string
-          (caps_str)));
+  caps = gst_caps_from_string (caps_str);
+  fail_unless (caps != NULL);
+  gst_harness_push_event (h, gst_event_new_caps (caps));
+  gst_caps_unref (caps);
   gst_segment_init (&segment, GST_FORMAT_TIME);
   gst_harness_push_event (h, gst_event_new_segment (&segment));
   fail_unless_equals_int (gst_harness_push (h, gst_buffer_new_allocate (NULL,
@@ -1043,6 +1048,67 @@ GST_START_TEST (test_odd_sizes_and_strides)
 
 GST_END_TEST;
 
+/* Every metric on frames down to 1x1.  docs/metrics.md: a frame smaller
+ * than a metric's window scores 0; a backend may also declare a size
+ * unsupported (BLIINDS-II below 4x4), and the element must then pass the
+ * frame on untouched and unscored with one warning naming the metric. */
+GST_START_TEST (test_tiny_frames_every_metric)
+{
+  static const gint sizes[][2] = { {1, 1}, {2, 2}, {3, 3}, {1, 17}, {17, 1},
+  {17, 9}
+  };
+  GRand *rand = g_rand_new_with_seed (13);
+
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++) {
+    for (gint m = 0; m < SHARPNESS_METRIC_COUNT; m++) {
+      const gchar *nick = sharpness_metric_info[m].nick;
+      GstVideoInfo info;
+      GstBus *bus;
+      GstHarness *h = harness_new (&bus, NULL);
+      GPtrArray *msgs, *frames;
+      gboolean scored = TRUE;
+
+      g_object_set (h->element, "metric", m, NULL);
+      gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, sizes[i][0],
+          sizes[i][1]);
+      set_caps (h, GST_VIDEO_FORMAT_I420, sizes[i][0], sizes[i][1]);
+      for (guint n = 0; n < 3; n++) {
+        GstBuffer *out = push_unchanged (h, random_frame (&info, rand, n));
+        gboolean has = gst_buffer_get_custom_meta (out, "GstSharpnessMeta")
+            != NULL;
+
+        fail_unless (n == 0 || has == scored, "%s scored some frames only",
+            nick);
+        scored = has;
+        if (has)
+          fail_unless (isfinite (meta_score (out)));
+        gst_buffer_unref (out);
+      }
+
+      msgs = drain (bus);
+      if (scored) {
+        fail_unless_equals_int (count_type (msgs, GST_MESSAGE_WARNING), 0);
+      } else {
+        gchar *text = first_text (msgs, GST_MESSAGE_WARNING);
+
+        GST_INFO ("%dx%d unsupported by %s: %s", sizes[i][0], sizes[i][1],
+            nick, text);
+        fail_unless_equals_int (count_type (msgs, GST_MESSAGE_WARNING), 1);
+        fail_unless (strstr (text, nick) != NULL, "%s", text);
+        g_free (text);
+        frames = structures_named (msgs, "sharpness");
+        fail_unless_equals_int (frames->len, 0);
+        g_ptr_array_unref (frames);
+      }
+      g_ptr_array_unref (msgs);
+      harness_free (h, bus);
+    }
+  }
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 /* The test runs where a GPU is expected to work: a CUDA build on a
  * machine with the NVIDIA driver's device nodes. */
 static gboolean
@@ -1106,6 +1172,7 @@ GST_START_TEST (test_backend_cuda_without_gpu_errors)
   g_free (text);
   g_ptr_array_unref (msgs);
 
+  gst_bus_set_flushing (bus, TRUE);
   gst_element_set_state (e, GST_STATE_NULL);
   gst_object_unref (e);
   gst_object_unref (bus);
@@ -1134,6 +1201,7 @@ cudasharpness_suite (void)
   tcase_add_test (tc, test_refused_caps_in_pipeline);
   tcase_add_test (tc, test_renegotiation);
   tcase_add_test (tc, test_odd_sizes_and_strides);
+  tcase_add_test (tc, test_tiny_frames_every_metric);
   tcase_add_test (tc, test_backend_auto_warns_once);
   tcase_add_test (tc, test_backend_cuda_without_gpu_errors);
   return s;

@@ -1,5 +1,6 @@
 /* The local phase coherence (LPC) map of Hassen, Wang and Salama on the
- * GPU, shared by LPC-SI (cuda/lpc-si.cu) and CWTVNRS (cuda/cwtvnrs.cu).
+ * GPU, shared by LPC-SI (cuda/lpc-si.cu) and CWTVNRS (cuda/cwtvnrs.cu);
+ * the CPU reference is cpu/lpc-map.h.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -13,8 +14,8 @@
  * phase-coherence term; then the thresholds and the map itself.
  * docs/notes-cuda-perceptual.md explains the precision choices.
  */
-#ifndef SHARPNESS_LPC_MAP_H
-#define SHARPNESS_LPC_MAP_H
+#ifndef SHARPNESS_LPC_MAP_CUDA_H
+#define SHARPNESS_LPC_MAP_CUDA_H
 
 #include "sharpness-cuda-private.h"
 
@@ -43,4 +44,4 @@ SharpnessStatus sharpness_lpc_map_load_plane (SharpnessCuda * cuda,
 SharpnessStatus sharpness_lpc_map_run (SharpnessCuda * cuda,
     SharpnessLpcMap * map, const double *image, float *out);
 
-#endif /* SHARPNESS_LPC_MAP_H */
+#endif /* SHARPNESS_LPC_MAP_CUDA_H */

@@ -1,4 +1,4 @@
-/* The LPC map on the GPU: see lpc-map.h.
+/* The LPC map on the GPU: see lpc-map-cuda.h.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -18,7 +18,7 @@
 
 #include <cub/block/block_reduce.cuh>
 
-#include "lpc-map.h"
+#include "lpc-map-cuda.h"
 #include "sharpness-cufft.h"
 
 namespace
@@ -380,7 +380,8 @@ sharpness_lpc_map_new (SharpnessCuda * cuda, int width, int height,
     return SHARPNESS_ERROR_NO_MEMORY;
   m->width = width;
   m->height = height;
-  m->border = (int) floor ((width < height ? width : height) / 16.0 + 0.5);
+  /* MATLAB round (min (W, H) / 16), as cpu/lpc-map.c. */
+  m->border = ((width < height ? width : height) + 8) / 16;
   m->fft = fft;
   bank_init (m);
 
