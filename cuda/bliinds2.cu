@@ -21,6 +21,7 @@
 #include <new>
 
 #include "bliinds2.h"
+#include "device-alloc.cuh"
 #include "perceptual-cuda.h"
 #include "sharpness-cuda-private.h"
 #include "topk-select.cuh"
@@ -44,8 +45,8 @@ constexpr int kThreads = 128;
 
 static_assert (kScales * kMaps <= kSelectMaxSegments, "one selection");
 
-/* The DCT matrix and the downscale's Gaussian, built on the host exactly
- * as the CPU builds them; passed by value to the kernels. */
+/* The DCT matrix and the downscale's Gaussian, from the CPU's own
+ * sharpness_bliinds2_tables_init (); passed by value to the kernels. */
 struct Consts
 {
   double dct[N][N];
@@ -221,7 +222,8 @@ bliinds2_blocks_kernel (Image img, Consts consts, int blocks_x,
 
   double v[kMaps];
   block_values (x, coarse, ratio, v);
-  const size_t n = (size_t) blocks_x * blocks_y, i = (size_t) by * blocks_x + bx;
+  const size_t n = (size_t) blocks_x * blocks_y;
+  const size_t i = (size_t) by * blocks_x + bx;
 #pragma unroll
   for (int m = 0; m < kMaps; m++)
     maps[m * n + i] = v[m];
@@ -287,16 +289,6 @@ bliinds2_state_free (void *data)
   delete s;
 }
 
-SharpnessStatus
-device_alloc (SharpnessCuda * cuda, void **ptr, size_t size, const char *what)
-{
-  cudaError_t err = cudaMalloc (ptr, size);
-  if (err != cudaSuccess)
-    *ptr = nullptr;
-  SharpnessStatus st = sharpness_cuda_check (cuda, err, what);
-  return err == cudaErrorMemoryAllocation ? SHARPNESS_ERROR_NO_MEMORY : st;
-}
-
 /* The tables, the same host-built values the CPU uses. */
 SharpnessStatus
 tables_init (SharpnessCuda * cuda, Bliinds2State * s)
@@ -306,15 +298,7 @@ tables_init (SharpnessCuda * cuda, Bliinds2State * s)
     return SHARPNESS_ERROR_NO_MEMORY;
   sharpness_bliinds2_tables_init (t);
   memcpy (s->consts.dct, t->dct, sizeof t->dct);
-
-  /* fspecial ('gaussian', 3, 0.5), as cpu/bliinds2-features.c. */
-  double (*k)[3] = s->consts.gauss, sum = 0.0;
-  for (int y = 0; y < 3; y++)
-    for (int x = 0; x < 3; x++)
-      sum += k[y][x] = exp (-((x - 1) * (x - 1) + (y - 1) * (y - 1)) / 0.5);
-  for (int y = 0; y < 3; y++)
-    for (int x = 0; x < 3; x++)
-      k[y][x] /= sum;
+  memcpy (s->consts.gauss, t->gaussian, sizeof t->gaussian);
 
   /* Once per resolution: wait for the copy rather than keep @t. */
   SharpnessStatus st = sharpness_cuda_check (cuda, cudaMemcpyAsync (s->ratio,

@@ -18,6 +18,7 @@
 
 #include <cub/block/block_reduce.cuh>
 
+#include "device-alloc.cuh"
 #include "lpc-map-cuda.h"
 #include "topk-select.cuh"
 
@@ -269,16 +270,6 @@ cwtvnrs_state_free (void *data)
     (void) cudaFreeHost (s->score_host);
   (void) cudaGetLastError ();
   delete s;
-}
-
-SharpnessStatus
-device_alloc (SharpnessCuda * cuda, void **ptr, size_t size, const char *what)
-{
-  cudaError_t err = cudaMalloc (ptr, size);
-  if (err != cudaSuccess)
-    *ptr = nullptr;
-  SharpnessStatus st = sharpness_cuda_check (cuda, err, what);
-  return err == cudaErrorMemoryAllocation ? SHARPNESS_ERROR_NO_MEMORY : st;
 }
 
 SharpnessStatus

@@ -18,8 +18,11 @@
 
 #include <cub/block/block_reduce.cuh>
 
+#include "device-alloc.cuh"
 #include "lpc-map-cuda.h"
 #include "sharpness-cufft.h"
+
+using sharpness_cuda::device_alloc;
 
 namespace
 {
@@ -256,17 +259,6 @@ cufft_check (SharpnessCuda * cuda, cufftResult r, const char *what)
       SHARPNESS_ERROR_DEVICE;
 }
 
-static SharpnessStatus
-alloc (SharpnessCuda * cuda, void **ptr, size_t size, const char *what)
-{
-  cudaError_t err = cudaMalloc (ptr, size);
-  if (err == cudaSuccess)
-    return SHARPNESS_OK;
-  *ptr = nullptr;
-  SharpnessStatus st = sharpness_cuda_check (cuda, err, what);
-  return err == cudaErrorMemoryAllocation ? SHARPNESS_ERROR_NO_MEMORY : st;
-}
-
 void
 sharpness_lpc_map_free (SharpnessLpcMap * m)
 {
@@ -343,7 +335,8 @@ plans_init (SharpnessCuda * cuda, SharpnessLpcMap * m)
     return st;
 
   size_t work = forward_work > inverse_work ? forward_work : inverse_work;
-  if (work && (st = alloc (cuda, &m->fft_work, work, "cuFFT work area")))
+  if (work && (st = device_alloc (cuda, &m->fft_work, work,
+              "cuFFT work area")))
     return st;
   if ((st = cufft_check (cuda, f->set_work_area (m->forward, m->fft_work),
               "plan setup")) ||
@@ -388,16 +381,16 @@ sharpness_lpc_map_new (SharpnessCuda * cuda, int width, int height,
   const size_t n = (size_t) width * height;
   const size_t blocks = (size_t) row_blocks (width) * height;
   SharpnessStatus st;
-  if ((st = alloc (cuda, (void **) &m->spectrum,
+  if ((st = device_alloc (cuda, (void **) &m->spectrum,
               (size_t) height * (width / 2 + 1) * sizeof (double2),
               "LPC spectrum")) ||
-      (st = alloc (cuda, (void **) &m->responses,
+      (st = device_alloc (cuda, (void **) &m->responses,
               kScales * n * sizeof (float2), "log-Gabor responses")) ||
-      (st = alloc (cuda, (void **) &m->orient,
+      (st = device_alloc (cuda, (void **) &m->orient,
               kOrientations * n * sizeof (float2), "LPC orientations")) ||
-      (st = alloc (cuda, (void **) &m->partials,
+      (st = device_alloc (cuda, (void **) &m->partials,
               kOrientations * blocks * sizeof (double2), "LPC partials")) ||
-      (st = alloc (cuda, (void **) &m->thresholds,
+      (st = device_alloc (cuda, (void **) &m->thresholds,
               kOrientations * sizeof (double), "LPC thresholds")) ||
       (st = plans_init (cuda, m))) {
     sharpness_lpc_map_free (m);

@@ -3,11 +3,11 @@
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * The LPC map of the centre crop (lpc-map-cuda.cu) is pooled with the weights
- * u_k = exp (-(k / (K - 1)) / 1e-4) of its values sorted in descending
- * order.  They fall by e every (K - 1) 1e-4 ranks, so past the first
+ * The LPC map of the centre crop (lpc-map-cuda.cu) is pooled with the
+ * weights u_k = exp (-(k / (K - 1)) / 1e-4) of its values sorted in
+ * descending order.  They fall by e every (K - 1) 1e-4 ranks, so past the first
  * L = 40 (K - 1) 1e-4 + 1 ranks they sum to less than e^-40 of the total:
- * only the L largest values (6737 of 1.7 million at 1080p) are found, by
+ * only the L largest values (6738 of 1.7 million at 1080p) are found, by
  * radix selection (topk-select.cuh), gathered and sorted with CUB; the
  * weights' total over all K ranks is computed once per resolution.
  */
@@ -18,6 +18,7 @@
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_radix_sort.cuh>
 
+#include "device-alloc.cuh"
 #include "lpc-map-cuda.h"
 #include "perceptual-cuda.h"
 #include "topk-select.cuh"
@@ -86,16 +87,6 @@ lpc_si_state_free (void *data)
     (void) cudaFreeHost (s->score_host);
   (void) cudaGetLastError ();
   delete s;
-}
-
-SharpnessStatus
-device_alloc (SharpnessCuda * cuda, void **ptr, size_t size, const char *what)
-{
-  cudaError_t err = cudaMalloc (ptr, size);
-  if (err != cudaSuccess)
-    *ptr = nullptr;
-  SharpnessStatus st = sharpness_cuda_check (cuda, err, what);
-  return err == cudaErrorMemoryAllocation ? SHARPNESS_ERROR_NO_MEMORY : st;
 }
 
 SharpnessStatus

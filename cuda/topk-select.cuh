@@ -10,10 +10,10 @@
  * threshold is found digit by digit instead.  Values map to unsigned keys
  * whose order is the wanted order; each pass histograms one 11-bit digit of
  * the keys that still share the resolved prefix, and the last block of the
- * pass to finish scans the histogram and narrows the prefix (3 passes for
- * float, 6 for double, fewer when the bin holding the k-th key holds
- * exactly the keys still wanted).  Every segment (array) runs in the same
- * launches, one grid row each.
+ * pass to finish scans the histogram and narrows the prefix: 3 passes for
+ * float, 6 for double, a segment's later passes returning at once when the
+ * bin holding its k-th key holds exactly the keys still wanted.  Every
+ * segment (array) runs in the same launches, one grid row each.
  *
  * After the passes the k first values in selection order are exactly: the
  * values whose key prefix is greater than the resolved one, then either

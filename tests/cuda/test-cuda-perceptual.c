@@ -54,8 +54,8 @@ typedef enum
 {
   SCENE_NOISE,                  /* uniform 0..255 */
   SCENE_NATURAL,                /* edges, texture, gradients */
-  SCENE_BLURRED,                /* the same, blurred (sigma ~ 3) */
-  SCENE_BLURRED_MORE            /* the same, blurred (sigma ~ 8) */
+  SCENE_BLURRED,                /* the same, blurred (sigma ~ 2.4) */
+  SCENE_BLURRED_MORE            /* the same, blurred (sigma ~ 6.5) */
 } Scene;
 
 static const char *const scene_names[] = {
@@ -86,7 +86,8 @@ static void
 blur (double *img, int w, int h, int r)
 {
   int n = w > h ? w : h;
-  double *line = malloc (n * sizeof (double)), *out = malloc (n * sizeof (double));
+  double *line = malloc (n * sizeof (double));
+  double *out = malloc (n * sizeof (double));
   if (!line || !out)
     abort ();
   for (int pass = 0; pass < 6; pass++) {
@@ -94,7 +95,8 @@ blur (double *img, int w, int h, int r)
         count = horizontal ? h : w;
     for (int c = 0; c < count; c++) {
       for (int i = 0; i < len; i++)
-        line[i] = horizontal ? img[(size_t) c * w + i] : img[(size_t) i * w + c];
+        line[i] = horizontal ? img[(size_t) c * w + i] :
+            img[(size_t) i * w + c];
       for (int i = 0; i < len; i++) {
         double s = 0.0;
         for (int k = -r; k <= r; k++) {

@@ -11,6 +11,7 @@ import sys
 import tempfile
 
 import numpy as np
+from scipy import ndimage
 
 # The project's natural images and blur ramp (tests/oracle).
 sys.path.insert(0, os.path.join(
@@ -50,15 +51,29 @@ def synthetic_cases():
     stripes[:, ::3] = 200
     checker = ((np.indices((90, 95)) // 5).sum(axis=0) % 2 * 255)
     return [
-        ('random 1x1', rng.integers(0, 256, (1, 1), dtype=np.uint8)),
-        ('random 3x2', rng.integers(0, 256, (3, 2), dtype=np.uint8)),
-        ('random 9x9', rng.integers(0, 256, (9, 9), dtype=np.uint8)),
-        ('random 8x13', rng.integers(0, 256, (8, 13), dtype=np.uint8)),
-        ('random 40x1', rng.integers(0, 256, (40, 1), dtype=np.uint8)),
-        ('random 97x131', rng.integers(0, 256, (97, 131), dtype=np.uint8)),
-        ('flat 80x96', np.full((80, 96), 128, np.uint8)),
-        ('stripes 61x67', stripes),
-        ('checker 90x95', checker.astype(np.uint8)),
+        ('random', rng.integers(0, 256, (1, 1), dtype=np.uint8)),
+        ('random', rng.integers(0, 256, (3, 2), dtype=np.uint8)),
+        ('random', rng.integers(0, 256, (9, 9), dtype=np.uint8)),
+        ('random', rng.integers(0, 256, (8, 13), dtype=np.uint8)),
+        ('random', rng.integers(0, 256, (40, 1), dtype=np.uint8)),
+        ('random', rng.integers(0, 256, (97, 131), dtype=np.uint8)),
+        ('flat', np.full((80, 96), 128, np.uint8)),
+        ('stripes', stripes),
+        ('checker', checker.astype(np.uint8)),
+    ]
+
+
+def float_cases():
+    """Gray levels that are not integers (the internal API only): blurred
+    images before any rounding."""
+    g = dict(natural_images.ramp_images())
+    return [
+        ('camera[:200,:233] sigma 1.3, float',
+         ndimage.gaussian_filter(g['camera'][:200, :233].astype(np.float64),
+                                 1.3)),
+        ('chelsea[::2,::2] sigma 0.7, float',
+         ndimage.gaussian_filter(g['chelsea'][::2, ::2].astype(np.float64),
+                                 0.7)),
     ]
 
 
@@ -70,12 +85,18 @@ class Backend:
         self.tmp = tempfile.TemporaryDirectory(prefix='lpc-')
 
     def run(self, gray, maps=False, repeat=0):
-        """{'lpc-si': score, 'cwtvnrs': score} of the uint8 image @gray;
-        with @maps also the maps, with @repeat also the timing lines."""
+        """{'lpc-si': score, 'cwtvnrs': score} of @gray: a uint8 image (the
+        backend's scores of a GRAY8 plane) or a float64 one (the internal
+        API's); with @maps also the maps, with @repeat also the timing
+        lines."""
         path = os.path.join(self.tmp.name, 'frame.gray')
-        np.ascontiguousarray(gray, dtype=np.uint8).tofile(path)
         h, w = gray.shape
         cmd = [self.tool, path, str(w), str(h)]
+        if gray.dtype == np.float64:
+            np.ascontiguousarray(gray).tofile(path)
+            cmd.append('--f64')
+        else:
+            np.ascontiguousarray(gray, dtype=np.uint8).tofile(path)
         if maps:
             cmd += ['--maps', self.tmp.name]
         if repeat:

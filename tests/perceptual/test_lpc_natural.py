@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 # The CPU backend's LPC-SI and CWTVNRS, and their maps (LPC, TV, the
 # re-blurred frame and its LPC and TV maps), against the independent numpy
-# oracle lpc_oracle.py on natural and synthetic images, odd sizes included.
+# oracle lpc_oracle.py on natural and synthetic images, odd sizes included,
+# and on blurred images whose gray levels are not integers.
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -60,7 +61,8 @@ def check(backend, label, gray):
 def main(tool):
     backend = cases.Backend(tool)
     failures = []
-    for label, gray in cases.natural_cases() + cases.synthetic_cases():
+    for label, gray in (cases.natural_cases() + cases.synthetic_cases() +
+                        cases.float_cases()):
         failures += check(backend, label, gray)
     for f in failures:
         print('FAIL:', f)
