@@ -10,8 +10,8 @@
  *                 frame already in device memory: the device's share.
  *   cuda-memory   the element on memory:CUDAMemory (frames uploaded once).
  *   pinned        the element on system-memory NV12 from the pinned pool it
- *                 proposes upstream (appsrc's GstBaseSrc takes that pool;
- *                 the ring is acquired from it).
+ *                 proposes upstream (asked for with an allocation query, as
+ *                 an upstream element would; the ring is acquired from it).
  *   pageable      the element on ordinary malloc'ed NV12 buffers.
  *   cpu           the element with backend=cpu, pageable NV12.
  * and once per resolution:
@@ -28,7 +28,8 @@
  *
  *   bench-sharpness [--tiles FILE] [--resolutions 720p,1080p,4K,8K]
  *       [--metrics nick,...] [--seconds S] [--cpu-seconds S]
- *       [--max-frames N] [--device N] [--csv FILE] [--markdown FILE]
+ *       [--cpu-frame-limit S] [--max-frames N] [--device N]
+ *       [--csv FILE] [--markdown FILE]
  *
  * Needs the plugin on GST_PLUGIN_PATH and a CUDA device.
  */
@@ -40,7 +41,6 @@
 
 #include <gst/gst.h>
 #include <gst/app/gstappsrc.h>
-#include <gst/base/gstbasesrc.h>
 #include <gst/video/video.h>
 #include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudacontext.h>
@@ -61,6 +61,14 @@
 #define RING_BYTES (256u << 20)
 #define RING_MIN 4
 #define RING_MAX 64
+
+/* GPU runs: frames left out first (setup at the first frame of a size),
+ * samples wanted at least. */
+#define GPU_WARMUP 5
+#define GPU_MIN_SAMPLES 5
+/* Direct CUDA timings: calls left out first (the first call of a size sets
+ * up the metric's device state, cuFFT plans included). */
+#define DIRECT_WARMUP 3
 
 #define CHECK_CUDA(call) do { \
     cudaError_t err_ = (call); \
@@ -114,7 +122,7 @@ typedef struct
   gchar *tiles_path;
   gchar **resolutions;
   gchar **metrics;
-  gdouble seconds, cpu_seconds;
+  gdouble seconds, cpu_seconds, cpu_frame_limit;
   guint max_frames;
   gint device;
   gchar *csv_path, *markdown_path;
@@ -398,9 +406,11 @@ free_buffers (GstBuffer ** bufs, guint n)
 typedef struct
 {
   guint64 t_in;
-  guint seen, warmup;
+  guint warmup;
+  guint64 first;                /* time of the first buffer */
   guint64 *samples;
   guint cap;
+  gint seen;                    /* atomic: buffers out of the element */
   gint n;                       /* atomic: samples taken */
 } Timing;
 
@@ -417,16 +427,44 @@ on_src_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   Timing *t = user_data;
   guint64 d = now_ns () - t->t_in;
   gint n = g_atomic_int_get (&t->n);
+  gint seen = g_atomic_int_get (&t->seen);
 
-  if (t->seen++ >= t->warmup && (guint) n < t->cap) {
+  if (seen == 0)
+    t->first = d;
+  if ((guint) seen >= t->warmup && (guint) n < t->cap) {
     t->samples[n] = d;
     g_atomic_int_set (&t->n, n + 1);
   }
+  g_atomic_int_set (&t->seen, seen + 1);
   return GST_PAD_PROBE_OK;
 }
 
-/* Drains @bus; FALSE on an error.  Warnings (a fallback to the CPU, say)
- * are counted: such a run does not measure what it claims to. */
+/* FALSE on an error.  Warnings (a fallback to the CPU, say) are counted:
+ * such a run does not measure what it claims to. */
+static gboolean
+handle_message (GstMessage * msg, guint * warnings, gchar ** first_warning)
+{
+  GError *err = NULL;
+
+  switch (GST_MESSAGE_TYPE (msg)) {
+    case GST_MESSAGE_ERROR:
+      gst_message_parse_error (msg, &err, NULL);
+      g_printerr ("error from %s: %s\n", GST_MESSAGE_SRC_NAME (msg),
+          err->message);
+      g_clear_error (&err);
+      return FALSE;
+    case GST_MESSAGE_WARNING:
+      gst_message_parse_warning (msg, &err, NULL);
+      if (!*first_warning)
+        *first_warning = g_strdup (err->message);
+      (*warnings)++;
+      g_clear_error (&err);
+      return TRUE;
+    default:
+      return TRUE;
+  }
+}
+
 static gboolean
 drain_bus (GstBus * bus, guint * warnings, gchar ** first_warning)
 {
@@ -434,77 +472,67 @@ drain_bus (GstBus * bus, guint * warnings, gchar ** first_warning)
   gboolean ok = TRUE;
 
   while ((msg = gst_bus_pop (bus))) {
-    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-      GError *err = NULL;
-
-      gst_message_parse_error (msg, &err, NULL);
-      g_printerr ("error from %s: %s\n", GST_MESSAGE_SRC_NAME (msg),
-          err->message);
-      g_clear_error (&err);
-      ok = FALSE;
-    } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING) {
-      GError *err = NULL;
-
-      gst_message_parse_warning (msg, &err, NULL);
-      if (!*first_warning)
-        *first_warning = g_strdup (err->message);
-      (*warnings)++;
-      g_clear_error (&err);
-    }
+    ok = handle_message (msg, warnings, first_warning) && ok;
     gst_message_unref (msg);
   }
   return ok;
 }
 
-static GstBufferPool *
-wait_for_src_pool (GstElement * src)
-{
-  guint64 deadline = now_ns () + 5 * GST_SECOND;
-  GstBufferPool *pool;
-
-  while (!(pool = gst_base_src_get_buffer_pool (GST_BASE_SRC (src)))) {
-    if (now_ns () > deadline)
-      return NULL;
-    g_usleep (1000);
-  }
-  return pool;
-}
-
-/* Acquires a ring of buffers from the pool appsrc negotiated (the one the
- * element proposed) and fills them; NULL with a reason in @r otherwise. */
+/* appsrc makes no allocation query of its own (its buffers come from the
+ * application), so the benchmark asks as any upstream element would, once
+ * the element has negotiated: the pool it gets first must be the element's
+ * pinned pool.  The ring is acquired from it.  NULL with a reason in @r
+ * otherwise; *@pool is the active pool to release afterwards. */
 static GstBuffer **
-acquire_pinned_ring (const Ring * ring, GstElement * src, Result * r)
+acquire_pinned_ring (const Ring * ring, GstElement * src, Result * r,
+    GstBufferPool ** pool)
 {
-  GstBufferPool *pool = wait_for_src_pool (src);
+  GstPad *pad = gst_element_get_static_pad (src, "src");
+  GstCaps *caps = gst_pad_get_current_caps (pad);
+  GstQuery *query = gst_query_new_allocation (caps, TRUE);
   GstStructure *config;
   GstAllocator *allocator = NULL;
-  GstBuffer **bufs;
-  guint i;
+  GstBuffer **bufs = NULL;
+  guint i, size, min, max;
 
-  if (!pool) {
-    result_fail (r, "appsrc negotiated no buffer pool");
-    return NULL;
+  *pool = NULL;
+  if (!gst_pad_peer_query (pad, query) ||
+      gst_query_get_n_allocation_pools (query) == 0) {
+    result_fail (r, "no pool proposed");
+    goto out;
   }
-  config = gst_buffer_pool_get_config (pool);
+  gst_query_parse_nth_allocation_pool (query, 0, pool, &size, &min, &max);
+  if (!*pool) {
+    result_fail (r, "no pool proposed");
+    goto out;
+  }
+  config = gst_buffer_pool_get_config (*pool);
   gst_buffer_pool_config_get_allocator (config, &allocator, NULL);
   if (!allocator || g_strcmp0 (allocator->mem_type, PINNED_MEMORY_TYPE)) {
-    result_fail (r, "upstream's pool is not the element's pinned pool");
+    result_fail (r, "the first pool proposed is not the pinned pool");
     gst_structure_free (config);
-    gst_object_unref (pool);
-    return NULL;
+    gst_clear_object (pool);
+    goto out;
   }
-  gst_structure_free (config);
+  gst_buffer_pool_config_set_params (config, caps, size, min, max);
+  if (!gst_buffer_pool_set_config (*pool, config) ||
+      !gst_buffer_pool_set_active (*pool, TRUE))
+    g_error ("cannot configure the pinned pool");
 
   bufs = g_new0 (GstBuffer *, ring->n);
   for (i = 0; i < ring->n; i++) {
-    if (gst_buffer_pool_acquire_buffer (pool, &bufs[i], NULL) != GST_FLOW_OK)
+    if (gst_buffer_pool_acquire_buffer (*pool, &bufs[i], NULL) != GST_FLOW_OK)
       g_error ("cannot acquire a pinned buffer");
     if (!gst_memory_is_type (gst_buffer_peek_memory (bufs[i], 0),
             PINNED_MEMORY_TYPE))
       g_error ("the pinned pool handed out other memory");
     fill_buffer (ring, i, bufs[i], &ring->nv12);
   }
-  gst_object_unref (pool);
+
+out:
+  gst_query_unref (query);
+  gst_caps_unref (caps);
+  gst_object_unref (pad);
   return bufs;
 }
 
@@ -514,17 +542,19 @@ acquire_pinned_ring (const Ring * ring, GstElement * src, Result * r)
  * pool (MODE_PINNED). */
 static void
 run_element (const Ring * ring, GstBuffer ** ring_bufs, const gchar * caps,
-    const gchar * element_desc, gdouble seconds, guint warmup, Result * r)
+    const gchar * element_desc, gdouble seconds, guint warmup,
+    guint min_samples, Result * r)
 {
   GstElement *pipeline, *src, *el;
   GstPad *sinkpad, *srcpad;
   GstBus *bus;
   GstContext *context;
   GstBuffer **pinned = NULL;
+  GstBufferPool *pinned_pool = NULL;
   GError *err = NULL;
   Timing t = { 0, };
   gchar *desc, *first_warning = NULL;
-  guint warnings = 0, pushed = 0;
+  guint warnings = 0, pushed = 0, in_flight;
   guint64 start;
   gboolean ok = TRUE;
 
@@ -564,50 +594,84 @@ run_element (const Ring * ring, GstBuffer ** ring_bufs, const gchar * caps,
   }
 
   if (!ring_bufs) {
-    /* One ordinary frame makes appsrc negotiate and take a pool. */
+    /* One ordinary frame through the element settles the caps. */
     GstBuffer *prime = gst_buffer_new_allocate (NULL,
         GST_VIDEO_INFO_SIZE (&ring->nv12), NULL);
     fill_buffer (ring, 0, prime, &ring->nv12);
     gst_app_src_push_buffer (GST_APP_SRC (src), prime);
     pushed++;
-    pinned = acquire_pinned_ring (ring, src, r);
+    guint64 deadline = now_ns () + 30 * GST_SECOND;
+
+    while (g_atomic_int_get (&t.seen) == 0 && now_ns () < deadline)
+      g_usleep (100);
+    if (g_atomic_int_get (&t.seen) == 0) {
+      result_fail (r, "the first frame did not come through");
+      goto stop;
+    }
+    pinned = acquire_pinned_ring (ring, src, r, &pinned_pool);
     if (!pinned)
       goto stop;
     ring_bufs = pinned;
   }
 
+  /* Slow runs (one sample will do) keep one buffer in flight, so that
+   * stopping does not wait for queued frames; fast ones keep the element
+   * busy. */
+  in_flight = min_samples > 1 ? 3 : 1;
   start = now_ns ();
   for (;;) {
-    guint n = g_atomic_int_get (&t.n);
+    guint n = g_atomic_int_get (&t.n), seen = g_atomic_int_get (&t.seen);
     guint64 elapsed = now_ns () - start;
 
-    if (n >= t.cap || (elapsed > seconds * GST_SECOND && n >= 1))
+    if (!drain_bus (bus, &warnings, &first_warning)) {
+      ok = FALSE;
       break;
+    }
+    if (n >= t.cap || (elapsed > seconds * GST_SECOND && (n >= min_samples
+                || (min_samples == 1 && seen > 0))))
+      break;
+    if (pushed - seen >= in_flight) {
+      g_usleep (20);
+      continue;
+    }
     if (gst_app_src_push_buffer (GST_APP_SRC (src),
             gst_buffer_copy (ring_bufs[pushed % ring->n])) != GST_FLOW_OK) {
       ok = FALSE;
       break;
     }
     pushed++;
-    if (!drain_bus (bus, &warnings, &first_warning)) {
-      ok = FALSE;
-      break;
-    }
   }
 
 stop:
   gst_app_src_end_of_stream (GST_APP_SRC (src));
-  if (ok) {
-    GstMessage *msg = gst_bus_timed_pop_filtered (bus, 600 * GST_SECOND,
-        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-    ok = msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS;
-    gst_clear_message (&msg);
+  while (ok) {
+    GstMessage *msg = gst_bus_timed_pop (bus, 600 * GST_SECOND);
+    gboolean eos;
+
+    if (!msg) {
+      g_printerr ("timeout waiting for EOS\n");
+      ok = FALSE;
+      break;
+    }
+    eos = GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS;
+    ok = handle_message (msg, &warnings, &first_warning);
+    gst_message_unref (msg);
+    if (eos)
+      break;
   }
   gst_element_set_state (pipeline, GST_STATE_NULL);
   ok = drain_bus (bus, &warnings, &first_warning) && ok;
 
   if (!r->failed) {
-    result_from_samples (r, t.samples, g_atomic_int_get (&t.n));
+    guint n = g_atomic_int_get (&t.n);
+
+    /* A frame slower than the whole budget: its first (warm-up) time is
+     * the only one there is; the CSV shows frames = 1. */
+    if (n == 0 && g_atomic_int_get (&t.seen) > 0) {
+      t.samples[0] = t.first;
+      n = 1;
+    }
+    result_from_samples (r, t.samples, n);
     if (!ok)
       result_fail (r, "pipeline error");
     else if (warnings)
@@ -616,6 +680,10 @@ stop:
 
 done:
   free_buffers (pinned, ring->n);
+  if (pinned_pool) {
+    gst_buffer_pool_set_active (pinned_pool, FALSE);
+    gst_object_unref (pinned_pool);
+  }
   g_free (first_warning);
   g_free (t.samples);
   gst_object_unref (sinkpad);
@@ -663,6 +731,8 @@ run_kernel (SharpnessCuda * sc, cudaStream_t stream, SharpnessMetric metric,
     double score;
     float ms;
 
+    if (i == DIRECT_WARMUP)
+      start = now_ns ();
     if (n >= opt.max_frames || (now_ns () - start > opt.seconds * GST_SECOND
             && n > 0))
       break;
@@ -671,8 +741,7 @@ run_kernel (SharpnessCuda * sc, cudaStream_t stream, SharpnessMetric metric,
     CHECK_CUDA (cudaEventRecord (e1, stream));
     CHECK_CUDA (cudaEventSynchronize (e1));
     CHECK_CUDA (cudaEventElapsedTime (&ms, e0, e1));
-    /* The first frames set up per-resolution state. */
-    if (i >= 3)
+    if (i >= DIRECT_WARMUP)
       samples[n++] = (guint64) (ms * 1e6);
   }
 
@@ -707,6 +776,8 @@ run_h2d (cudaStream_t stream, guint8 ** host, guint n, gsize bytes, Result * r)
   for (i = 0;; i++) {
     float ms;
 
+    if (i == DIRECT_WARMUP)
+      start = now_ns ();
     if (count >= opt.max_frames || (now_ns () - start >
             opt.seconds * GST_SECOND && count > 0))
       break;
@@ -716,7 +787,7 @@ run_h2d (cudaStream_t stream, guint8 ** host, guint n, gsize bytes, Result * r)
     CHECK_CUDA (cudaEventRecord (e1, stream));
     CHECK_CUDA (cudaEventSynchronize (e1));
     CHECK_CUDA (cudaEventElapsedTime (&ms, e0, e1));
-    if (i >= 3)
+    if (i >= DIRECT_WARMUP)
       samples[count++] = (guint64) (ms * 1e6);
   }
   result_from_samples (r, samples, count);
@@ -864,9 +935,12 @@ parse_options (int *argc, char ***argv)
     {"metrics", 0, 0, G_OPTION_ARG_STRING, &metrics,
         "Comma-separated metric nicks (default: all)", "LIST"},
     {"seconds", 0, 0, G_OPTION_ARG_DOUBLE, &opt.seconds,
-        "Time per GPU measurement (default 0.5)", "S"},
+        "Time per GPU measurement (default 0.3)", "S"},
     {"cpu-seconds", 0, 0, G_OPTION_ARG_DOUBLE, &opt.cpu_seconds,
-        "Time per CPU/videoanalyse measurement (default 1)", "S"},
+        "Time per CPU/videoanalyse measurement (default 0.6)", "S"},
+    {"cpu-frame-limit", 0, 0, G_OPTION_ARG_DOUBLE, &opt.cpu_frame_limit,
+          "Skip CPU runs whose frames would take longer, extrapolating from "
+          "the previous resolution (default 2)", "S"},
     {"max-frames", 0, 0, G_OPTION_ARG_INT, &opt.max_frames,
         "Frames per measurement at most (default 5000)", "N"},
     {"device", 0, 0, G_OPTION_ARG_INT, &opt.device, "CUDA device", "N"},
@@ -880,8 +954,9 @@ parse_options (int *argc, char ***argv)
   GError *err = NULL;
   gboolean ok;
 
-  opt.seconds = 0.5;
-  opt.cpu_seconds = 1.0;
+  opt.seconds = 0.3;
+  opt.cpu_seconds = 0.6;
+  opt.cpu_frame_limit = 2.0;
   opt.max_frames = 5000;
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_add_group (ctx, gst_init_get_option_group ());
@@ -900,13 +975,15 @@ parse_options (int *argc, char ***argv)
   opt.metrics = metrics ? g_strsplit (metrics, ",", -1) : NULL;
   g_free (resolutions);
   g_free (metrics);
-  return ok && opt.max_frames > 0 && opt.seconds > 0 && opt.cpu_seconds > 0;
+  return ok && opt.max_frames > 0 && opt.seconds > 0 && opt.cpu_seconds > 0
+      && opt.cpu_frame_limit > 0;
 }
 
 int
 main (int argc, char **argv)
 {
   SharpnessMetric metrics[SHARPNESS_METRIC_COUNT];
+  gdouble cpu_ns_per_pixel[SHARPNESS_METRIC_COUNT] = { 0, };
   guint n_metrics = 0, r, m;
   Tiles tiles;
   SharpnessCuda *sc;
@@ -1009,7 +1086,7 @@ main (int argc, char **argv)
     emit_csv (res, "-", MODE_H2D_PINNED, &shared[MODE_H2D_PINNED]);
     emit_csv (res, "-", MODE_H2D_PAGEABLE, &shared[MODE_H2D_PAGEABLE]);
     run_element (&ring, i420_bufs, i420_caps, "videoanalyse name=el",
-        opt.cpu_seconds, 1, &shared[MODE_VIDEOANALYSE]);
+        opt.cpu_seconds, 1, 1, &shared[MODE_VIDEOANALYSE]);
     emit_csv (res, "-", MODE_VIDEOANALYSE, &shared[MODE_VIDEOANALYSE]);
 
     results = g_malloc0_n (n_metrics, sizeof (*results));
@@ -1020,19 +1097,29 @@ main (int argc, char **argv)
       gchar *cpu = g_strdup_printf ("cudasharpness name=el backend=cpu "
           "metric=%s", nick);
       Result *rr = results[m];
+      gdouble pixels = (gdouble) res->width * res->height, cpu_estimate;
 
       g_printerr ("%s %s\n", res->name, nick);
       gst_cuda_context_push (cuda_ctx);
       run_kernel (sc, stream, metrics[m], &ring, cuda_bufs, &rr[MODE_KERNEL]);
       gst_cuda_context_pop (NULL);
-      run_element (&ring, cuda_bufs, cuda_caps, gpu, opt.seconds, 20,
-          &rr[MODE_CUDA_MEMORY]);
-      run_element (&ring, NULL, nv12_caps, gpu, opt.seconds, 20,
-          &rr[MODE_PINNED]);
-      run_element (&ring, nv12_bufs, nv12_caps, gpu, opt.seconds, 20,
-          &rr[MODE_PAGEABLE]);
-      run_element (&ring, nv12_bufs, nv12_caps, cpu, opt.cpu_seconds, 1,
-          &rr[MODE_CPU]);
+      run_element (&ring, cuda_bufs, cuda_caps, gpu, opt.seconds,
+          GPU_WARMUP, GPU_MIN_SAMPLES, &rr[MODE_CUDA_MEMORY]);
+      run_element (&ring, NULL, nv12_caps, gpu, opt.seconds, GPU_WARMUP,
+          GPU_MIN_SAMPLES, &rr[MODE_PINNED]);
+      run_element (&ring, nv12_bufs, nv12_caps, gpu, opt.seconds, GPU_WARMUP,
+          GPU_MIN_SAMPLES, &rr[MODE_PAGEABLE]);
+      /* The perceptual metrics take seconds per large frame on the CPU. */
+      cpu_estimate = cpu_ns_per_pixel[metrics[m]] * pixels;
+      if (cpu_estimate > opt.cpu_frame_limit * 1e9) {
+        result_fail (&rr[MODE_CPU], "skipped: about %.0f s per frame, "
+            "extrapolated from the previous size", cpu_estimate / 1e9);
+      } else {
+        run_element (&ring, nv12_bufs, nv12_caps, cpu, opt.cpu_seconds, 1, 1,
+            &rr[MODE_CPU]);
+        if (!rr[MODE_CPU].failed)
+          cpu_ns_per_pixel[metrics[m]] = (gdouble) rr[MODE_CPU].median / pixels;
+      }
       for (Mode mode = MODE_KERNEL; mode <= MODE_CPU; mode++)
         emit_csv (res, nick, mode, &rr[mode]);
       g_free (gpu);

@@ -28,6 +28,9 @@
 #define MAX_FRAMES 64
 #define PINNED_MEMORY_TYPE "SharpnessHostMemory"
 /* Deterministic, different frames: a moving zone plate. */
+/* cudaupload passes system memory through when downstream accepts it, as
+ * cudasharpness does: ask for CUDA memory explicitly. */
+#define CUDA_CAPS "video/x-raw(memory:CUDAMemory)"
 #define SOURCE "videotestsrc num-buffers=" G_STRINGIFY (N_FRAMES) \
   " pattern=zone-plate kx2=20 ky2=20 kt=1 ! video/x-raw,format=%s," \
   "width=320,height=240,framerate=25/1"
@@ -322,9 +325,9 @@ GST_START_TEST (test_cudaupload)
     SharpnessMetric m = i < SHARPNESS_METRIC_COUNT ? (SharpnessMetric) i :
         cases[i - SHARPNESS_METRIC_COUNT].metric;
     gchar *src = g_strdup_printf (SOURCE, format);
-    gchar *desc = g_strdup_printf ("%s ! cudaupload name=up ! cudasharpness "
-        "name=s backend=cuda metric=%s ! fakesink", src,
-        sharpness_metric_info[m].nick);
+    gchar *desc = g_strdup_printf ("%s ! cudaupload name=up ! "
+        CUDA_CAPS " ! cudasharpness name=s backend=cuda metric=%s ! fakesink",
+        src, sharpness_metric_info[m].nick);
     Run run, ref;
 
     GST_INFO ("%s", desc);
@@ -355,8 +358,8 @@ GST_START_TEST (test_adopts_memory_context)
   GstCudaContext *theirs = gst_cuda_context_new (0);
   GstCudaContext *ours = gst_cuda_context_new (0);
   gchar *src = g_strdup_printf (SOURCE, "NV12");
-  gchar *desc = g_strdup_printf ("%s ! cudaupload name=up ! cudasharpness "
-      "name=s backend=cuda metric=tenengrad ! fakesink", src);
+  gchar *desc = g_strdup_printf ("%s ! cudaupload name=up ! " CUDA_CAPS
+      " ! cudasharpness name=s backend=cuda metric=tenengrad ! fakesink", src);
   Run run, ref;
 
   fail_unless (theirs && ours);
@@ -493,31 +496,40 @@ static const gchar fault_ptx[] =
 typedef struct
 {
   GstCudaContext *ctx;
-  CUresult fault;               /* what the faulting launch ended with */
+  /* What each step of the injection returned (it runs on the streaming
+   * thread, where the test cannot fail; the test checks them after). */
+  gboolean pushed;
+  CUresult load, get, launch, sync;
 } Fault;
 
 static void
 fault_before_frame (guint index, gpointer user_data)
 {
   Fault *f = user_data;
-  CUmodule module;
-  CUfunction func;
+  CUmodule module = NULL;
+  CUfunction func = NULL;
 
   if (index != FAULT_AT)
     return;
-  fail_unless (gst_cuda_context_push (f->ctx));
-  fail_unless (CuModuleLoadData (&module, fault_ptx) == CUDA_SUCCESS);
-  fail_unless (CuModuleGetFunction (&func, module, "sharpness_test_fault")
-      == CUDA_SUCCESS);
-  fail_unless (CuLaunchKernel (func, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL)
-      == CUDA_SUCCESS);
-  f->fault = CuStreamSynchronize (NULL);
+  f->pushed = gst_cuda_context_push (f->ctx);
+  if (!f->pushed)
+    return;
+  f->load = CuModuleLoadData (&module, fault_ptx);
+  if (f->load == CUDA_SUCCESS)
+    f->get = CuModuleGetFunction (&func, module, "sharpness_test_fault");
+  if (f->load == CUDA_SUCCESS && f->get == CUDA_SUCCESS)
+    f->launch = CuLaunchKernel (func, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL);
+  if (f->load == CUDA_SUCCESS && f->get == CUDA_SUCCESS &&
+      f->launch == CUDA_SUCCESS)
+    f->sync = CuStreamSynchronize (NULL);
   gst_cuda_context_pop (NULL);
 }
 
 GST_START_TEST (test_fallback_after_cuda_failure)
 {
-  Fault fault = { gst_cuda_context_new (0), CUDA_SUCCESS };
+  Fault fault = { gst_cuda_context_new (0), FALSE, CUDA_ERROR_UNKNOWN,
+    CUDA_ERROR_UNKNOWN, CUDA_ERROR_UNKNOWN, CUDA_SUCCESS
+  };
   gchar *src = g_strdup_printf (SOURCE, "NV12");
   gchar *desc = g_strdup_printf ("%s ! cudasharpness name=s backend=cuda "
       "pinned-pool=false metric=laplacian ! fakesink", src);
@@ -526,8 +538,12 @@ GST_START_TEST (test_fallback_after_cuda_failure)
   fail_unless (fault.ctx != NULL);
   fail_unless (run_pipeline (desc, fault.ctx, NULL, NULL, fault_before_frame,
           &fault, &run), "the stream stopped after the CUDA failure");
-  fail_unless (fault.fault == CUDA_ERROR_ILLEGAL_ADDRESS,
-      "the injected fault ended with %d", fault.fault);
+  fail_unless (fault.pushed && fault.load == CUDA_SUCCESS &&
+      fault.get == CUDA_SUCCESS && fault.launch == CUDA_SUCCESS,
+      "fault injection failed: load %d, get %d, launch %d", fault.load,
+      fault.get, fault.launch);
+  fail_unless (fault.sync == CUDA_ERROR_ILLEGAL_ADDRESS,
+      "the faulting kernel ended with %d", fault.sync);
   /* Every frame went through and was scored, on the CPU from FAULT_AT on;
    * the failure was reported once. */
   fail_unless_equals_int (run.buffers, N_FRAMES);
