@@ -29,8 +29,9 @@ struct _SharpnessGpu
 
   /* Guards @ctx between the streaming thread, which may replace it by the
    * context of incoming CUDA memory, and context queries or set_context
-   * from other threads.  gst_cuda_ensure_element_context() fills it in
-   * open(), before any buffer flows, through our own set_context. */
+   * from other threads.  In open(), before any buffer flows,
+   * gst_cuda_ensure_element_context() fills it through our set_context
+   * or, creating a context, directly. */
   GMutex lock;
   GstCudaContext *ctx;
 

@@ -114,7 +114,7 @@ typedef struct
   guint frames;
   guint64 median, p10, p90;
   gboolean failed;
-  gchar note[96];
+  gchar note[160];
 } Result;
 
 typedef struct
@@ -847,6 +847,14 @@ fmt_us (const Result * r)
 }
 
 static gchar *
+fmt_fps (const Result * r)
+{
+  if (r->failed)
+    return g_strdup ("n/a");
+  return g_strdup_printf ("%.0f", 1e9 / r->median);
+}
+
+static gchar *
 fmt_ratio (const Result * num, const Result * den)
 {
   if (num->failed || den->failed || den->median == 0)
@@ -864,7 +872,8 @@ emit_markdown_resolution (const Resolution * res, Result results[][MODE_COUNT],
   gchar *a, *b, *c;
   guint m;
 
-  g_string_append_printf (markdown, "\n### %s (%dx%d NV12)\n\n", res->name,
+  g_string_append_printf (markdown, "\n### %s (%dx%d NV12)\n\n"
+      "Times in us per frame (medians); ratios of medians.\n\n", res->name,
       res->width, res->height);
   a = fmt_us (h2d);
   b = fmt_us (h2d_pageable);
@@ -876,43 +885,37 @@ emit_markdown_resolution (const Resolution * res, Result results[][MODE_COUNT],
   g_free (b);
   g_free (c);
 
-  g_string_append (markdown, "| metric | kernel us | CUDA memory us | "
-      "pinned us | pageable us | CPU backend us | pinned / pinned H2D | "
-      "fps (CUDA memory) | fps (pinned) | CPU / pinned | videoanalyse / pinned |\n"
-      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  g_string_append (markdown, "| metric | kernel | CUDA memory | pinned | "
+      "pageable | CPU backend | pinned / pinned H2D | fps, CUDA memory | "
+      "fps, pinned | CPU / CUDA memory | CPU / pinned | videoanalyse / CUDA "
+      "memory | videoanalyse / pinned |\n"
+      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (m = 0; m < n_metrics; m++) {
     Result *r = results[m];
-    gchar *k = fmt_us (&r[MODE_KERNEL]), *cm = fmt_us (&r[MODE_CUDA_MEMORY]),
-        *pi = fmt_us (&r[MODE_PINNED]), *pa = fmt_us (&r[MODE_PAGEABLE]),
-        *cpu = fmt_us (&r[MODE_CPU]),
-        *floor = fmt_ratio (&r[MODE_PINNED], h2d),
-        *xcpu = fmt_ratio (&r[MODE_CPU], &r[MODE_PINNED]),
-        *xva = fmt_ratio (va, &r[MODE_PINNED]);
-    gchar fps_cm[32] = "n/a", fps_pi[32] = "n/a";
+    gchar *cells[] = {
+      fmt_us (&r[MODE_KERNEL]), fmt_us (&r[MODE_CUDA_MEMORY]),
+      fmt_us (&r[MODE_PINNED]), fmt_us (&r[MODE_PAGEABLE]),
+      fmt_us (&r[MODE_CPU]), fmt_ratio (&r[MODE_PINNED], h2d),
+      fmt_fps (&r[MODE_CUDA_MEMORY]), fmt_fps (&r[MODE_PINNED]),
+      fmt_ratio (&r[MODE_CPU], &r[MODE_CUDA_MEMORY]),
+      fmt_ratio (&r[MODE_CPU], &r[MODE_PINNED]),
+      fmt_ratio (va, &r[MODE_CUDA_MEMORY]), fmt_ratio (va, &r[MODE_PINNED]),
+    };
+    guint k;
 
-    if (!r[MODE_CUDA_MEMORY].failed)
-      g_snprintf (fps_cm, sizeof (fps_cm), "%.0f",
-          1e9 / r[MODE_CUDA_MEMORY].median);
-    if (!r[MODE_PINNED].failed)
-      g_snprintf (fps_pi, sizeof (fps_pi), "%.0f", 1e9 / r[MODE_PINNED].median);
-    g_string_append_printf (markdown, "| %s | %s | %s | %s | %s | %s | %s | "
-        "%s | %s | %s | %s |\n", sharpness_metric_info[metrics[m]].nick, k, cm,
-        pi, pa, cpu, floor, fps_cm, fps_pi, xcpu, xva);
-    g_free (k);
-    g_free (cm);
-    g_free (pi);
-    g_free (pa);
-    g_free (cpu);
-    g_free (floor);
-    g_free (xcpu);
-    g_free (xva);
+    g_string_append_printf (markdown, "| %s |",
+        sharpness_metric_info[metrics[m]].nick);
+    for (k = 0; k < G_N_ELEMENTS (cells); k++) {
+      g_string_append_printf (markdown, " %s |", cells[k]);
+      g_free (cells[k]);
+    }
+    g_string_append_c (markdown, '\n');
   }
   for (m = 0; m < n_metrics; m++) {
     Mode mode;
 
-    for (mode = 0; mode < MODE_COUNT; mode++) {
-      if (results[m][mode].failed && mode != MODE_VIDEOANALYSE &&
-          mode != MODE_H2D_PINNED && mode != MODE_H2D_PAGEABLE)
+    for (mode = MODE_KERNEL; mode <= MODE_CPU; mode++) {
+      if (results[m][mode].failed)
         g_string_append_printf (markdown, "\n- %s %s: %s",
             sharpness_metric_info[metrics[m]].nick, mode_names[mode],
             results[m][mode].note);

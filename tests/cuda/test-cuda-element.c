@@ -114,9 +114,10 @@ context_device (GstCudaContext * ctx)
   return device;
 }
 
-/* Runs @desc (with an element "s" and optionally "up") to EOS.  @pipeline_ctx
- * and @s_ctx, when given, are set on the pipeline and on "s" first.  FALSE
- * when the pipeline does not start or posts an error. */
+/* Runs @desc (with an element "s" and optionally "up") to EOS, calling
+ * @hook before each buffer enters "s".  @pipeline_ctx, @s_ctx and @up_ctx,
+ * when given, are set on the pipeline, "s" and "up" first.  FALSE when the
+ * pipeline does not start or posts an error. */
 static gboolean
 run_pipeline (const gchar * desc, GstCudaContext * pipeline_ctx,
     GstCudaContext * s_ctx, GstCudaContext * up_ctx, BufferHook hook,
