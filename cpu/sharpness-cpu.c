@@ -60,19 +60,11 @@ sharpness_cpu_free (SharpnessCpu * cpu)
   free (cpu);
 }
 
-static int
-plane_is_valid (const SharpnessPlane * plane)
-{
-  return plane && plane->data && plane->width > 0 && plane->height > 0 &&
-      plane->pixel_stride > 0 &&
-      (plane->height == 1 || plane->stride >= (size_t) plane->width * plane->pixel_stride);
-}
-
 SharpnessStatus
 sharpness_cpu_sums (SharpnessCpu * cpu, SharpnessMetric metric,
     const SharpnessPlane * plane, SharpnessSums * sums)
 {
-  if (!cpu || !sums || !plane_is_valid (plane) ||
+  if (!cpu || !sums || !sharpness_plane_is_valid (plane) ||
       (unsigned) metric >= SHARPNESS_METRIC_COUNT)
     return SHARPNESS_ERROR_INVALID;
   if (!cpu_entries[metric].sums)
@@ -85,7 +77,7 @@ SharpnessStatus
 sharpness_cpu_score (SharpnessCpu * cpu, SharpnessMetric metric,
     const SharpnessPlane * plane, double *score)
 {
-  if (!cpu || !score || !plane_is_valid (plane) ||
+  if (!cpu || !score || !sharpness_plane_is_valid (plane) ||
       (unsigned) metric >= SHARPNESS_METRIC_COUNT)
     return SHARPNESS_ERROR_INVALID;
 

@@ -14,22 +14,10 @@
  */
 #include "tv-map.h"
 
+#include "sharpness-hd.h"
+
 #include <math.h>
 #include <string.h>
-
-/* Sample index of position @i (any integer) on an axis of @n samples, in
- * the symmetric extension (edge repeated).  Equal to the reference's
- * padding whenever that exists (n > p); also defined for smaller n. */
-static int
-mirror (int i, int n)
-{
-  const int period = 2 * n;
-
-  i %= period;
-  if (i < 0)
-    i += period;
-  return i < n ? i : period - 1 - i;
-}
 
 /* Block value: the largest total variation of its 49 2 x 2 sub-blocks,
  * divided by 4.  (@y0, @x0): the block's first sample, in image
@@ -41,9 +29,9 @@ block_value (const double *image, int width, int height, int y0, int x0)
   double best = 0.0;
 
   for (int i = 0; i < SHARPNESS_TV_BLOCK; i++) {
-    const double *row = image + (size_t) mirror (y0 + i, height) * width;
+    const double *row = image + (size_t) sharpness_mirror (y0 + i, height) * width;
     for (int j = 0; j < SHARPNESS_TV_BLOCK; j++)
-      g[i][j] = row[mirror (x0 + j, width)];
+      g[i][j] = row[sharpness_mirror (x0 + j, width)];
   }
 
   for (int i = 0; i < SHARPNESS_TV_BLOCK - 1; i++)

@@ -14,13 +14,13 @@
  * 12 maps (3 scales x 4 statistics) are pooled in one go: radix selection
  * of each 10% threshold (topk-select.cuh), then one pass for every mean.
  * The 24 features come back to the host, which runs the reference's own
- * prediction (cpu/bliinds2-model.c) on them.
+ * prediction (cpu/common/bliinds2-model.c) on them.
  */
 #include <cmath>
 #include <cstring>
 #include <new>
 
-#include "bliinds2.h"
+#include "bliinds2-model.h"
 #include "device-alloc.cuh"
 #include "perceptual-cuda.h"
 #include "sharpness-cuda-private.h"

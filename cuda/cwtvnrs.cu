@@ -92,17 +92,6 @@ tv_blocks (int n, int pad)
   return last < 0 ? 0 : last / kTvBlock + 1;
 }
 
-/* The symmetric extension (edge sample repeated): cpu/tv-map.c mirror (). */
-__device__ __forceinline__ int
-mirror (int i, int n)
-{
-  const int period = 2 * n;
-  i %= period;
-  if (i < 0)
-    i += period;
-  return i < n ? i : period - 1 - i;
-}
-
 struct TvGrid
 {
   int pad;
@@ -135,12 +124,12 @@ tv_blocks_kernel (const double *x_image, const double *y_image, int width,
   int cols[kTvBlock];
 #pragma unroll
   for (int j = 0; j < kTvBlock; j++)
-    cols[j] = mirror (x0 + j, width);
+    cols[j] = sharpness_mirror (x0 + j, width);
 
   double best = 0.0, above[kTvBlock];
 #pragma unroll
   for (int r = 0; r < kTvBlock; r++) {
-    const double *row = img + (size_t) mirror (y0 + r, height) * width;
+    const double *row = img + (size_t) sharpness_mirror (y0 + r, height) * width;
     double cur[kTvBlock];
 #pragma unroll
     for (int j = 0; j < kTvBlock; j++)

@@ -185,43 +185,14 @@ sharpness_cuda_last_error (const SharpnessCuda * cuda)
   return cuda ? cuda->error : new_error;
 }
 
-/* The same plane checks as the CPU backend, so both accept the same input. */
-static bool
-plane_is_valid (const SharpnessPlane * plane)
-{
-  return plane && plane->data && plane->width > 0 && plane->height > 0 &&
-      plane->pixel_stride > 0 &&
-      (plane->samples == SHARPNESS_SAMPLES_Y8 ||
-      plane->samples == SHARPNESS_SAMPLES_Y16LE ||
-      plane->samples == SHARPNESS_SAMPLES_RGB8) &&
-      (plane->height == 1 ||
-      plane->stride >= (size_t) plane->width * plane->pixel_stride);
-}
-
 static const SharpnessCudaEntry *
 lookup (SharpnessCuda * cuda, SharpnessMetric metric,
     const SharpnessPlane * plane, const void *out)
 {
-  if (!cuda || !out || !plane_is_valid (plane) ||
+  if (!cuda || !out || !sharpness_plane_is_valid (plane) ||
       (unsigned) metric >= SHARPNESS_METRIC_COUNT)
     return NULL;
   return &cuda_entries[metric];
-}
-
-/* Bytes of a row up to its last sample: width * pixel_stride for packed
- * RGB and for one-sample pixels, one byte less for RGBx. */
-static size_t
-row_bytes (const SharpnessPlane * p)
-{
-  size_t last = 1;
-  if (p->samples == SHARPNESS_SAMPLES_Y16LE) {
-    last = 2;
-  } else if (p->samples == SHARPNESS_SAMPLES_RGB8) {
-    int hi = p->offset_r > p->offset_g ? p->offset_r : p->offset_g;
-    hi = hi > p->offset_b ? hi : p->offset_b;
-    last = (size_t) hi + 1;
-  }
-  return (size_t) (p->width - 1) * p->pixel_stride + last;
 }
 
 /* Copies the host plane into the staging buffer (rows padded to 16 bytes,
@@ -231,7 +202,7 @@ static SharpnessStatus
 upload (SharpnessCuda * cuda, const SharpnessPlane * plane,
     SharpnessPlane * dev)
 {
-  const size_t width_bytes = row_bytes (plane);
+  const size_t width_bytes = sharpness_plane_row_bytes (plane);
   const size_t pixels_bytes = (size_t) plane->width * plane->pixel_stride;
   const size_t pitch = ((width_bytes > pixels_bytes ? width_bytes :
           pixels_bytes) + 15) & ~(size_t) 15;

@@ -15,7 +15,7 @@ def main():
     inspect, header = sys.argv[1], sys.argv[2]
     # The nicks, read from the X-macro table itself.
     with open(header, encoding="utf-8") as f:
-        nicks = re.findall(r'X \(\s*\w+\s*,\s*"([^"]+)"', f.read())
+        nicks = re.findall(r'X \(\s*\w+\s*,\s*\w+\s*,\s*"([^"]+)"', f.read())
     if len(nicks) < 2:
         print(f"could not read the metric table from {header}")
         return 1

@@ -12,7 +12,7 @@
  * tests/bliinds2/data/model-live.txt; test-bliinds2-model checks the two
  * agree through the predictions.
  */
-#include "bliinds2.h"
+#include "bliinds2-model.h"
 
 #include <math.h>
 

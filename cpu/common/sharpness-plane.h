@@ -18,11 +18,7 @@
 extern "C" {
 #endif
 
-#ifdef __CUDACC__
-#define SHARPNESS_HD static __host__ __device__ __forceinline__
-#else
-#define SHARPNESS_HD static inline
-#endif
+#include "sharpness-hd.h"
 
 typedef enum
 {
@@ -82,6 +78,35 @@ sharpness_plane_gray_at (const SharpnessPlane * p, const uint8_t * row, int x)
     default:
       return px[0];
   }
+}
+
+/* Bytes of a row up to its last sample: width * pixel_stride for packed
+ * RGB and one-sample pixels, one byte less for RGBx. */
+SHARPNESS_HD size_t
+sharpness_plane_row_bytes (const SharpnessPlane * p)
+{
+  size_t last = 1;
+  if (p->samples == SHARPNESS_SAMPLES_Y16LE) {
+    last = 2;
+  } else if (p->samples == SHARPNESS_SAMPLES_RGB8) {
+    int hi = p->offset_r > p->offset_g ? p->offset_r : p->offset_g;
+    hi = hi > p->offset_b ? hi : p->offset_b;
+    last = (size_t) hi + 1;
+  }
+  return (size_t) (p->width - 1) * p->pixel_stride + last;
+}
+
+/* The checks every backend applies before reading @p: a known sample
+ * layout, a non-empty frame and rows that do not overlap. */
+SHARPNESS_HD int
+sharpness_plane_is_valid (const SharpnessPlane * p)
+{
+  return p && p->data && p->width > 0 && p->height > 0 &&
+      p->pixel_stride > 0 &&
+      (p->samples == SHARPNESS_SAMPLES_Y8 ||
+      p->samples == SHARPNESS_SAMPLES_Y16LE ||
+      p->samples == SHARPNESS_SAMPLES_RGB8) &&
+      (p->height == 1 || p->stride >= (size_t) p->width * p->pixel_stride);
 }
 
 #ifdef __cplusplus

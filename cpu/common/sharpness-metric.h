@@ -4,14 +4,15 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * SHARPNESS_METRIC_TABLE is an X-macro: the enum below, the GEnum of the
- * element's `metric` property, the generated table in docs/metrics.md and the
- * test loops all expand it.  Each backend keeps its own table of entry points
- * indexed by SharpnessMetric (cpu/sharpness-cpu.c, cuda/sharpness-cuda.cu),
- * checked for completeness at compile time, so adding a metric is one row
- * here plus one row per backend.
+ * element's `metric` property, the generated table in docs/metrics.md, the
+ * test loops and each backend's table of metric descriptors all expand it
+ * (docs/architecture.md: adding a metric).
  *
- * Columns: X (ID, nick, name, direction, kind, range, description)
+ * Columns: X (ID, sym, nick, name, direction, kind, range, description)
  *   ID          enum suffix: SHARPNESS_METRIC_<ID>
+ *   sym         C identifier of the metric's descriptors: each backend
+ *               defines sharpness_<backend>_metric_<sym> in the metric's
+ *               own file, and its table is generated from these rows
  *   nick        GEnum nick, message/meta `metric` string, CLI name
  *   name        human-readable name
  *   direction   SHARPNESS_HIGHER_IS_SHARPER or SHARPNESS_LOWER_IS_SHARPER
@@ -30,41 +31,41 @@ extern "C" {
 #endif
 
 #define SHARPNESS_METRIC_TABLE(X) \
-  X (VARIANCE, "variance", "Gray-level variance", \
+  X (VARIANCE, variance, "variance", "Gray-level variance", \
      SHARPNESS_HIGHER_IS_SHARPER, SHARPNESS_KIND_SUMS, "[0, 16256.25]", \
      "Population variance of the gray levels") \
-  X (ROBERTS, "roberts", "Roberts cross", \
+  X (ROBERTS, roberts, "roberts", "Roberts cross", \
      SHARPNESS_HIGHER_IS_SHARPER, SHARPNESS_KIND_SUMS, "[0, 510)", \
      "Sum of the absolute Roberts cross differences, per pixel") \
-  X (TENENGRAD, "tenengrad", "Tenengrad (Sobel energy)", \
+  X (TENENGRAD, tenengrad, "tenengrad", "Tenengrad (Sobel energy)", \
      SHARPNESS_HIGHER_IS_SHARPER, SHARPNESS_KIND_SUMS, "[0, 2080800)", \
      "Sum of the squared 3x3 Sobel gradient magnitudes, per pixel") \
-  X (LAPLACIAN, "laplacian", "Laplacian", \
+  X (LAPLACIAN, laplacian, "laplacian", "Laplacian", \
      SHARPNESS_HIGHER_IS_SHARPER, SHARPNESS_KIND_SUMS, "[0, 1020)", \
      "Sum of the absolute horizontal and vertical second differences, per pixel") \
-  X (SMD, "smd", "Gray difference (SMD)", \
+  X (SMD, smd, "smd", "Gray difference (SMD)", \
      SHARPNESS_HIGHER_IS_SHARPER, SHARPNESS_KIND_SUMS, "[0, 510)", \
      "Sum of the absolute right and down neighbour differences, per pixel") \
-  X (SMD2, "smd2", "Gray-difference product (SMD2)", \
+  X (SMD2, smd2, "smd2", "Gray-difference product (SMD2)", \
      SHARPNESS_HIGHER_IS_SHARPER, SHARPNESS_KIND_SUMS, "[0, 65025)", \
      "Sum of the products of the absolute right and down differences, per pixel") \
-  X (MAXMIN, "maxmin", "Max-min gradient", \
+  X (MAXMIN, maxmin, "maxmin", "Max-min gradient", \
      SHARPNESS_HIGHER_IS_SHARPER, SHARPNESS_KIND_SUMS, "[0, 255)", \
      "Sum of the 3x3 neighbourhood ranges (max - min), per pixel") \
-  X (ENTROPY, "entropy", "Gray-level entropy", \
+  X (ENTROPY, entropy, "entropy", "Gray-level entropy", \
      SHARPNESS_HIGHER_IS_SHARPER, SHARPNESS_KIND_SUMS, "[0, 8]", \
      "Shannon entropy of the 256-bin gray-level histogram, in bits") \
-  X (LPC_SI, "lpc-si", "Local phase coherence sharpness index (LPC-SI)", \
+  X (LPC_SI, lpc_si, "lpc-si", "Local phase coherence sharpness index (LPC-SI)", \
      SHARPNESS_HIGHER_IS_SHARPER, SHARPNESS_KIND_FLOAT, "[0, 1)", \
      "Hassen-Wang-Salama local phase coherence of a log-Gabor bank, pooled over the sharpest pixels") \
-  X (CWTVNRS, "cwtvnrs", "Phase coherence and total variation (CWTVNRS)", \
+  X (CWTVNRS, cwtvnrs, "cwtvnrs", "Phase coherence and total variation (CWTVNRS)", \
      SHARPNESS_HIGHER_IS_SHARPER, SHARPNESS_KIND_FLOAT, "[0, 1)", \
      "Dissimilarity of the LPC and total-variation maps of the frame and of a re-blurred copy") \
-  X (BLIINDS2, "bliinds2", "BLIINDS-II predicted DMOS", \
+  X (BLIINDS2, bliinds2, "bliinds2", "BLIINDS-II predicted DMOS", \
      SHARPNESS_LOWER_IS_SHARPER, SHARPNESS_KIND_FLOAT, "[0, 99]", \
      "Saad-Bovik-Charrier DCT natural-scene-statistics quality, as predicted LIVE DMOS (higher = worse)")
 
-#define SHARPNESS_METRIC_ENUM_ROW(ID, nick, name, dir, kind, range, desc) \
+#define SHARPNESS_METRIC_ENUM_ROW(ID, sym, nick, name, dir, kind, range, desc) \
   SHARPNESS_METRIC_##ID,
 typedef enum
 {
