@@ -1,8 +1,10 @@
 #!/bin/sh
 # Quick start on Debian 12: install what is missing, build, then
-#   ./quickstart.sh demo   run a pipeline that prints per-frame sharpness scores
-#   ./quickstart.sh test   run the whole test suite (CPU tests; GPU tests skip
-#                          visibly without a CUDA device)
+#   ./quickstart.sh demo [FILE|URI]  print per-frame sharpness scores of a
+#                                    test pattern, or of a video file or URI
+#   ./quickstart.sh test             run the whole test suite (CPU tests; GPU
+#                                    tests and tests whose Python modules are
+#                                    missing skip visibly, with the reason)
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -11,21 +13,23 @@ cd "$(dirname "$0")"
 
 mode=${1:-}
 case "$mode" in
-  demo|test) ;;
-  *) echo "usage: $0 demo|test" >&2; exit 2 ;;
+  demo|test) shift ;;
+  *) echo "usage: $0 demo [FILE|URI] | $0 test" >&2; exit 2 ;;
 esac
 
 # Build tools, GStreamer 1.22 development files and plugins the tests use,
-# libavutil (FFT of the perceptual metrics), and the Python side of the
-# validation (oracles, natural images, FFmpeg's blurdetect for comparison).
+# the decoders common files need (gstreamer1.0-libav: 10-bit H.264, HEVC,
+# ProRes... that the other plugin sets lack), libavutil (FFT of the
+# perceptual metrics), and the Python side of the validation (oracles,
+# natural images, FFmpeg's blurdetect for comparison).
 PACKAGES="gcc meson ninja-build pkg-config
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   libgstreamer-plugins-bad1.0-dev libgl-dev libavutil-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
-  gstreamer1.0-plugins-bad
+  gstreamer1.0-plugins-bad gstreamer1.0-libav
   python3 python3-gi python3-gst-1.0 gir1.2-gstreamer-1.0
   gir1.2-gst-plugins-base-1.0 python3-numpy python3-scipy python3-skimage
-  ffmpeg"
+  ffmpeg python3-jsonschema chromium"
 
 missing=""
 for p in $PACKAGES; do
@@ -51,7 +55,7 @@ meson compile -C build
 if [ "$mode" = demo ]; then
   export GST_PLUGIN_PATH_1_0="$PWD/build/gst"
   export GST_REGISTRY_1_0="$PWD/build/registry.bin"
-  exec /usr/bin/python3 docs/examples/print-scores.py
+  exec /usr/bin/python3 docs/examples/print-scores.py "$@"
 fi
 
 status=0

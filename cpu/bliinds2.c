@@ -6,37 +6,43 @@
 #include "sharpness-cpu-private.h"
 #include "bliinds2.h"
 
+/* Scratch per resolution: the backend rebuilds it only when the frame size
+ * changes. */
+static SharpnessStatus
+bliinds2_state_new (void *backend, int width, int height, void **out)
+{
+  /* Three 2:1 scales need a pixel at the smallest: say that the size is
+   * the reason, not the backend. */
+  if (width < SHARPNESS_BLIINDS2_MIN_SIZE ||
+      height < SHARPNESS_BLIINDS2_MIN_SIZE)
+    return SHARPNESS_ERROR_TOO_SMALL;
+  *out = sharpness_bliinds2_new (width, height);
+  return *out ? SHARPNESS_OK : SHARPNESS_ERROR_NO_MEMORY;
+}
+
 static void
 bliinds2_state_free (void *data)
 {
   sharpness_bliinds2_free (data);
 }
 
-SharpnessStatus
-sharpness_cpu_bliinds2_score (SharpnessCpu * cpu, const SharpnessPlane * plane,
+static SharpnessStatus
+bliinds2_score (SharpnessCpu * cpu, void *state, const SharpnessPlane * plane,
     double *score)
 {
-  SharpnessBliinds2 *b = cpu->state[SHARPNESS_METRIC_BLIINDS2].data;
   double features[SHARPNESS_BLIINDS2_N_FEATURES];
+  SharpnessStatus st = sharpness_bliinds2_features (state, plane, features);
 
-  if (plane->width < SHARPNESS_BLIINDS2_MIN_SIZE ||
-      plane->height < SHARPNESS_BLIINDS2_MIN_SIZE)
-    return SHARPNESS_ERROR_UNSUPPORTED;
-
-  /* Scratch per resolution: rebuilt only when the frame size changes. */
-  if (!sharpness_bliinds2_has_size (b, plane->width, plane->height)) {
-    sharpness_cpu_set_state (cpu, SHARPNESS_METRIC_BLIINDS2, NULL, NULL);
-    b = sharpness_bliinds2_new (plane->width, plane->height);
-    if (!b)
-      return SHARPNESS_ERROR_NO_MEMORY;
-    sharpness_cpu_set_state (cpu, SHARPNESS_METRIC_BLIINDS2, b,
-        bliinds2_state_free);
-  }
-
-  SharpnessStatus st = sharpness_bliinds2_features (b, plane, features);
   if (st != SHARPNESS_OK)
     return st;
   *score = sharpness_bliinds2_predict (&sharpness_bliinds2_live_model,
       features);
   return SHARPNESS_OK;
 }
+
+const SharpnessCpuScoreMetric sharpness_cpu_metric_bliinds2 = {
+  .metric = SHARPNESS_METRIC_BLIINDS2,
+  .state_new = bliinds2_state_new,
+  .state_free = bliinds2_state_free,
+  .score = bliinds2_score,
+};

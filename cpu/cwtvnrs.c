@@ -146,31 +146,38 @@ sharpness_cpu_cwtvnrs_run (SharpnessCpuCwtvnrs * cw)
   return den > 0.0 ? 1.0 - num / den : 0.0;
 }
 
+static SharpnessStatus
+cwtvnrs_state_new (void *backend, int width, int height, void **out)
+{
+  SharpnessCpuCwtvnrs *cw;
+  SharpnessStatus ret = sharpness_cpu_cwtvnrs_new (width, height, &cw);
+
+  *out = cw;
+  return ret;
+}
+
 static void
 cwtvnrs_state_free (void *data)
 {
   sharpness_cpu_cwtvnrs_free (data);
 }
 
-SharpnessStatus
-sharpness_cpu_cwtvnrs_score (SharpnessCpu * cpu, const SharpnessPlane * plane,
+static SharpnessStatus
+cwtvnrs_score (SharpnessCpu * cpu, void *state, const SharpnessPlane * plane,
     double *score)
 {
-  SharpnessCpuCwtvnrs *cw = cpu->state[SHARPNESS_METRIC_CWTVNRS].data;
-  SharpnessStatus ret;
+  SharpnessCpuCwtvnrs *cw = state;
+  SharpnessStatus ret = sharpness_cpu_gray_image (cpu, plane, cw->image[0]);
 
-  if (!cw || cw->width != plane->width || cw->height != plane->height) {
-    sharpness_cpu_set_state (cpu, SHARPNESS_METRIC_CWTVNRS, NULL, NULL);
-    ret = sharpness_cpu_cwtvnrs_new (plane->width, plane->height, &cw);
-    if (ret != SHARPNESS_OK)
-      return ret;
-    sharpness_cpu_set_state (cpu, SHARPNESS_METRIC_CWTVNRS, cw,
-        cwtvnrs_state_free);
-  }
-
-  ret = sharpness_cpu_gray_image (cpu, plane, cw->image[0]);
   if (ret != SHARPNESS_OK)
     return ret;
   *score = sharpness_cpu_cwtvnrs_run (cw);
   return SHARPNESS_OK;
 }
+
+const SharpnessCpuScoreMetric sharpness_cpu_metric_cwtvnrs = {
+  .metric = SHARPNESS_METRIC_CWTVNRS,
+  .state_new = cwtvnrs_state_new,
+  .state_free = cwtvnrs_state_free,
+  .score = cwtvnrs_score,
+};

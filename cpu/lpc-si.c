@@ -5,7 +5,7 @@
  *
  * The frame's gray image, its LPC map (cpu/lpc-map.h), and the pooling of
  * the map's centre crop.  Everything that depends on the frame size lives
- * in the metric's backend state, rebuilt when the size changes.
+ * in the metric's state, rebuilt by the backend when the size changes.
  */
 #include "sharpness-cpu-private.h"
 
@@ -38,18 +38,11 @@ lpc_si_state_free (void *data)
 }
 
 static SharpnessStatus
-lpc_si_state_get (SharpnessCpu * cpu, int width, int height,
-    LpcSiState ** out)
+lpc_si_state_new (void *backend, int width, int height, void **out)
 {
-  LpcSiState *st = cpu->state[SHARPNESS_METRIC_LPC_SI].data;
   const size_t n = (size_t) width * height;
+  LpcSiState *st;
   SharpnessStatus ret;
-
-  if (st && st->width == width && st->height == height) {
-    *out = st;
-    return SHARPNESS_OK;
-  }
-  sharpness_cpu_set_state (cpu, SHARPNESS_METRIC_LPC_SI, NULL, NULL);
 
   st = calloc (1, sizeof *st);
   if (!st)
@@ -68,22 +61,17 @@ lpc_si_state_get (SharpnessCpu * cpu, int width, int height,
     lpc_si_state_free (st);
     return SHARPNESS_ERROR_NO_MEMORY;
   }
-  sharpness_cpu_set_state (cpu, SHARPNESS_METRIC_LPC_SI, st,
-      lpc_si_state_free);
   *out = st;
   return SHARPNESS_OK;
 }
 
-SharpnessStatus
-sharpness_cpu_lpc_si_score (SharpnessCpu * cpu, const SharpnessPlane * plane,
+static SharpnessStatus
+lpc_si_score (SharpnessCpu * cpu, void *state, const SharpnessPlane * plane,
     double *score)
 {
-  LpcSiState *st;
+  LpcSiState *st = state;
   SharpnessStatus ret;
 
-  ret = lpc_si_state_get (cpu, plane->width, plane->height, &st);
-  if (ret != SHARPNESS_OK)
-    return ret;
   ret = sharpness_cpu_gray_image (cpu, plane, st->image);
   if (ret != SHARPNESS_OK)
     return ret;
@@ -93,3 +81,10 @@ sharpness_cpu_lpc_si_score (SharpnessCpu * cpu, const SharpnessPlane * plane,
       st->pool);
   return SHARPNESS_OK;
 }
+
+const SharpnessCpuScoreMetric sharpness_cpu_metric_lpc_si = {
+  .metric = SHARPNESS_METRIC_LPC_SI,
+  .state_new = lpc_si_state_new,
+  .state_free = lpc_si_state_free,
+  .score = lpc_si_score,
+};

@@ -11,6 +11,7 @@
 #include "sharpness-plane.h"
 #include "sharpness-status.h"
 #include "sharpness-sums.h"
+#include "sharpness-tiles.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,6 +33,21 @@ SharpnessStatus sharpness_cpu_score (SharpnessCpu * cpu,
  * backends; SHARPNESS_ERROR_UNSUPPORTED for other kinds. */
 SharpnessStatus sharpness_cpu_sums (SharpnessCpu * cpu,
     SharpnessMetric metric, const SharpnessPlane * plane, SharpnessSums * sums);
+
+/* The frame's sums and, in the same pass, those of each tile of
+ * @tiles->cols x @tiles->rows (sharpness-tiles.h): the tiles' sums add up
+ * to the frame's.  SHARPNESS_ERROR_UNSUPPORTED for a metric without tiles
+ * (sharpness_metric_has_tiles()). */
+SharpnessStatus sharpness_cpu_sums_tiles (SharpnessCpu * cpu,
+    SharpnessMetric metric, const SharpnessPlane * plane, SharpnessSums * sums,
+    SharpnessTileSums * tiles);
+
+/* The CPU twin of sharpness_cuda_sums_batch(): the sums of each of the
+ * @n @regions (and of their tiles, where asked) into @sums[0 .. n - 1],
+ * each equal to scoring its rectangle as a plane of its own. */
+SharpnessStatus sharpness_cpu_sums_batch (SharpnessCpu * cpu,
+    SharpnessMetric metric, const SharpnessRegion * regions, int n,
+    SharpnessSums * sums);
 
 #ifdef __cplusplus
 }

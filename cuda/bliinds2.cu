@@ -311,11 +311,16 @@ tables_init (SharpnessCuda * cuda, Bliinds2State * s)
   return st;
 }
 
+/* SharpnessStateNew: the state for @width x @height frames; frames too
+ * small for the model's three scales of 3x3 blocks are refused here. */
 SharpnessStatus
-bliinds2_state_new (SharpnessCuda * cuda, int width, int height,
-    Bliinds2State ** out)
+bliinds2_state_new (void *backend, int width, int height, void **out)
 {
   static const int descending[kMaps] = SHARPNESS_BLIINDS2_MAP_DESCENDING;
+  SharpnessCuda *cuda = (SharpnessCuda *) backend;
+  if (width < SHARPNESS_BLIINDS2_MIN_SIZE ||
+      height < SHARPNESS_BLIINDS2_MIN_SIZE)
+    return SHARPNESS_ERROR_TOO_SMALL;
   Bliinds2State *s = new (std::nothrow) Bliinds2State ();
   if (!s)
     return SHARPNESS_ERROR_NO_MEMORY;
@@ -438,28 +443,13 @@ queue_features (SharpnessCuda * cuda, Bliinds2State * s,
           cudaMemcpyDeviceToHost, cuda->stream), "BLIINDS-II read-back");
 }
 
-}  // namespace
-
+/* The 24 features from the state of @plane's size. */
 SharpnessStatus
-sharpness_cuda_bliinds2_features (SharpnessCuda * cuda,
+features_of (SharpnessCuda * cuda, Bliinds2State * s,
     const SharpnessPlane * plane, double features[24])
 {
   static_assert (SHARPNESS_BLIINDS2_N_FEATURES == 24, "24 features");
-  Bliinds2State *s =
-      (Bliinds2State *) cuda->state[SHARPNESS_METRIC_BLIINDS2].data;
   SharpnessStatus st;
-
-  if (plane->width < SHARPNESS_BLIINDS2_MIN_SIZE ||
-      plane->height < SHARPNESS_BLIINDS2_MIN_SIZE)
-    return SHARPNESS_ERROR_UNSUPPORTED;
-  if (!s || s->width != plane->width || s->height != plane->height) {
-    sharpness_cuda_set_state (cuda, SHARPNESS_METRIC_BLIINDS2, nullptr,
-        nullptr);
-    if ((st = bliinds2_state_new (cuda, plane->width, plane->height, &s)))
-      return st;
-    sharpness_cuda_set_state (cuda, SHARPNESS_METRIC_BLIINDS2, s,
-        bliinds2_state_free);
-  }
 
   if ((st = queue_features (cuda, s, plane)) ||
       (st = sharpness_cuda_check (cuda, cudaStreamSynchronize (cuda->stream),
@@ -475,14 +465,29 @@ sharpness_cuda_bliinds2_features (SharpnessCuda * cuda,
 }
 
 SharpnessStatus
-sharpness_cuda_bliinds2_score (SharpnessCuda * cuda,
+bliinds2_score (SharpnessCuda * cuda, void *state,
     const SharpnessPlane * plane, double *score)
 {
   double features[SHARPNESS_BLIINDS2_N_FEATURES];
-  SharpnessStatus st = sharpness_cuda_bliinds2_features (cuda, plane,
+  SharpnessStatus st = features_of (cuda, (Bliinds2State *) state, plane,
       features);
   if (st == SHARPNESS_OK)
     *score = sharpness_bliinds2_predict (&sharpness_bliinds2_live_model,
         features);
   return st;
+}
+
+}  // namespace
+
+SHARPNESS_CUDA_SCORE_METRIC (BLIINDS2, bliinds2, nullptr, bliinds2_state_new,
+    bliinds2_state_free, bliinds2_score);
+
+SharpnessStatus
+sharpness_cuda_bliinds2_features (SharpnessCuda * cuda,
+    const SharpnessPlane * plane, double features[24])
+{
+  SharpnessStatus st;
+  Bliinds2State *s = (Bliinds2State *) sharpness_cuda_state_get (cuda,
+      SHARPNESS_METRIC_BLIINDS2, plane, &st);
+  return s ? features_of (cuda, s, plane, features) : st;
 }

@@ -234,6 +234,7 @@ struct CwtvnrsState
   unsigned *tickets;
   double *score_dev;
   double *score_host;           /* pinned */
+  SharpnessCudaGraph graph;     /* the frame's work after the gray load */
 };
 
 unsigned
@@ -248,6 +249,7 @@ cwtvnrs_state_free (void *data)
   CwtvnrsState *s = (CwtvnrsState *) data;
   if (!s)
     return;
+  sharpness_cuda_graph_clear (&s->graph);
   sharpness_lpc_map_free (s->map);
   void *buffers[] = { s->image[0], s->image[1], s->blur_rows, s->lpc[0],
     s->lpc[1], s->tv_values, s->partials, s->tickets, s->score_dev
@@ -261,13 +263,15 @@ cwtvnrs_state_free (void *data)
   delete s;
 }
 
+/* SharpnessStateNew: the state for @width x @height frames. */
 SharpnessStatus
-cwtvnrs_state_new (SharpnessCuda * cuda, int width, int height,
-    CwtvnrsState ** out)
+cwtvnrs_state_new (void *backend, int width, int height, void **out)
 {
+  SharpnessCuda *cuda = (SharpnessCuda *) backend;
   CwtvnrsState *s = new (std::nothrow) CwtvnrsState ();
   if (!s)
     return SHARPNESS_ERROR_NO_MEMORY;
+  sharpness_cuda_graph_init (&s->graph);
   s->width = width;
   s->height = height;
 
@@ -335,15 +339,16 @@ cwtvnrs_state_new (SharpnessCuda * cuda, int width, int height,
   return SHARPNESS_OK;
 }
 
+/* SharpnessGraphBody: everything after the gray load, on the state's own
+ * buffers (one graph per size serves every frame), ending with the score
+ * in s->score_host. */
 SharpnessStatus
-queue_score (SharpnessCuda * cuda, CwtvnrsState * s,
-    const SharpnessPlane * plane)
+queue_score (SharpnessCuda * cuda, void *data)
 {
+  CwtvnrsState *s = (CwtvnrsState *) data;
   const dim3 grid (row_blocks (s->width), s->height);
   SharpnessStatus st;
 
-  if ((st = sharpness_lpc_map_load_plane (cuda, plane, s->image[0])))
-    return st;
   blur_rows_kernel <<<grid, kThreads, 0, cuda->stream>>> (s->image[0],
       s->width, s->blur, s->blur_rows);
   if ((st = sharpness_cuda_check (cuda, cudaGetLastError (),
@@ -381,27 +386,25 @@ queue_score (SharpnessCuda * cuda, CwtvnrsState * s,
           cuda->stream), "CWTVNRS read-back");
 }
 
-}  // namespace
-
 SharpnessStatus
-sharpness_cuda_cwtvnrs_score (SharpnessCuda * cuda,
+cwtvnrs_score (SharpnessCuda * cuda, void *state,
     const SharpnessPlane * plane, double *score)
 {
-  CwtvnrsState *s = (CwtvnrsState *) cuda->state[SHARPNESS_METRIC_CWTVNRS].data;
+  CwtvnrsState *s = (CwtvnrsState *) state;
   SharpnessStatus st;
 
-  if (!s || s->width != plane->width || s->height != plane->height) {
-    sharpness_cuda_set_state (cuda, SHARPNESS_METRIC_CWTVNRS, nullptr,
-        nullptr);
-    if ((st = cwtvnrs_state_new (cuda, plane->width, plane->height, &s)))
-      return st;
-    sharpness_cuda_set_state (cuda, SHARPNESS_METRIC_CWTVNRS, s,
-        cwtvnrs_state_free);
-  }
-  if ((st = queue_score (cuda, s, plane)) ||
+  /* The gray load reads the frame, whose address changes every frame: a
+   * plain launch before the graph, which starts from s->image[0]. */
+  if ((st = sharpness_lpc_map_load_plane (cuda, plane, s->image[0])) ||
+      (st = sharpness_cuda_graph_run (cuda, &s->graph, queue_score, s)) ||
       (st = sharpness_cuda_check (cuda, cudaStreamSynchronize (cuda->stream),
               "CWTVNRS")))
     return st;
   *score = *s->score_host;
   return SHARPNESS_OK;
 }
+
+}  // namespace
+
+SHARPNESS_CUDA_SCORE_METRIC (CWTVNRS, cwtvnrs, nullptr, cwtvnrs_state_new,
+    cwtvnrs_state_free, cwtvnrs_score);

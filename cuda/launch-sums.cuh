@@ -4,8 +4,8 @@
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Each block reduces its threads' 64-bit sums (warp shuffles, then one warp
- * over the warp partials) and adds them to the device accumulators.  The
+ * Each block reduces its threads' 64-bit sums (cub::BlockReduce) and adds
+ * them to the device accumulators.  The
  * block that finishes last moves the totals into mapped pinned host memory
  * and leaves the accumulators at zero for the next launch: a frame costs
  * one launch, with no memset and no copy.  Integer sums make the result
@@ -14,11 +14,14 @@
  * A metric with one sum adds it and counts itself in a single atomicAdd of
  * (sum << kTicketBits) + 1: the block that reads a count of gridDim.x - 1
  * also reads every other block's sum, with no fence and no second atomic.
- * Variance (two sums) and entropy (256 bins) add with plain atomics, then
- * take a ticket after a fence, as in the CUDA samples' threadFenceReduction.
+ * Variance (two sums), blur-effect (four) and entropy (256 bins) add with
+ * plain atomics, then take a ticket after a fence, as in the CUDA samples'
+ * threadFenceReduction.
  */
 #ifndef SHARPNESS_LAUNCH_SUMS_CUH
 #define SHARPNESS_LAUNCH_SUMS_CUH
+
+#include <cub/block/block_reduce.cuh>
 
 #include "sharpness-cuda-private.h"
 
@@ -32,41 +35,18 @@ constexpr int kTicketBits = 11;
 /* Grids are clamped to this, so that packed counts never carry. */
 constexpr int kMaxBlocks = (1 << kTicketBits) - 1;
 
-__device__ __forceinline__ unsigned long long
-warp_sum (unsigned long long v)
-{
-#pragma unroll
-  for (int offset = 16; offset > 0; offset >>= 1)
-    v += __shfl_down_sync (kFullMask, v, offset);
-  return v;
-}
-
-/* Sum of @v over the block, valid in thread 0; @scratch is reusable after. */
-__device__ __forceinline__ unsigned long long
-block_sum (unsigned long long v, unsigned long long (&scratch)[kBlockWarps])
-{
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-
-  v = warp_sum (v);
-  if (lane == 0)
-    scratch[warp] = v;
-  __syncthreads ();
-  v = 0;
-  if (warp == 0)
-    v = warp_sum (lane < kBlockWarps ? scratch[lane] : 0);
-  __syncthreads ();
-  return v;
-}
+/* Integer sums: exact, whatever order CUB adds them in. */
+using BlockSum = cub::BlockReduce < unsigned long long, kBlockThreads >;
 
 /* One sum: the block's sum and its ticket in one atomic. */
 __device__ __forceinline__ void
 finish_packed (unsigned long long sum, SharpnessCudaAccum * accum,
     SharpnessCudaResult * result, unsigned long long seq)
 {
-  __shared__ unsigned long long scratch[kBlockWarps];
+  __shared__ typename BlockSum::TempStorage scratch;
   const unsigned long long count_mask = (1ull << kTicketBits) - 1;
 
-  sum = block_sum (sum, scratch);
+  sum = BlockSum (scratch).Sum (sum);   /* valid in thread 0 */
   if (threadIdx.x == 0) {
     const unsigned long long before = atomicAdd (&accum->sum,
         (sum << kTicketBits) | 1ull);
@@ -86,7 +66,7 @@ finish_ticket (unsigned long long sum, unsigned long long sum_sq,
     const unsigned *hist, SharpnessCudaAccum * accum,
     SharpnessCudaResult * result, unsigned long long seq)
 {
-  __shared__ unsigned long long scratch[kBlockWarps];
+  __shared__ typename BlockSum::TempStorage scratch[2];
   __shared__ bool last;
   const int tid = threadIdx.x;
 
@@ -96,8 +76,9 @@ finish_ticket (unsigned long long sum, unsigned long long sum_sq,
       if (hist[k])
         atomicAdd (&accum->hist[k], (unsigned long long) hist[k]);
   } else {
-    sum = block_sum (sum, scratch);
-    sum_sq = block_sum (sum_sq, scratch);
+    /* Two scratch areas: no barrier between the reductions. */
+    sum = BlockSum (scratch[0]).Sum (sum);
+    sum_sq = BlockSum (scratch[1]).Sum (sum_sq);
     if (tid == 0) {
       atomicAdd (&accum->sum, sum);
       atomicAdd (&accum->sum_sq, sum_sq);
@@ -128,6 +109,40 @@ finish_ticket (unsigned long long sum, unsigned long long sum_sq,
   }
 }
 
+/* Four sums (blur-effect), into sums4: as the two of finish_ticket. */
+__device__ __forceinline__ void
+finish_four (const unsigned long long (&s)[4], SharpnessCudaAccum * accum,
+    SharpnessCudaResult * result, unsigned long long seq)
+{
+  __shared__ typename BlockSum::TempStorage scratch[4];
+  __shared__ bool last;
+  const int tid = threadIdx.x;
+
+#pragma unroll
+  for (int k = 0; k < 4; k++) {
+    const unsigned long long t = BlockSum (scratch[k]).Sum (s[k]);
+    if (tid == 0)
+      atomicAdd (&accum->sums4[k], t);
+  }
+
+  __threadfence ();
+  __syncthreads ();
+  if (tid == 0)
+    last = atomicAdd (&accum->blocks_done, 1u) == gridDim.x - 1;
+  __syncthreads ();
+  if (!last)
+    return;
+
+  __threadfence ();
+  if (tid == 0) {
+#pragma unroll
+    for (int k = 0; k < 4; k++)
+      result->sums4[k] = atomicExch (&accum->sums4[k], 0ull);
+    accum->blocks_done = 0;
+    result->seq = seq;
+  }
+}
+
 /* Called by every thread of every block once its share is done: @sum and,
  * with kSumSq, @sum_sq; with kHist the block's shared histogram @hist. */
 template <bool kHist, bool kSumSq>
@@ -140,6 +155,109 @@ finish_launch (unsigned long long sum, unsigned long long sum_sq,
     finish_ticket < kHist > (sum, sum_sq, hist, accum, result, seq);
   else
     finish_packed (sum, accum, result, seq);
+}
+
+/* Moves @n values of @acc to @out and zeroes @acc, for the last block of
+ * a launch: eight L2 loads in flight per thread before any store (one
+ * load per round trip would make a 64x64 tile map cost 16 round trips). */
+template <class T, class Index>
+__device__ __forceinline__ void
+move_out (long long n, Index index, T * acc, T * out)
+{
+  constexpr int kBatch = 8;
+  for (long long base = threadIdx.x; base < n;
+      base += (long long) kBlockThreads * kBatch) {
+    T v[kBatch];
+#pragma unroll
+    for (int j = 0; j < kBatch; j++) {
+      const long long i = base + (long long) j * kBlockThreads;
+      v[j] = i < n ? __ldcg (&acc[index (i)]) : T (0);
+    }
+#pragma unroll
+    for (int j = 0; j < kBatch; j++) {
+      const long long i = base + (long long) j * kBlockThreads;
+      if (i < n) {
+        out[index (i)] = v[j];
+        acc[index (i)] = 0;
+      }
+    }
+  }
+}
+
+/* Index maps for move_out: plain arrays, and one field of an array of
+ * SharpnessCudaRegionSums seen as unsigned long long words. */
+struct FlatIndex
+{
+  __device__ long long operator () (long long i) const
+  {
+    return i;
+  }
+};
+
+template <int kWords, int kOffset, int kCount>
+struct FieldIndex
+{
+  __device__ long long operator () (long long i) const
+  {
+    return i / kCount * kWords + kOffset + i % kCount;
+  }
+};
+
+/* The end of an extended launch (classical.cuh: regions and tiles), called
+ * by every thread of every block once the block's sums are in the device
+ * accumulators: the last block moves every region's sums (@n_regions) and
+ * every tile's (@tiles sums, or @hist_tiles histograms) into mapped memory
+ * and leaves the accumulators at zero, as finish_ticket does. */
+template <bool kHist, bool kSumSq>
+__device__ __forceinline__ void
+finish_ext (int n_regions, int tiles, int hist_tiles, unsigned *blocks_done,
+    SharpnessCudaRegionSums * accum, unsigned long long *tile_sum,
+    unsigned long long *tile_sq, unsigned *tile_hist,
+    SharpnessCudaRegionSums * result, unsigned long long *result_tile_sum,
+    unsigned long long *result_tile_sq, unsigned *result_tile_hist,
+    unsigned long long *seq_out, unsigned long long seq)
+{
+  __shared__ bool last;
+  const int tid = threadIdx.x;
+  constexpr int kWords = sizeof (SharpnessCudaRegionSums) / 8;
+  static_assert (sizeof (SharpnessCudaRegionSums) == 8 * (2 + 256),
+      "SharpnessCudaRegionSums is sum, sum_sq, hist[256]");
+  unsigned long long *const acc = reinterpret_cast < unsigned long long *>
+      (accum);
+  unsigned long long *const res = reinterpret_cast < unsigned long long *>
+      (result);
+
+  /* This block's additions are visible device-wide before its ticket. */
+  __threadfence ();
+  __syncthreads ();
+  if (tid == 0)
+    last = atomicAdd (blocks_done, 1u) == gridDim.x - 1;
+  __syncthreads ();
+  if (!last)
+    return;
+
+  /* Last block: everything is in.  L2 reads (__ldcg): the atomics were
+   * done there, this block's L1 has never held these lines. */
+  __threadfence ();
+  if constexpr (kHist) {
+    move_out ((long long) n_regions * 256, FieldIndex < kWords, 2, 256 > (),
+        acc, res);
+    move_out ((long long) hist_tiles * 256, FlatIndex (), tile_hist,
+        result_tile_hist);
+  } else {
+    move_out ((long long) n_regions, FieldIndex < kWords, 0, 1 > (), acc,
+        res);
+    move_out ((long long) tiles, FlatIndex (), tile_sum, result_tile_sum);
+    if constexpr (kSumSq) {
+      move_out ((long long) n_regions, FieldIndex < kWords, 1, 1 > (), acc,
+          res);
+      move_out ((long long) tiles, FlatIndex (), tile_sq, result_tile_sq);
+    }
+  }
+  if (tid == 0) {
+    *blocks_done = 0;
+    *seq_out = seq;
+  }
 }
 
 }  /* namespace sharpness_cuda */

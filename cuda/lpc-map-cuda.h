@@ -8,11 +8,13 @@
  * One SharpnessLpcMap per frame size holds the cuFFT plans and every
  * work buffer: nothing is allocated per frame.  For an image (double,
  * W x H, row-major, device memory) sharpness_lpc_map_run() queues on the
- * backend's stream: the forward transform in double, then per orientation
- * the three log-Gabor products, one batched inverse transform in single
- * precision and a kernel reducing the three responses to the energy and
- * phase-coherence term; then the thresholds and the map itself.
- * docs/notes-cuda-perceptual.md explains the precision choices.
+ * backend's stream: the forward transform in double, then per chunk of
+ * orientations (all 8 at 1080p) one kernel for the log-Gabor products of
+ * every filter of the chunk, one batched inverse transform in single
+ * precision, the finest scale's energy statistics, the thresholds and the
+ * map's sums straight from the responses.
+ * docs/notes-cuda-perceptual.md explains the precision choices and gives
+ * the timings of this and the older per-orientation sequence.
  */
 #ifndef SHARPNESS_LPC_MAP_CUDA_H
 #define SHARPNESS_LPC_MAP_CUDA_H
@@ -40,8 +42,52 @@ SharpnessStatus sharpness_lpc_map_load_plane (SharpnessCuda * cuda,
 
 /* Queues the map of @image (the map's size); its centre crop
  * [B, W - B) x [B, H - B) lands in @out, (W - 2B) (H - 2B) floats,
- * row-major: the part LPC-SI and CWTVNRS pool. */
+ * row-major: the part LPC-SI and CWTVNRS pool.  Only queues work (no
+ * synchronisation, no allocation), so it can be captured in a graph. */
 SharpnessStatus sharpness_lpc_map_run (SharpnessCuda * cuda,
     SharpnessLpcMap * map, const double *image, float *out);
+
+/* Orientations per inverse cuFFT call (8 at 1080p; fewer when the batch
+ * would pass 1 GiB), or 0 on the legacy path. */
+int sharpness_lpc_map_batch (const SharpnessLpcMap * map);
+
+/* SHARPNESS_CUDA_LPC_LEGACY=1 in the environment when the state is built:
+ * the per-orientation sequence of before issue 11 (3 launches and a cuFFT
+ * call of batch 3 per orientation), kept for A/B measurements.
+ * SHARPNESS_CUDA_LPC_BATCH=1|2|4|8 forces the orientations per call. */
+bool sharpness_lpc_map_legacy_requested (void);
+
+/* --- a metric's per-frame work as one CUDA graph -------------------- */
+
+typedef enum
+{
+  SHARPNESS_CUDA_GRAPH_UNTRIED,
+  SHARPNESS_CUDA_GRAPH_READY,
+  SHARPNESS_CUDA_GRAPH_OFF      /* disabled, or capture refused: launches */
+} SharpnessCudaGraphMode;
+
+/* Kept in a metric's per-size state: everything the captured work touches
+ * (buffers, plans) belongs to that state, so the graph stays valid as long
+ * as the state does and is rebuilt with it when the size changes. */
+typedef struct
+{
+  cudaGraphExec_t exec;
+  SharpnessCudaGraphMode mode;
+} SharpnessCudaGraph;
+
+/* Queues a metric's per-frame work on cuda->stream, nothing else: no
+ * synchronisation, allocation or host read of results. */
+typedef SharpnessStatus (*SharpnessGraphBody) (SharpnessCuda * cuda,
+    void *data);
+
+/* No graph yet; OFF when SHARPNESS_CUDA_NO_GRAPH=1 is in the environment. */
+void sharpness_cuda_graph_init (SharpnessCudaGraph * graph);
+void sharpness_cuda_graph_clear (SharpnessCudaGraph * graph);
+
+/* Runs @body (@data): on the first call captures it on cuda->stream and
+ * instantiates the graph, then launches the graph (this frame included);
+ * where capture or instantiation fails, plain launches from then on. */
+SharpnessStatus sharpness_cuda_graph_run (SharpnessCuda * cuda,
+    SharpnessCudaGraph * graph, SharpnessGraphBody body, void *data);
 
 #endif /* SHARPNESS_LPC_MAP_CUDA_H */

@@ -51,6 +51,7 @@ struct LpcSiState
   size_t sort_temp_bytes;
   double *score_dev;
   double *score_host;           /* pinned */
+  SharpnessCudaGraph graph;     /* the frame's work after the gray load */
 };
 
 /* SI = sum_k u_k s_k / sum_k u_k over the L sorted values; one block,
@@ -76,6 +77,7 @@ lpc_si_state_free (void *data)
   LpcSiState *s = (LpcSiState *) data;
   if (!s)
     return;
+  sharpness_cuda_graph_clear (&s->graph);
   sharpness_lpc_map_free (s->map);
   void *buffers[] = { s->image, s->crop, s->head_values, s->sorted,
     s->gathered, s->select, s->sort_temp, s->score_dev
@@ -89,13 +91,15 @@ lpc_si_state_free (void *data)
   delete s;
 }
 
+/* SharpnessStateNew: the state for @width x @height frames. */
 SharpnessStatus
-lpc_si_state_new (SharpnessCuda * cuda, int width, int height,
-    LpcSiState ** out)
+lpc_si_state_new (void *backend, int width, int height, void **out)
 {
+  SharpnessCuda *cuda = (SharpnessCuda *) backend;
   LpcSiState *s = new (std::nothrow) LpcSiState ();
   if (!s)
     return SHARPNESS_ERROR_NO_MEMORY;
+  sharpness_cuda_graph_init (&s->graph);
 
   SharpnessStatus st = sharpness_lpc_map_new (cuda, width, height, &s->map);
   if (st != SHARPNESS_OK) {
@@ -144,27 +148,6 @@ lpc_si_state_new (SharpnessCuda * cuda, int width, int height,
   return SHARPNESS_OK;
 }
 
-/* The metric's state for @plane's size, (re)built when the size changes. */
-SharpnessStatus
-lpc_si_state_get (SharpnessCuda * cuda, const SharpnessPlane * plane,
-    LpcSiState ** out)
-{
-  LpcSiState *s = (LpcSiState *) cuda->state[SHARPNESS_METRIC_LPC_SI].data;
-  SharpnessStatus st;
-
-  if (!s || sharpness_lpc_map_width (s->map) != plane->width ||
-      sharpness_lpc_map_height (s->map) != plane->height) {
-    sharpness_cuda_set_state (cuda, SHARPNESS_METRIC_LPC_SI, nullptr,
-        nullptr);
-    if ((st = lpc_si_state_new (cuda, plane->width, plane->height, &s)))
-      return st;
-    sharpness_cuda_set_state (cuda, SHARPNESS_METRIC_LPC_SI, s,
-        lpc_si_state_free);
-  }
-  *out = s;
-  return SHARPNESS_OK;
-}
-
 /* Queues the gray image and its map's centre crop into s->crop. */
 SharpnessStatus
 queue_crop_map (SharpnessCuda * cuda, LpcSiState * s,
@@ -176,17 +159,16 @@ queue_crop_map (SharpnessCuda * cuda, LpcSiState * s,
   return st;
 }
 
-}  // namespace
-
+/* SharpnessGraphBody: everything after the gray load, on the state's own
+ * buffers (so one graph per size serves every frame): the map's crop, the
+ * L largest values sorted, their weighted mean into s->score_host. */
 SharpnessStatus
-sharpness_cuda_lpc_si_score (SharpnessCuda * cuda,
-    const SharpnessPlane * plane, double *score)
+lpc_si_queue_pool (SharpnessCuda * cuda, void *data)
 {
-  LpcSiState *s;
+  LpcSiState *s = (LpcSiState *) data;
   SharpnessStatus st;
 
-  if ((st = lpc_si_state_get (cuda, plane, &s)) ||
-      (st = queue_crop_map (cuda, s, plane)))
+  if ((st = sharpness_lpc_map_run (cuda, s->map, s->image, s->crop)))
     return st;
 
   /* The L largest values of the crop, sorted, then their weighted mean. */
@@ -214,10 +196,25 @@ sharpness_cuda_lpc_si_score (SharpnessCuda * cuda,
   lpc_si_pool_kernel <<<1, kPoolThreads, 0, cuda->stream>>> (s->sorted,
       s->head, s->decay, s->weight_sum, s->score_dev);
   if ((st = sharpness_cuda_check (cuda, cudaGetLastError (),
-              "LPC-SI pooling")) ||
-      (st = sharpness_cuda_check (cuda, cudaMemcpyAsync (s->score_host,
-                  s->score_dev, sizeof (double), cudaMemcpyDeviceToHost,
-                  cuda->stream), "LPC-SI read-back")) ||
+              "LPC-SI pooling")))
+    return st;
+  return sharpness_cuda_check (cuda, cudaMemcpyAsync (s->score_host,
+          s->score_dev, sizeof (double), cudaMemcpyDeviceToHost,
+          cuda->stream), "LPC-SI read-back");
+}
+
+SharpnessStatus
+lpc_si_score (SharpnessCuda * cuda, void *state,
+    const SharpnessPlane * plane, double *score)
+{
+  LpcSiState *s = (LpcSiState *) state;
+  SharpnessStatus st;
+
+  /* The gray load reads the frame, whose address changes every frame: a
+   * plain launch before the graph, which starts from s->image. */
+  if ((st = sharpness_lpc_map_load_plane (cuda, plane, s->image)) ||
+      (st = sharpness_cuda_graph_run (cuda, &s->graph, lpc_si_queue_pool,
+              s)) ||
       (st = sharpness_cuda_check (cuda, cudaStreamSynchronize (cuda->stream),
               "LPC-SI")))
     return st;
@@ -225,15 +222,20 @@ sharpness_cuda_lpc_si_score (SharpnessCuda * cuda,
   return SHARPNESS_OK;
 }
 
+}  // namespace
+
+SHARPNESS_CUDA_SCORE_METRIC (LPC_SI, lpc_si, nullptr, lpc_si_state_new,
+    lpc_si_state_free, lpc_si_score);
+
 SharpnessStatus
 sharpness_cuda_lpc_si_crop_map (SharpnessCuda * cuda,
     const SharpnessPlane * plane, float *out)
 {
-  LpcSiState *s;
   SharpnessStatus st;
+  LpcSiState *s = (LpcSiState *) sharpness_cuda_state_get (cuda,
+      SHARPNESS_METRIC_LPC_SI, plane, &st);
 
-  if ((st = lpc_si_state_get (cuda, plane, &s)) ||
-      (st = queue_crop_map (cuda, s, plane)) ||
+  if (!s || (st = queue_crop_map (cuda, s, plane)) ||
       (st = sharpness_cuda_check (cuda, cudaMemcpyAsync (out, s->crop,
                   (size_t) s->count * sizeof (float), cudaMemcpyDeviceToHost,
                   cuda->stream), "LPC map read-back")))

@@ -9,14 +9,7 @@
 #include <cuda_runtime.h>
 
 #include "sharpness-cuda.h"
-
-/* Per-metric device state (filters, tables, work buffers) built once per
- * resolution by the metric and freed with the backend. */
-typedef struct
-{
-  void *data;
-  void (*free) (void *data);
-} SharpnessCudaState;
+#include "sharpness-state.h"
 
 /* Device accumulators of the classical kernels.  Zero between launches:
  * the last block of each launch reads them out and resets them, so a frame
@@ -26,6 +19,7 @@ typedef struct
   unsigned long long sum;
   unsigned long long sum_sq;
   unsigned long long hist[256];
+  unsigned long long sums4[4];  /* four-sum metrics (blur-effect) */
   unsigned int blocks_done;
 } SharpnessCudaAccum;
 
@@ -37,12 +31,52 @@ typedef struct
   unsigned long long sum;
   unsigned long long sum_sq;
   unsigned long long hist[256];
+  unsigned long long sums4[4];
 } SharpnessCudaResult;
 
-/* Kernels per classical metric (cuda/classical.cu): one per natural sample
+/* Per-region sums of the extended classical launches (tiles, batches of
+ * regions: cuda/classical.cuh). */
+typedef struct
+{
+  unsigned long long sum;
+  unsigned long long sum_sq;
+  unsigned long long hist[256];
+} SharpnessCudaRegionSums;
+
+/* Buffers of the extended classical launches, grown to the largest launch
+ * so far by sharpness_cuda_ext_reserve(), never per frame.  The device
+ * accumulators are zero between launches: the last block of each launch
+ * reads them out into the mapped read-out and resets them, as with
+ * SharpnessCudaAccum.  Arrays are indexed by the launch's regions and
+ * tiles (tiles of all its regions one after the other). */
+typedef struct
+{
+  int regions_cap, tiles_cap, hist_tiles_cap;
+  size_t desc_size;                     /* bytes per region descriptor */
+  void *dev_block, *mapped_block;       /* the two allocations ... */
+  void *desc_host;                      /* ... and pinned descriptors */
+  /* Device memory. */
+  unsigned int *blocks_done;
+  SharpnessCudaRegionSums *accum;
+  unsigned long long *tile_sum, *tile_sq;
+  unsigned int *tile_hist;              /* 256 per tile (entropy) */
+  void *desc_dev;                       /* region descriptors, K > 1 */
+  /* Mapped pinned read-out: host addresses ... */
+  unsigned long long *seq;
+  SharpnessCudaRegionSums *result;
+  unsigned long long *result_tile_sum, *result_tile_sq;
+  unsigned int *result_tile_hist;
+  /* ... and the same memory's device addresses. */
+  unsigned long long *seq_dev;
+  SharpnessCudaRegionSums *result_dev;
+  unsigned long long *result_tile_sum_dev, *result_tile_sq_dev;
+  unsigned int *result_tile_hist_dev;
+} SharpnessCudaExt;
+
+/* Kernels per classical metric (cuda/classical.cuh): one per natural sample
  * layout of aligned planes (Y8, Y16LE, RGB8 with 3 and 4 bytes per pixel)
- * and one per layout for any other pixel stride or alignment. */
-#define SHARPNESS_CUDA_CLASSICAL_VARIANTS 7
+ * and one generic kernel for any other layout, pixel stride or alignment. */
+#define SHARPNESS_CUDA_CLASSICAL_VARIANTS 5
 
 struct SharpnessCuda
 {
@@ -51,7 +85,9 @@ struct SharpnessCuda
    * cuda/sharpness-cuda.cu: metrics read it as their input, never write it. */
   uint8_t *staging;
   size_t staging_size;
-  SharpnessCudaState state[SHARPNESS_METRIC_COUNT];
+  /* Per-metric device state (filters, tables, work buffers) built once per
+   * frame size by the metric's state_new (sharpness_state_get). */
+  SharpnessStateSlot state[SHARPNESS_METRIC_COUNT];
   char error[256];
 
   int device;
@@ -61,9 +97,13 @@ struct SharpnessCuda
   SharpnessCudaResult *result_dev;      /* ... and its device address */
   unsigned long long seq;               /* launches so far */
   /* Resident blocks per multiprocessor of each classical kernel, read once
-   * by sharpness_cuda_classical_init. */
+   * by the classical metrics' init (cuda/classical.cuh). */
   int classical_blocks_per_sm[SHARPNESS_METRIC_COUNT]
       [SHARPNESS_CUDA_CLASSICAL_VARIANTS];
+  /* The same for the extended kernels (tiles, batches), and their buffers. */
+  int classical_ext_blocks_per_sm[SHARPNESS_METRIC_COUNT]
+      [SHARPNESS_CUDA_CLASSICAL_VARIANTS];
+  SharpnessCudaExt ext;
 };
 
 /* Records "@what: <cudaGetErrorString (err)>" as the last error; returns
@@ -71,37 +111,101 @@ struct SharpnessCuda
 SharpnessStatus sharpness_cuda_check (SharpnessCuda * cuda, cudaError_t err,
     const char *what);
 
-/* Replace the device state of @metric (freeing the old one). */
-void sharpness_cuda_set_state (SharpnessCuda * cuda, SharpnessMetric metric,
-    void *data, void (*free_func) (void *));
+/* One metric of the CUDA backend (as vmaf's VmafFeatureExtractor), defined
+ * in the metric's own file as sharpness_cuda_metric_<sym> (the `sym`
+ * column of SHARPNESS_METRIC_TABLE) with SHARPNESS_CUDA_SUMS_METRIC or
+ * SHARPNESS_CUDA_SCORE_METRIC.  cuda/sharpness-cuda.cu generates its table
+ * from SHARPNESS_METRIC_TABLE.  @plane is in device memory; @state is what
+ * @state_new made for the plane's size (NULL without state_new). */
+typedef SharpnessStatus (*SharpnessCudaInitFunc) (SharpnessCuda * cuda);
+typedef SharpnessStatus (*SharpnessCudaSumsFunc) (SharpnessCuda * cuda,
+    void *state, const SharpnessPlane * plane, SharpnessSums * sums);
+typedef SharpnessStatus (*SharpnessCudaScoreFunc) (SharpnessCuda * cuda,
+    void *state, const SharpnessPlane * plane, double *score);
+/* The sums of @n regions (and of their tiles) in one launch per sample
+ * layout; the regions are checked by the caller, @sums zeroed. */
+typedef SharpnessStatus (*SharpnessCudaBatchFunc) (SharpnessCuda * cuda,
+    const SharpnessRegion * regions, int n, SharpnessSums * sums);
 
-/* Classical metrics on a plane in DEVICE memory (cuda/classical.cu): one
- * launch, then the stream is synchronised and @sums filled. */
-SharpnessStatus sharpness_cuda_classical_init (SharpnessCuda * cuda);
-SharpnessStatus sharpness_cuda_variance_sums (SharpnessCuda * cuda,
-    const SharpnessPlane * plane, SharpnessSums * sums);
-SharpnessStatus sharpness_cuda_roberts_sums (SharpnessCuda * cuda,
-    const SharpnessPlane * plane, SharpnessSums * sums);
-SharpnessStatus sharpness_cuda_tenengrad_sums (SharpnessCuda * cuda,
-    const SharpnessPlane * plane, SharpnessSums * sums);
-SharpnessStatus sharpness_cuda_laplacian_sums (SharpnessCuda * cuda,
-    const SharpnessPlane * plane, SharpnessSums * sums);
-SharpnessStatus sharpness_cuda_smd_sums (SharpnessCuda * cuda,
-    const SharpnessPlane * plane, SharpnessSums * sums);
-SharpnessStatus sharpness_cuda_smd2_sums (SharpnessCuda * cuda,
-    const SharpnessPlane * plane, SharpnessSums * sums);
-SharpnessStatus sharpness_cuda_maxmin_sums (SharpnessCuda * cuda,
-    const SharpnessPlane * plane, SharpnessSums * sums);
-SharpnessStatus sharpness_cuda_entropy_sums (SharpnessCuda * cuda,
-    const SharpnessPlane * plane, SharpnessSums * sums);
+typedef struct
+{
+  SharpnessMetric metric;
+  SharpnessCudaInitFunc init;   /* once, in sharpness_cuda_new; or NULL */
+  SharpnessStateNew state_new;  /* per frame size (backend = the
+                                 * SharpnessCuda); or NULL */
+  SharpnessStateFree state_free;
+  SharpnessCudaSumsFunc sums;   /* SHARPNESS_KIND_SUMS metrics */
+  SharpnessCudaScoreFunc score; /* SHARPNESS_KIND_FLOAT metrics */
+  SharpnessCudaBatchFunc batch; /* tiles and batches; or NULL */
+} SharpnessCudaMetric;
 
-/* Perceptual metrics on a plane in DEVICE memory (cuda/lpc-si.cu,
- * cuda/cwtvnrs.cu, cuda/bliinds2.cu); results within 1e-4 of the CPU. */
-SharpnessStatus sharpness_cuda_lpc_si_score (SharpnessCuda * cuda,
-    const SharpnessPlane * plane, double *score);
-SharpnessStatus sharpness_cuda_cwtvnrs_score (SharpnessCuda * cuda,
-    const SharpnessPlane * plane, double *score);
-SharpnessStatus sharpness_cuda_bliinds2_score (SharpnessCuda * cuda,
-    const SharpnessPlane * plane, double *score);
+#define SHARPNESS_CUDA_METRIC_DECLARE(ID, sym, nick, name, dir, kind, range, \
+    desc) extern const SharpnessCudaMetric sharpness_cuda_metric_##sym;
+SHARPNESS_METRIC_TABLE (SHARPNESS_CUDA_METRIC_DECLARE)
+#undef SHARPNESS_CUDA_METRIC_DECLARE
+
+/* The kind and sym columns, for the compile-time checks of the metric
+ * files' definitions. */
+namespace sharpness_cuda
+{
+#define SHARPNESS_CUDA_METRIC_KIND(ID, sym, nick, name, dir, kind, range, \
+    desc) kind,
+constexpr SharpnessKind kMetricKind[] = {
+  SHARPNESS_METRIC_TABLE (SHARPNESS_CUDA_METRIC_KIND)
+};
+#undef SHARPNESS_CUDA_METRIC_KIND
+#define SHARPNESS_CUDA_METRIC_SYM(ID, sym, nick, name, dir, kind, range, \
+    desc) #sym,
+constexpr const char *kMetricSym[] = {
+  SHARPNESS_METRIC_TABLE (SHARPNESS_CUDA_METRIC_SYM)
+};
+#undef SHARPNESS_CUDA_METRIC_SYM
+
+constexpr bool
+same_string (const char *a, const char *b)
+{
+  return *a == *b && (*a == '\0' || same_string (a + 1, b + 1));
+}
+}  /* namespace sharpness_cuda */
+
+#define SHARPNESS_CUDA_METRIC_CHECK(ID, sym, kind) \
+  static_assert (sharpness_cuda::kMetricKind[SHARPNESS_METRIC_##ID] == kind, \
+      "SHARPNESS_METRIC_TABLE gives " #ID " another kind"); \
+  static_assert (sharpness_cuda::same_string ( \
+      sharpness_cuda::kMetricSym[SHARPNESS_METRIC_##ID], #sym), \
+      "SHARPNESS_METRIC_TABLE gives " #ID " another sym")
+
+/* Defines sharpness_cuda_metric_<sym> for SHARPNESS_METRIC_<ID>, checking
+ * its row of SHARPNESS_METRIC_TABLE (kind and sym) at compile time. */
+#define SHARPNESS_CUDA_SUMS_METRIC(ID, sym, init, state_new, state_free, \
+    sums) \
+  SHARPNESS_CUDA_METRIC_CHECK (ID, sym, SHARPNESS_KIND_SUMS); \
+  const SharpnessCudaMetric sharpness_cuda_metric_##sym = { \
+    SHARPNESS_METRIC_##ID, init, state_new, state_free, sums, nullptr }
+/* A SHARPNESS_CUDA_SUMS_METRIC with tile sums and batches (@batch). */
+#define SHARPNESS_CUDA_BATCH_METRIC(ID, sym, init, state_new, state_free, \
+    sums, batch) \
+  SHARPNESS_CUDA_METRIC_CHECK (ID, sym, SHARPNESS_KIND_SUMS); \
+  const SharpnessCudaMetric sharpness_cuda_metric_##sym = { \
+    SHARPNESS_METRIC_##ID, init, state_new, state_free, sums, nullptr, \
+    batch }
+#define SHARPNESS_CUDA_SCORE_METRIC(ID, sym, init, state_new, state_free, \
+    score) \
+  SHARPNESS_CUDA_METRIC_CHECK (ID, sym, SHARPNESS_KIND_FLOAT); \
+  const SharpnessCudaMetric sharpness_cuda_metric_##sym = { \
+    SHARPNESS_METRIC_##ID, init, state_new, state_free, nullptr, score }
+
+/* The state of @metric for @plane's size, made by its descriptor's
+ * state_new when there is none of that size (sharpness_state_get); NULL
+ * with the reason in @status on failure.  For entry points beside the
+ * descriptor (perceptual-cuda.h) that share the metric's state. */
+void *sharpness_cuda_state_get (SharpnessCuda * cuda, SharpnessMetric metric,
+    const SharpnessPlane * plane, SharpnessStatus * status);
+
+/* Grows cuda->ext to hold @regions regions (descriptors of @desc_size
+ * bytes), @tiles tiles and @hist_tiles tile histograms; new device
+ * accumulators are zeroed on the stream.  No-op when they fit. */
+SharpnessStatus sharpness_cuda_ext_reserve (SharpnessCuda * cuda, int regions,
+    int tiles, int hist_tiles, size_t desc_size);
 
 #endif /* SHARPNESS_CUDA_PRIVATE_H */

@@ -15,6 +15,7 @@
 #include "sharpness-plane.h"
 #include "sharpness-status.h"
 #include "sharpness-sums.h"
+#include "sharpness-tiles.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,6 +47,35 @@ SharpnessStatus sharpness_cuda_sums_device (SharpnessCuda * cuda,
     SharpnessMetric metric, const SharpnessPlane * plane, SharpnessSums * sums);
 SharpnessStatus sharpness_cuda_sums_host (SharpnessCuda * cuda,
     SharpnessMetric metric, const SharpnessPlane * plane, SharpnessSums * sums);
+
+/* Tiles and batches (docs/tiles.md) of the metrics with
+ * sharpness_metric_has_tiles(); SHARPNESS_ERROR_UNSUPPORTED for others.
+ * Results are bit-identical to the CPU backend's
+ * (sharpness_cpu_sums_tiles, sharpness_cpu_sums_batch).
+ *
+ * The frame's sums and, in the same launch, those of each tile of
+ * @tiles->cols x @tiles->rows (a device plane). */
+SharpnessStatus sharpness_cuda_sums_tiles (SharpnessCuda * cuda,
+    SharpnessMetric metric, const SharpnessPlane * plane, SharpnessSums * sums,
+    SharpnessTileSums * tiles);
+
+/* The sums of @n regions of device planes (each its own plane, size,
+ * stride, rectangle and optional tile grid) into @sums[0 .. n - 1], in one
+ * launch per sample-layout variant among them (one for regions of one
+ * frame, or frames of one format): each equal to scoring its rectangle as
+ * a plane of its own.  For the ROIs of a frame pass the frame's plane and
+ * each ROI's rectangle (the kernels keep their aligned fast path); for
+ * frames of several streams, each frame's plane with an empty rectangle. */
+SharpnessStatus sharpness_cuda_sums_batch (SharpnessCuda * cuda,
+    SharpnessMetric metric, const SharpnessRegion * regions, int n,
+    SharpnessSums * sums);
+
+/* Copies a host plane into the backend's device staging buffer (as the
+ * _host entry points do) and describes the copy in @dev, valid until the
+ * next call of this backend that stages a plane: for tiles or a batch of
+ * ROIs of a frame in system memory. */
+SharpnessStatus sharpness_cuda_stage_host (SharpnessCuda * cuda,
+    const SharpnessPlane * plane, SharpnessPlane * dev);
 
 /* Message of the last SHARPNESS_ERROR_DEVICE, e.g. "tenengrad kernel: an
  * illegal memory access was encountered".  With @cuda NULL: why the last

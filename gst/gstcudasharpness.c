@@ -27,34 +27,14 @@
 #include <gst/video/video.h>
 
 #include "sharpness-blur-detector.h"
-#include "sharpness-cpu.h"
-#include "sharpness-frame.h"
+#include "sharpness-blur-segments.h"
+#include "sharpness-caps.h"
 #include "sharpness-messages.h"
 #include "sharpness-meta.h"
-#ifdef HAVE_CUDA
-#include "sharpness-gpu.h"
-#endif
+#include "sharpness-scorer.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_sharpness_debug);
 #define GST_CAT_DEFAULT gst_cuda_sharpness_debug
-
-#define CUDA_MEMORY_FEATURE "memory:CUDAMemory"
-/* Formats GStreamer 1.22's CUDA allocator lays out and the metrics read. */
-#define SHARPNESS_CUDA_FORMATS "{ I420, YV12, NV12, NV21, P010_10LE, Y42B, " \
-  "Y444, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, RGB, BGR }"
-
-#ifdef HAVE_CUDA
-#define SHARPNESS_CAPS \
-  GST_VIDEO_CAPS_MAKE_WITH_FEATURES (CUDA_MEMORY_FEATURE, \
-      SHARPNESS_CUDA_FORMATS) "; " \
-  GST_VIDEO_CAPS_MAKE (SHARPNESS_SYSTEM_FORMATS)
-#define CUDA_BUILD TRUE
-#define READABLE_MEMORY "system memory and memory:CUDAMemory"
-#else
-#define SHARPNESS_CAPS GST_VIDEO_CAPS_MAKE (SHARPNESS_SYSTEM_FORMATS)
-#define CUDA_BUILD FALSE
-#define READABLE_MEMORY "system memory only (built without CUDA support)"
-#endif
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (SHARPNESS_CAPS));
@@ -78,19 +58,28 @@ typedef enum
 #define DEFAULT_RELATIVE_THRESHOLD 0.0
 #define DEFAULT_WINDOW 25
 #define MAX_WINDOW 10000
+#define DEFAULT_MIN_BLURRY_DURATION 0
+#define DEFAULT_MAX_BLURRY_GAP 2
+#define MAX_BLURRY_GAP 10000
+
+#define BLURRY_START_NAME "sharpness-blurry-start"
+#define BLURRY_END_NAME "sharpness-blurry-end"
 
 enum
 {
   PROP_0,
   PROP_METRIC,
   PROP_BACKEND,
+  PROP_CUDA_DEVICE_ID,
   PROP_DEVICE_ID,
   PROP_PINNED_POOL,
   PROP_POST_MESSAGES,
   PROP_INTERVAL,
   PROP_THRESHOLD,
   PROP_RELATIVE_THRESHOLD,
-  PROP_WINDOW
+  PROP_WINDOW,
+  PROP_MIN_BLURRY_DURATION,
+  PROP_MAX_BLURRY_GAP
 };
 
 /* The properties; the streaming thread copies them under the object lock
@@ -106,6 +95,8 @@ typedef struct
   gdouble threshold;
   gdouble relative_threshold;
   guint window;
+  guint64 min_blurry_duration;
+  guint max_blurry_gap;
 } GstCudaSharpnessSettings;
 
 struct _GstCudaSharpness
@@ -115,20 +106,34 @@ struct _GstCudaSharpness
   GstCudaSharpnessSettings settings;    /* object lock */
   GHashTable *warned;           /* object lock: warnings posted since start */
 
+  /* Why the last caps were refused (object lock), logged at debug level
+   * only: accept-caps and caps queries are often speculative.  Posted as
+   * one error when a buffer then arrives unnegotiated. */
+  gchar *refusal;
+  /* Caps of the CAPS event being delivered on the sink pad (object lock):
+   * an accept-caps refusing these is a real negotiation failure. */
+  GstCaps *event_caps;
+
   /* Streaming state, from start to stop. */
   GstVideoInfo info;
   gboolean cuda_memory;         /* negotiated memory:CUDAMemory */
-  SharpnessCpu *cpu;
+  gboolean negotiated;
+  gboolean refusal_posted;      /* object lock */
+  SharpnessScorer *cpu;         /* always */
+  SharpnessScorer *cuda;        /* NULL when CUDA is unusable */
   SharpnessBlurDetector *detector;
+  SharpnessSignature signature; /* scratch: the frame's, for cut detection */
+  /* Blurry-segment alarms (min-blurry-duration > 0); alarm_metric is the
+   * metric of the open run. */
+  SharpnessSegmentTracker segments;
+  SharpnessMetric alarm_metric;
   gboolean gpu_tried;           /* CUDA backend opened, or failed to */
   SharpnessMetric stats_metric; /* metric of the statistics below */
   guint64 frame_index;
   SharpnessStats interval_stats;
   GstClockTime interval_elapsed;
+  guint64 unscored_since_message;
   SharpnessStats total_stats;
-#ifdef HAVE_CUDA
-  SharpnessGpu *gpu;            /* NULL when CUDA is unusable */
-#endif
 };
 
 /* Why the CUDA driver is unusable (set once by plugin_init), or NULL. */
@@ -224,32 +229,17 @@ first_time (GstCudaSharpness * self, const gchar * text)
 static gchar *
 open_gpu (GstCudaSharpness * self, gint device_id)
 {
-#ifdef HAVE_CUDA
   GError *err = NULL;
   gchar *why;
 
   self->gpu_tried = TRUE;
-  if (!self->gpu)
+  if (!self->cuda)
     return g_strdup (cuda_unavailable_reason);
-  if (sharpness_gpu_open (self->gpu, device_id, &err))
+  if (sharpness_scorer_open (self->cuda, device_id, &err))
     return NULL;
   why = g_strdup (err ? err->message : "the CUDA backend failed to open");
   g_clear_error (&err);
   return why;
-#else
-  self->gpu_tried = TRUE;
-  return g_strdup ("the plugin was built without CUDA support");
-#endif
-}
-
-static gboolean
-gpu_is_open (GstCudaSharpness * self)
-{
-#ifdef HAVE_CUDA
-  return self->gpu && sharpness_gpu_is_open (self->gpu);
-#else
-  return FALSE;
-#endif
 }
 
 /* TRUE when this frame goes to the GPU.  A switch from cpu to auto or cuda
@@ -262,7 +252,7 @@ use_gpu (GstCudaSharpness * self, const GstCudaSharpnessSettings * s)
 
   if (s->backend == GST_SHARPNESS_BACKEND_CPU)
     return FALSE;
-  if (gpu_is_open (self))
+  if (sharpness_scorer_is_open (self->cuda))
     return TRUE;
   if (self->gpu_tried)
     return FALSE;
@@ -281,17 +271,16 @@ reset_interval (GstCudaSharpness * self)
 {
   sharpness_stats_reset (&self->interval_stats);
   self->interval_elapsed = 0;
+  self->unscored_since_message = 0;
 }
 
 static void
 release_streaming_state (GstCudaSharpness * self)
 {
-#ifdef HAVE_CUDA
-  if (self->gpu)
-    sharpness_gpu_close (self->gpu);
-#endif
+  if (self->cuda)
+    sharpness_scorer_close (self->cuda);
   self->gpu_tried = FALSE;
-  g_clear_pointer (&self->cpu, sharpness_cpu_free);
+  sharpness_scorer_close (self->cpu);
   g_clear_pointer (&self->detector, sharpness_blur_detector_free);
 }
 
@@ -300,24 +289,30 @@ gst_cuda_sharpness_start (GstBaseTransform * trans)
 {
   GstCudaSharpness *self = GST_CUDA_SHARPNESS (trans);
   GstCudaSharpnessSettings s;
+  GError *err = NULL;
   gchar *why;
 
   get_settings (self, &s);
 
-  self->cpu = sharpness_cpu_new ();
-  if (!self->cpu) {
-    GST_ELEMENT_ERROR (self, CORE, FAILED,
-        ("Could not allocate the CPU backend"), (NULL));
+  if (!sharpness_scorer_open (self->cpu, -1, &err)) {
+    GST_ELEMENT_ERROR (self, CORE, FAILED, ("%s", err->message), (NULL));
+    g_clear_error (&err);
     return FALSE;
   }
   self->detector = sharpness_blur_detector_new (s.metric, s.window);
   self->stats_metric = s.metric;
+  self->alarm_metric = s.metric;
+  sharpness_segment_tracker_init (&self->segments, s.min_blurry_duration,
+      s.max_blurry_gap, sharpness_metric_info[s.metric].direction ==
+      SHARPNESS_LOWER_IS_SHARPER);
   self->frame_index = 0;
   reset_interval (self);
   sharpness_stats_reset (&self->total_stats);
   gst_video_info_init (&self->info);
   self->cuda_memory = FALSE;
+  self->negotiated = FALSE;
   GST_OBJECT_LOCK (self);
+  self->refusal_posted = FALSE;
   g_hash_table_remove_all (self->warned);
   GST_OBJECT_UNLOCK (self);
 
@@ -350,69 +345,94 @@ gst_cuda_sharpness_stop (GstBaseTransform * trans)
   return TRUE;
 }
 
-/* Why our template refuses @caps, or NULL when it does not (the refusal
- * then comes from elsewhere) or the caps name no single format. */
-static gchar *
-explain_refusal (GstCudaSharpness * self, GstCaps * caps)
+/* Caps queries and accept-caps are asked speculatively (autopluggers,
+ * capsfilters, renegotiation attempts): a refusal is no failure yet.  Log
+ * it and keep it for the error posted if a buffer then arrives
+ * unnegotiated (before_transform). */
+static void
+note_refusal (GstCudaSharpness * self, GstCaps * caps)
 {
-  GstCaps *templ;
-  GstStructure *s;
-  GstCapsFeatures *f;
-  const gchar *format;
-  gboolean ours, cuda;
+  GstCaps *templ =
+      gst_pad_get_pad_template_caps (GST_BASE_TRANSFORM_SINK_PAD (self));
+  gchar *why = sharpness_caps_explain_refusal (caps, templ);
 
-  if (gst_caps_is_empty (caps) || gst_caps_is_any (caps))
-    return NULL;
-  templ = gst_pad_get_pad_template_caps (GST_BASE_TRANSFORM_SINK_PAD (self));
-  ours = !gst_caps_can_intersect (caps, templ);
   gst_caps_unref (templ);
-  if (!ours)
-    return NULL;
-
-  s = gst_caps_get_structure (caps, 0);
-  f = gst_caps_get_features (caps, 0);
-  cuda = f && gst_caps_features_contains (f, CUDA_MEMORY_FEATURE);
-  if (!gst_structure_has_name (s, "video/x-raw"))
-    return g_strdup_printf ("cudasharpness analyses raw video (video/x-raw), "
-        "not %s", gst_structure_get_name (s));
-  if (f && !gst_caps_features_is_any (f) && !(cuda && CUDA_BUILD) &&
-      !gst_caps_features_is_equal (f, GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY)) {
-    gchar *features = gst_caps_features_to_string (f);
-    gchar *text = g_strdup_printf ("cudasharpness cannot read buffers with "
-        "caps features %s; it reads " READABLE_MEMORY, features);
-    g_free (features);
-    return text;
-  }
-
-  format = gst_structure_get_string (s, "format");
-  if (!format)
-    return NULL;
-  return g_strdup_printf ("cudasharpness does not support video format %s "
-      "in %s memory; supported formats: %s", format, cuda ? "CUDA" : "system",
-      cuda ? SHARPNESS_CUDA_FORMATS : SHARPNESS_SYSTEM_FORMATS);
+  if (!why)
+    return;
+  GST_DEBUG_OBJECT (self, "refusing %" GST_PTR_FORMAT ": %s", caps, why);
+  GST_OBJECT_LOCK (self);
+  g_free (self->refusal);
+  self->refusal = why;
+  GST_OBJECT_UNLOCK (self);
 }
 
-/* Negotiation failures otherwise end in a bare "not-negotiated": say which
- * caps were refused and what would be accepted. */
+/* Negotiation really failed: a CAPS event was refused, or a buffer came
+ * and no caps were accepted.  One error saying which caps were refused and
+ * what would do, rather than a bare "not-negotiated" from upstream. */
 static void
-warn_refusal (GstCudaSharpness * self, GstCaps * caps)
+post_refusal (GstCudaSharpness * self)
 {
-  gchar *why = explain_refusal (self, caps);
+  gchar *why = NULL;
 
-  if (why) {
-    WARN_ONCE (self, STREAM, FORMAT, "%s", why);
-    g_free (why);
+  GST_OBJECT_LOCK (self);
+  if (!self->refusal_posted && self->refusal) {
+    why = g_strdup (self->refusal);
+    self->refusal_posted = TRUE;
   }
+  GST_OBJECT_UNLOCK (self);
+  if (!why)
+    return;
+  GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", why),
+      ("insert videoconvert before cudasharpness to analyse other formats"));
+  g_free (why);
+}
+
+/* GstPad checks a CAPS event with an accept-caps query before our event
+ * handler sees it: remember its caps so that accept_caps can tell this
+ * refusal from a speculative one. */
+static GstPadProbeReturn
+sink_event_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  GstCudaSharpness *self = user_data;
+  GstEvent *event = GST_PAD_PROBE_INFO_EVENT (info);
+  GstCaps *caps = NULL;
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_CAPS) {
+    gst_event_parse_caps (event, &caps);
+    GST_OBJECT_LOCK (self);
+    gst_caps_replace (&self->event_caps, caps);
+    GST_OBJECT_UNLOCK (self);
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+static void
+gst_cuda_sharpness_before_transform (GstBaseTransform * trans,
+    GstBuffer * buf)
+{
+  GstCudaSharpness *self = GST_CUDA_SHARPNESS (trans);
+
+  if (!self->negotiated)
+    post_refusal (self);
 }
 
 static gboolean
 gst_cuda_sharpness_accept_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps)
 {
+  GstCudaSharpness *self = GST_CUDA_SHARPNESS (trans);
+  gboolean from_event;
+
   if (GST_BASE_TRANSFORM_CLASS (parent_class)->accept_caps (trans, direction,
           caps))
     return TRUE;
-  warn_refusal (GST_CUDA_SHARPNESS (trans), caps);
+  note_refusal (self, caps);
+
+  GST_OBJECT_LOCK (self);
+  from_event = direction == GST_PAD_SINK && caps == self->event_caps;
+  GST_OBJECT_UNLOCK (self);
+  if (from_event)
+    post_refusal (self);
   return FALSE;
 }
 
@@ -431,10 +451,14 @@ gst_cuda_sharpness_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
         ("cudasharpness cannot analyse %s", str), (NULL));
     g_free (str);
+    self->negotiated = FALSE;
+    GST_OBJECT_LOCK (self);
+    self->refusal_posted = TRUE;
+    GST_OBJECT_UNLOCK (self);
     return FALSE;
   }
   cuda = features && gst_caps_features_contains (features,
-      CUDA_MEMORY_FEATURE);
+      SHARPNESS_CUDA_MEMORY_FEATURE);
 
   /* Scores of another size or format say nothing about the next frames. */
   if (cuda != self->cuda_memory || !gst_video_info_is_equal (&info,
@@ -443,6 +467,12 @@ gst_cuda_sharpness_set_caps (GstBaseTransform * trans, GstCaps * incaps,
 
   self->info = info;
   self->cuda_memory = cuda;
+  self->negotiated = TRUE;
+  GST_OBJECT_LOCK (self);
+  self->refusal_posted = FALSE;
+  g_clear_pointer (&self->refusal, g_free);
+  gst_caps_replace (&self->event_caps, NULL);
+  GST_OBJECT_UNLOCK (self);
   GST_DEBUG_OBJECT (self, "analysing %s %dx%d in %s memory",
       GST_VIDEO_INFO_NAME (&info), GST_VIDEO_INFO_WIDTH (&info),
       GST_VIDEO_INFO_HEIGHT (&info), cuda ? "CUDA" : "system");
@@ -456,11 +486,9 @@ gst_cuda_sharpness_query (GstBaseTransform * trans, GstPadDirection direction,
   GstCudaSharpness *self = GST_CUDA_SHARPNESS (trans);
   gboolean ret;
 
-#ifdef HAVE_CUDA
-  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT && self->gpu &&
-      sharpness_gpu_handle_context_query (self->gpu, query))
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
+      sharpness_scorer_handle_context_query (self->cuda, query))
     return TRUE;
-#endif
 
   ret = GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
       query);
@@ -473,7 +501,7 @@ gst_cuda_sharpness_query (GstBaseTransform * trans, GstPadDirection direction,
     gst_query_parse_caps (query, &filter);
     gst_query_parse_caps_result (query, &result);
     if (filter && result && gst_caps_is_empty (result))
-      warn_refusal (self, filter);
+      note_refusal (self, filter);
   }
   return ret;
 }
@@ -482,27 +510,115 @@ static gboolean
 gst_cuda_sharpness_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
 {
+  GstCudaSharpness *self = GST_CUDA_SHARPNESS (trans);
+  gboolean pinned;
   /* In place: the base class forwards the query downstream, whose answer
    * (pools, metas) must stand since our output buffers are our input. */
   gboolean ret = GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation
       (trans, decide_query, query);
 
-#ifdef HAVE_CUDA
-  {
-    GstCudaSharpness *self = GST_CUDA_SHARPNESS (trans);
-    gboolean pinned;
-
-    GST_OBJECT_LOCK (self);
-    pinned = self->settings.pinned_pool &&
-        self->settings.backend != GST_SHARPNESS_BACKEND_CPU;
-    GST_OBJECT_UNLOCK (self);
-    if (pinned && gpu_is_open (self)) {
-      sharpness_gpu_propose_allocation (self->gpu, query);
-      ret = TRUE;
-    }
-  }
-#endif
+  GST_OBJECT_LOCK (self);
+  pinned = self->settings.pinned_pool &&
+      self->settings.backend != GST_SHARPNESS_BACKEND_CPU;
+  GST_OBJECT_UNLOCK (self);
+  /* The scorer adds its pool only where downstream proposed none. */
+  if (pinned && sharpness_scorer_propose_allocation (self->cuda, query))
+    ret = TRUE;
   return ret;
+}
+
+static GstMessage *
+blurry_start_message (GstCudaSharpness * self, const SharpnessSegment * seg)
+{
+  return gst_message_new_element (GST_OBJECT (self),
+      gst_structure_new (BLURRY_START_NAME,
+          "metric", G_TYPE_STRING,
+          sharpness_metric_info[self->alarm_metric].nick,
+          "timestamp", G_TYPE_UINT64, seg->start,
+          "stream-time", G_TYPE_UINT64, seg->stream_time,
+          "running-time", G_TYPE_UINT64, seg->running_time,
+          "start-frame", G_TYPE_UINT64, seg->start_frame, NULL));
+}
+
+static GstMessage *
+blurry_end_message (GstCudaSharpness * self, const SharpnessSegment * seg)
+{
+  return gst_message_new_element (GST_OBJECT (self),
+      gst_structure_new (BLURRY_END_NAME,
+          "metric", G_TYPE_STRING,
+          sharpness_metric_info[self->alarm_metric].nick,
+          "timestamp", G_TYPE_UINT64, seg->start,
+          "stream-time", G_TYPE_UINT64, seg->stream_time,
+          "running-time", G_TYPE_UINT64, seg->running_time,
+          "start", G_TYPE_UINT64, seg->start,
+          "end", G_TYPE_UINT64, seg->end,
+          "duration", G_TYPE_UINT64, sharpness_segment_duration (seg),
+          "start-frame", G_TYPE_UINT64, seg->start_frame,
+          "end-frame", G_TYPE_UINT64, seg->end_frame,
+          "frames", G_TYPE_UINT64, seg->frames,
+          "blurry-frames", G_TYPE_UINT64, seg->blurry_frames,
+          "min", G_TYPE_DOUBLE, seg->min_score,
+          "mean", G_TYPE_DOUBLE, sharpness_segment_mean (seg),
+          "max", G_TYPE_DOUBLE, seg->max_score,
+          "worst-frame", G_TYPE_UINT64, seg->worst_frame,
+          "worst-score", G_TYPE_DOUBLE, seg->worst_score, NULL));
+}
+
+/* Closes the open blurry segment, if any (EOS, flush, metric change): an
+ * operator alarmed by a start always gets its end. */
+static void
+finish_alarm (GstCudaSharpness * self)
+{
+  SharpnessSegment seg;
+
+  if (sharpness_segment_tracker_finish (&self->segments, &seg) ==
+      SHARPNESS_SEGMENT_END)
+    gst_element_post_message (GST_ELEMENT (self),
+        blurry_end_message (self, &seg));
+}
+
+/* Feeds the alarm tracker with a scored frame. */
+static void
+update_alarm (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
+    const SharpnessFrameResult * r)
+{
+  SharpnessSegmentFrame f;
+  SharpnessSegment seg;
+  SharpnessSegmentEvent ev;
+
+  if (s->metric != self->alarm_metric) {
+    /* A run of another metric's scores says nothing about this one. */
+    finish_alarm (self);
+    self->alarm_metric = s->metric;
+    self->segments.lower_is_sharper =
+        sharpness_metric_info[s->metric].direction ==
+        SHARPNESS_LOWER_IS_SHARPER;
+  }
+  if (s->min_blurry_duration == 0) {
+    /* Turned off (maybe while a run was open): close it. */
+    finish_alarm (self);
+    return;
+  }
+  /* Settings may change while playing: they apply from this frame on. */
+  self->segments.min_duration = s->min_blurry_duration;
+  self->segments.max_gap = s->max_blurry_gap;
+
+  f = (SharpnessSegmentFrame) {
+    .index = r->frame,
+    .pts = r->timestamp,
+    .duration = r->duration,
+    .running_time = r->running_time,
+    .stream_time = r->stream_time,
+    .score = r->score,
+    .blurry = r->blurry,
+  };
+  ev = sharpness_segment_tracker_push (&self->segments, &f, &seg);
+  if (ev == SHARPNESS_SEGMENT_START)
+    gst_element_post_message (GST_ELEMENT (self),
+        blurry_start_message (self, &seg));
+  else if (ev == SHARPNESS_SEGMENT_END)
+    gst_element_post_message (GST_ELEMENT (self),
+        blurry_end_message (self, &seg));
 }
 
 static void
@@ -533,8 +649,10 @@ gst_cuda_sharpness_sink_event (GstBaseTransform * trans, GstEvent * event)
       if (self->detector)
         sharpness_blur_detector_reset (self->detector);
       reset_interval (self);
+      finish_alarm (self);
       break;
     case GST_EVENT_EOS:
+      finish_alarm (self);
       post_summary (self);
       break;
     default:
@@ -543,95 +661,68 @@ gst_cuda_sharpness_sink_event (GstBaseTransform * trans, GstEvent * event)
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
 }
 
+/* A fallback may never make a frame late: the CPU takes seconds per 1080p
+ * frame for the heavy metrics, so a frame the GPU cannot score goes on
+ * unscored unless the user asked for the CPU (backend=cpu). */
 static gboolean
-score_frame_cpu (GstCudaSharpness * self, SharpnessMetric metric,
-    GstBuffer * buf, gdouble * score)
+cpu_may_score (GstCudaSharpness * self, const GstCudaSharpnessSettings * s)
 {
-  GstVideoFrame frame;
-  SharpnessPlane plane;
-  SharpnessStatus status = SHARPNESS_ERROR_UNSUPPORTED;
-
-  /* Honours GstVideoMeta strides.  CUDA memory mapped without GST_MAP_CUDA
-   * is downloaded: slow, but this is only the fallback. */
-  if (!gst_video_frame_map (&frame, &self->info, buf, GST_MAP_READ)) {
-    WARN_ONCE (self, STREAM, DECODE,
-        "Could not map a frame for reading: frames go on unscored");
-    return FALSE;
-  }
-  if (GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0) > 0 &&
-      sharpness_plane_init (&plane, &self->info,
-          GST_VIDEO_FRAME_PLANE_DATA (&frame, 0),
-          GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0)))
-    status = sharpness_cpu_score (self->cpu, metric, &plane, score);
-  gst_video_frame_unmap (&frame);
-
-  if (status != SHARPNESS_OK) {
-    WARN_ONCE (self, STREAM, FAILED, "Scoring %s on the CPU failed (%s): "
-        "frames go on unscored", sharpness_metric_info[metric].nick,
-        sharpness_status_to_string (status));
-    return FALSE;
-  }
-  return TRUE;
+  if (s->backend == GST_SHARPNESS_BACKEND_CPU ||
+      !sharpness_metric_is_heavy (s->metric))
+    return TRUE;
+  WARN_ONCE (self, RESOURCE, FAILED, "%s is too slow on the CPU to keep up "
+      "with the stream and no CUDA device scores it: frames go on unscored "
+      "(set backend=cpu to score every frame on the CPU)",
+      sharpness_metric_info[s->metric].nick);
+  return FALSE;
 }
 
 static gboolean
 score_frame (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
     GstBuffer * buf, gdouble * score)
 {
-  if (use_gpu (self, s)) {
-#ifdef HAVE_CUDA
-    GError *err = NULL;
+  GError *err = NULL;
 
-    if (sharpness_gpu_score (self->gpu, s->metric, buf, &self->info,
-            self->cuda_memory, score, &err))
+  if (use_gpu (self, s)) {
+    if (sharpness_scorer_score (self->cuda, s->metric, buf, &self->info,
+            score, &err))
       return TRUE;
-    if (g_error_matches (err, SHARPNESS_GPU_ERROR,
-            SHARPNESS_GPU_ERROR_DEVICE_LOST)) {
-      /* The context is unusable: stay on the CPU until the next start. */
+    if (g_error_matches (err, SHARPNESS_SCORER_ERROR,
+            SHARPNESS_SCORER_ERROR_DEVICE_LOST)) {
+      /* The context is unusable: stay off the GPU until the next start. */
       WARN_ONCE (self, RESOURCE, FAILED, "The CUDA device was lost, scoring "
           "on the CPU from now on: %s", err->message);
-      sharpness_gpu_close (self->gpu);
+      sharpness_scorer_close (self->cuda);
+    } else if (g_error_matches (err, SHARPNESS_SCORER_ERROR,
+            SHARPNESS_SCORER_ERROR_METRIC)) {
+      /* The metric refused the frame (too small, say): so would the CPU. */
+      WARN_ONCE (self, STREAM, FAILED, "Scoring %s failed (%s): frames go "
+          "on unscored", sharpness_metric_info[s->metric].nick, err->message);
+      g_clear_error (&err);
+      return FALSE;
     } else {
       WARN_ONCE (self, RESOURCE, FAILED, "Scoring %s on the GPU failed, "
           "scoring on the CPU instead: %s",
-          sharpness_metric_info[s->metric].nick,
-          err ? err->message : "unknown error");
+          sharpness_metric_info[s->metric].nick, err->message);
     }
     g_clear_error (&err);
-#endif
   }
-  return score_frame_cpu (self, s->metric, buf, score);
-}
 
-/* The buffer's duration, else one frame at the negotiated framerate. */
-static GstClockTime
-frame_duration (GstCudaSharpness * self, GstBuffer * buf)
-{
-  gint fps_n = GST_VIDEO_INFO_FPS_N (&self->info);
-  gint fps_d = GST_VIDEO_INFO_FPS_D (&self->info);
-
-  if (GST_BUFFER_DURATION_IS_VALID (buf))
-    return GST_BUFFER_DURATION (buf);
-  if (fps_n > 0 && fps_d > 0)
-    return gst_util_uint64_scale_int (GST_SECOND, fps_d, fps_n);
-  return GST_CLOCK_TIME_NONE;
-}
-
-static void
-fill_times (GstCudaSharpness * self, GstBuffer * buf, SharpnessFrameResult * r)
-{
-  GstSegment *segment = &GST_BASE_TRANSFORM (self)->segment;
-  GstClockTime pts = GST_BUFFER_PTS (buf);
-
-  r->timestamp = pts;
-  r->duration = frame_duration (self, buf);
-  r->stream_time = r->running_time = GST_CLOCK_TIME_NONE;
-  if (GST_CLOCK_TIME_IS_VALID (pts) && segment->format == GST_FORMAT_TIME) {
-    r->stream_time = gst_segment_to_stream_time (segment, GST_FORMAT_TIME,
-        pts);
-    r->running_time = gst_segment_to_running_time (segment, GST_FORMAT_TIME,
-        pts);
-  }
+  if (!cpu_may_score (self, s))
+    return FALSE;
+  if (sharpness_scorer_score (self->cpu, s->metric, buf, &self->info, score,
+          &err))
+    return TRUE;
+  if (g_error_matches (err, SHARPNESS_SCORER_ERROR,
+          SHARPNESS_SCORER_ERROR_MAP))
+    WARN_ONCE (self, STREAM, DECODE, "Could not map a frame for reading: "
+        "frames go on unscored");
+  else
+    WARN_ONCE (self, STREAM, FAILED, "Scoring %s on the CPU failed (%s): "
+        "frames go on unscored", sharpness_metric_info[s->metric].nick,
+        err->message);
+  g_clear_error (&err);
+  return FALSE;
 }
 
 /* One message per frame, or, with an interval, one when the frames since
@@ -649,6 +740,7 @@ post_result (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
 
   if (s->interval == 0) {
     msg = sharpness_message_new_frame (GST_OBJECT (self), r, NULL);
+    self->unscored_since_message = 0;
   } else {
     sharpness_stats_add (&self->interval_stats, r->score, r->blurry);
     /* A frame of unknown duration closes the interval: one message too
@@ -667,12 +759,37 @@ post_result (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
   gst_element_post_message (GST_ELEMENT (self), msg);
 }
 
+/* The frame's content signature for the relative test's cut detection, or
+ * NULL: only the relative test uses it, and only frames in system memory
+ * have one (reading CUDA memory from the host would cost a download per
+ * frame; there the relative test runs without cut detection). */
+static const SharpnessSignature *
+frame_signature (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
+    GstBuffer * buf)
+{
+  GstVideoFrame frame;
+  SharpnessPlane plane;
+  gboolean ok;
+
+  if (s->relative_threshold <= 0.0 || self->cuda_memory)
+    return NULL;
+  if (!gst_video_frame_map (&frame, &self->info, buf, GST_MAP_READ))
+    return NULL;
+  ok = sharpness_plane_init (&plane, &self->info,
+      GST_VIDEO_FRAME_PLANE_DATA (&frame, 0),
+      GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0));
+  if (ok)
+    sharpness_signature_compute (&self->signature, &plane);
+  gst_video_frame_unmap (&frame);
+  return ok && self->signature.valid ? &self->signature : NULL;
+}
+
 static GstFlowReturn
 gst_cuda_sharpness_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
 {
   GstCudaSharpness *self = GST_CUDA_SHARPNESS (trans);
   GstCudaSharpnessSettings s;
-  SharpnessFrameResult r;
+  SharpnessFrameResult r = { 0, };
 
   get_settings (self, &s);
   r.frame = self->frame_index++;
@@ -686,23 +803,28 @@ gst_cuda_sharpness_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   sharpness_blur_detector_configure (self->detector, s.metric, s.window);
 
   /* On failure the frame goes on untouched; score_frame warned. */
-  if (!score_frame (self, &s, buf, &r.score))
+  if (!score_frame (self, &s, buf, &r.score)) {
+    sharpness_stats_add_unscored (&self->total_stats);
+    self->unscored_since_message++;
     return GST_FLOW_OK;
+  }
 
   r.metric = sharpness_metric_info[s.metric].nick;
-  r.blurry = sharpness_blur_detector_push (self->detector, r.score,
-      s.threshold, s.relative_threshold);
+  r.blurry = sharpness_blur_detector_push_frame (self->detector, r.score,
+      frame_signature (self, &s, buf), s.threshold, s.relative_threshold);
   GST_LOG_OBJECT (self, "frame %" G_GUINT64_FORMAT ": %s %g%s", r.frame,
       r.metric, r.score, r.blurry ? " (blurry)" : "");
 
   sharpness_meta_set (buf, r.metric, r.score, r.blurry);
   sharpness_stats_add (&self->total_stats, r.score, r.blurry);
-  fill_times (self, buf, &r);
+  sharpness_frame_result_set_times (&r, buf,
+      &GST_BASE_TRANSFORM (self)->segment, &self->info);
+  r.unscored = self->unscored_since_message;
   post_result (self, &s, &r);
+  update_alarm (self, &s, &r);
   return GST_FLOW_OK;
 }
 
-#ifdef HAVE_CUDA
 static void
 gst_cuda_sharpness_set_context (GstElement * element, GstContext * context)
 {
@@ -712,12 +834,10 @@ gst_cuda_sharpness_set_context (GstElement * element, GstContext * context)
   GST_OBJECT_LOCK (self);
   device_id = self->settings.device_id;
   GST_OBJECT_UNLOCK (self);
-  if (self->gpu)
-    sharpness_gpu_set_context (self->gpu, context, device_id);
+  sharpness_scorer_set_context (self->cuda, context, device_id);
 
   GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
 }
-#endif
 
 static void
 gst_cuda_sharpness_set_property (GObject * object, guint prop_id,
@@ -734,6 +854,7 @@ gst_cuda_sharpness_set_property (GObject * object, guint prop_id,
     case PROP_BACKEND:
       s->backend = g_value_get_enum (value);
       break;
+    case PROP_CUDA_DEVICE_ID:
     case PROP_DEVICE_ID:
       s->device_id = g_value_get_int (value);
       break;
@@ -754,6 +875,12 @@ gst_cuda_sharpness_set_property (GObject * object, guint prop_id,
       break;
     case PROP_WINDOW:
       s->window = g_value_get_uint (value);
+      break;
+    case PROP_MIN_BLURRY_DURATION:
+      s->min_blurry_duration = g_value_get_uint64 (value);
+      break;
+    case PROP_MAX_BLURRY_GAP:
+      s->max_blurry_gap = g_value_get_uint (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -777,6 +904,7 @@ gst_cuda_sharpness_get_property (GObject * object, guint prop_id,
     case PROP_BACKEND:
       g_value_set_enum (value, s->backend);
       break;
+    case PROP_CUDA_DEVICE_ID:
     case PROP_DEVICE_ID:
       g_value_set_int (value, s->device_id);
       break;
@@ -798,6 +926,12 @@ gst_cuda_sharpness_get_property (GObject * object, guint prop_id,
     case PROP_WINDOW:
       g_value_set_uint (value, s->window);
       break;
+    case PROP_MIN_BLURRY_DURATION:
+      g_value_set_uint64 (value, s->min_blurry_duration);
+      break;
+    case PROP_MAX_BLURRY_GAP:
+      g_value_set_uint (value, s->max_blurry_gap);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -810,9 +944,10 @@ gst_cuda_sharpness_finalize (GObject * object)
 {
   GstCudaSharpness *self = GST_CUDA_SHARPNESS (object);
 
-#ifdef HAVE_CUDA
-  g_clear_pointer (&self->gpu, sharpness_gpu_free);
-#endif
+  g_clear_pointer (&self->cuda, sharpness_scorer_free);
+  g_clear_pointer (&self->cpu, sharpness_scorer_free);
+  g_free (self->refusal);
+  gst_caps_replace (&self->event_caps, NULL);
   g_hash_table_unref (self->warned);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
@@ -837,12 +972,20 @@ install_properties (GObjectClass * gobject_class)
           "element fail to start without a usable device. Frames the GPU "
           "fails on are scored on the CPU",
           GST_TYPE_SHARPNESS_BACKEND, DEFAULT_BACKEND, flags));
-  g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
-      g_param_spec_int ("device-id", "Device ID",
+  g_object_class_install_property (gobject_class, PROP_CUDA_DEVICE_ID,
+      g_param_spec_int ("cuda-device-id", "CUDA device ID",
           "CUDA device to use, -1 for any (a CUDA context shared by the "
-          "pipeline wins); read when the element starts",
+          "pipeline wins); input CUDA memory of another context is read in "
+          "place when it is on this device (or with -1), else copied "
+          "through host memory; read when the element starts",
           -1, G_MAXINT, DEFAULT_DEVICE_ID,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
+      g_param_spec_int ("device-id", "Device ID",
+          "Deprecated alias of cuda-device-id",
+          -1, G_MAXINT, DEFAULT_DEVICE_ID,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_DEPRECATED |
           GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_PINNED_POOL,
       g_param_spec_boolean ("pinned-pool", "Pinned pool",
@@ -871,15 +1014,29 @@ install_properties (GObjectClass * gobject_class)
       g_param_spec_double ("relative-threshold", "Relative threshold",
           "Relative blur threshold, 0 = off: a frame is blurry when its "
           "score is below relative-threshold x the median score of the "
-          "previous 'window' frames (above median / relative-threshold for "
-          "lower-is-sharper metrics)",
+          "previous 'window' sharp frames (above median / "
+          "relative-threshold for lower-is-sharper metrics); blurry frames "
+          "stay out of that history, and a scene cut restarts it",
           0.0, 1.0, DEFAULT_RELATIVE_THRESHOLD, flags));
   g_object_class_install_property (gobject_class, PROP_WINDOW,
       g_param_spec_uint ("window", "Window",
-          "Number of previous frames whose median score the relative "
+          "Number of previous sharp frames whose median score the relative "
           "threshold uses; no relative decision before that many frames "
           "were scored (the history restarts on flush, caps and metric "
-          "changes)", 1, MAX_WINDOW, DEFAULT_WINDOW, flags));
+          "changes; after a scene cut, 3 frames suffice)",
+          1, MAX_WINDOW, DEFAULT_WINDOW, flags));
+  g_object_class_install_property (gobject_class, PROP_MIN_BLURRY_DURATION,
+      g_param_spec_uint64 ("min-blurry-duration", "Minimum blurry duration",
+          "Blurry-segment alarms, 0 = off: post 'sharpness-blurry-start' "
+          "once a run of blurry frames (sharp gaps of up to max-blurry-gap "
+          "frames included) has lasted this many nanoseconds, and "
+          "'sharpness-blurry-end' when it ends",
+          0, G_MAXUINT64, DEFAULT_MIN_BLURRY_DURATION, flags));
+  g_object_class_install_property (gobject_class, PROP_MAX_BLURRY_GAP,
+      g_param_spec_uint ("max-blurry-gap", "Maximum blurry gap",
+          "Number of consecutive sharp frames a blurry run may contain "
+          "before it ends (for min-blurry-duration)",
+          0, MAX_BLURRY_GAP, DEFAULT_MAX_BLURRY_GAP, flags));
 }
 
 static void
@@ -901,10 +1058,8 @@ gst_cuda_sharpness_class_init (GstCudaSharpnessClass * klass)
       "Scores the sharpness of every frame on a CUDA device or the CPU, "
       "attaches GstSharpnessMeta, posts messages and flags blurry frames",
       "The gst-sharpness authors");
-#ifdef HAVE_CUDA
   element_class->set_context =
       GST_DEBUG_FUNCPTR (gst_cuda_sharpness_set_context);
-#endif
 
   trans_class->passthrough_on_same_caps = FALSE;
   trans_class->transform_ip_on_passthrough = FALSE;
@@ -912,6 +1067,8 @@ gst_cuda_sharpness_class_init (GstCudaSharpnessClass * klass)
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_sharpness_stop);
   trans_class->accept_caps = GST_DEBUG_FUNCPTR (gst_cuda_sharpness_accept_caps);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_sharpness_set_caps);
+  trans_class->before_transform =
+      GST_DEBUG_FUNCPTR (gst_cuda_sharpness_before_transform);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_sharpness_query);
   trans_class->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_cuda_sharpness_propose_allocation);
@@ -936,13 +1093,16 @@ gst_cuda_sharpness_init (GstCudaSharpness * self)
     .threshold = DEFAULT_THRESHOLD,
     .relative_threshold = DEFAULT_RELATIVE_THRESHOLD,
     .window = DEFAULT_WINDOW,
+    .min_blurry_duration = DEFAULT_MIN_BLURRY_DURATION,
+    .max_blurry_gap = DEFAULT_MAX_BLURRY_GAP,
   };
   self->warned = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   gst_video_info_init (&self->info);
   gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);
+  gst_pad_add_probe (GST_BASE_TRANSFORM_SINK_PAD (self),
+      GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, sink_event_probe, self, NULL);
 
-#ifdef HAVE_CUDA
+  self->cpu = sharpness_scorer_new_cpu (GST_ELEMENT (self));
   if (!cuda_unavailable_reason)
-    self->gpu = sharpness_gpu_new (GST_ELEMENT (self));
-#endif
+    self->cuda = sharpness_scorer_new_cuda (GST_ELEMENT (self));
 }

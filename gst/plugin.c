@@ -1,4 +1,4 @@
-/* The sharpness plugin: one element, cudasharpness, and its buffer meta.
+/* The sharpness plugin: cudasharpness and cudacompare, and their metas.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -10,30 +10,33 @@
 #include <gst/gst.h>
 
 #include "gstcudasharpness.h"
+#include "gstcudacompare.h"
+#include "compare-meta.h"
 #include "sharpness-meta.h"
-#ifdef HAVE_CUDA
-#include "sharpness-gpu.h"
-#endif
+#include "sharpness-scorer.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
 {
-#ifdef HAVE_CUDA
   const gchar *why = NULL;
-#endif
 
   if (!sharpness_meta_register ()) {
     GST_ERROR_OBJECT (plugin, "could not register " SHARPNESS_META_NAME);
     return FALSE;
   }
+  if (!compare_meta_register ()) {
+    GST_ERROR_OBJECT (plugin, "could not register " COMPARE_META_NAME);
+    return FALSE;
+  }
 
-#ifdef HAVE_CUDA
   /* Without a usable driver the element still works, on the CPU. */
-  if (!sharpness_gpu_init_once (&why))
+  if (!sharpness_scorer_cuda_init_once (&why)) {
     gst_cuda_sharpness_set_cuda_unavailable (why ? why : "CUDA is unusable");
-#endif
+    gst_cuda_compare_set_cuda_unavailable (why ? why : "CUDA is unusable");
+  }
 
-  return GST_ELEMENT_REGISTER (cudasharpness, plugin);
+  return GST_ELEMENT_REGISTER (cudasharpness, plugin) &&
+      GST_ELEMENT_REGISTER (cudacompare, plugin);
 }
 
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, sharpness,

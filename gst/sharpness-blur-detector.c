@@ -14,7 +14,62 @@ struct _SharpnessBlurDetector
   guint head;                   /* slot the next score goes to */
   gdouble *ring;
   gdouble *scratch;             /* reordered by the median search */
+  guint quota;                  /* scores needed before a relative decision */
+  guint64 since_sharp;          /* frames since one entered the history */
+  SharpnessSignature last_sig;  /* previous frame's, for cut detection */
+  gboolean last_was_cut;
+  /* Scores of the current run of blurry frames (the last
+   * SHARPNESS_RECOVERY_FRAMES), for the end-of-blur test. */
+  gdouble blur_level[SHARPNESS_RECOVERY_FRAMES];
+  guint blur_count;
 };
+
+void
+sharpness_signature_compute (SharpnessSignature * sig,
+    const SharpnessPlane * plane)
+{
+  const gint g = SHARPNESS_SIGNATURE_GRID;
+  gint w = plane->width, h = plane->height;
+  /* About 128 samples along the short side: ~0.1 ms for 1080p, and still
+   * hundreds of samples per cell. */
+  gint step = MAX (1, MIN (w, h) / 128);
+  guint32 sum[SHARPNESS_SIGNATURE_GRID * SHARPNESS_SIGNATURE_GRID] = { 0, };
+  guint32 n[SHARPNESS_SIGNATURE_GRID * SHARPNESS_SIGNATURE_GRID] = { 0, };
+
+  sig->valid = FALSE;
+  /* Cells of fewer than 16 x 16 pixels are too noisy to tell a cut. */
+  if (w < SHARPNESS_SIGNATURE_MIN_SIZE || h < SHARPNESS_SIGNATURE_MIN_SIZE ||
+      !plane->data)
+    return;
+  for (gint y = step / 2; y < h; y += step) {
+    const guint8 *row = plane->data + (gsize) y * plane->stride;
+    gint cy = y * g / h;
+
+    for (gint x = step / 2; x < w; x += step) {
+      gint c = cy * g + x * g / w;
+
+      sum[c] += sharpness_plane_gray_at (plane, row, x);
+      n[c]++;
+    }
+  }
+  for (gint c = 0; c < g * g; c++)
+    sig->cell[c] = n[c] ? (gfloat) sum[c] / n[c] : 0.0f;
+  sig->valid = TRUE;
+}
+
+gdouble
+sharpness_signature_distance (const SharpnessSignature * a,
+    const SharpnessSignature * b)
+{
+  const gint cells = SHARPNESS_SIGNATURE_GRID * SHARPNESS_SIGNATURE_GRID;
+  gdouble d = 0.0;
+
+  if (!a || !b || !a->valid || !b->valid)
+    return -1.0;
+  for (gint c = 0; c < cells; c++)
+    d += fabs ((gdouble) a->cell[c] - b->cell[c]);
+  return d / cells;
+}
 
 SharpnessBlurDetector *
 sharpness_blur_detector_new (SharpnessMetric metric, guint window)
@@ -28,6 +83,7 @@ sharpness_blur_detector_new (SharpnessMetric metric, guint window)
   det->window = window;
   det->ring = g_new (gdouble, window);
   det->scratch = g_new (gdouble, window);
+  det->quota = window;
   return det;
 }
 
@@ -46,6 +102,29 @@ sharpness_blur_detector_reset (SharpnessBlurDetector * det)
 {
   det->count = 0;
   det->head = 0;
+  det->quota = det->window;
+  det->since_sharp = 0;
+  det->last_sig.valid = FALSE;
+  det->last_was_cut = FALSE;
+  det->blur_count = 0;
+}
+
+/* A new shot (or a stale history): the reference restarts from the next
+ * sharp frames, and a few of them suffice. */
+static void
+reseed (SharpnessBlurDetector * det)
+{
+  det->count = 0;
+  det->head = 0;
+  det->quota = MIN (det->window, SHARPNESS_CUT_SEED_FRAMES);
+  det->since_sharp = 0;
+  det->blur_count = 0;
+}
+
+gboolean
+sharpness_blur_detector_last_was_cut (const SharpnessBlurDetector * det)
+{
+  return det->last_was_cut;
 }
 
 void
@@ -139,7 +218,7 @@ is_worse_than_median (SharpnessBlurDetector * det, gdouble score,
 {
   gdouble median;
 
-  if (relative <= 0.0 || det->count < det->window ||
+  if (relative <= 0.0 || det->count < det->quota ||
       !sharpness_blur_detector_get_median (det, &median))
     return FALSE;
 
@@ -150,22 +229,78 @@ is_worse_than_median (SharpnessBlurDetector * det, gdouble score,
   return score < relative * median;
 }
 
-gboolean
-sharpness_blur_detector_push (SharpnessBlurDetector * det, gdouble score,
-    gdouble threshold, gdouble relative)
+/* The end of a blur: @score is better than the median of the last blurry
+ * scores by more than 1 / sqrt (@relative), an abrupt rise.  The content
+ * may have changed during a long blur (a pan), so the frame before the blur
+ * is no reference any more: the history restarts from this frame. */
+static gboolean
+is_recovery (SharpnessBlurDetector * det, gdouble score, gdouble relative)
 {
-  gboolean blurry;
+  gdouble v[SHARPNESS_RECOVERY_FRAMES], level, k;
+  guint n = MIN (det->blur_count, SHARPNESS_RECOVERY_FRAMES);
+
+  if (relative <= 0.0 || n == 0)
+    return FALSE;
+  memcpy (v, det->blur_level, n * sizeof (gdouble));
+  level = select_kth (v, n, n / 2);
+  k = sqrt (relative);
+  if (sharpness_metric_info[det->metric].direction ==
+      SHARPNESS_LOWER_IS_SHARPER)
+    return score < level * k;
+  return score * k > level;
+}
+
+gboolean
+sharpness_blur_detector_push_frame (SharpnessBlurDetector * det,
+    gdouble score, const SharpnessSignature * sig, gdouble threshold,
+    gdouble relative)
+{
+  gboolean blurry, relative_blurry, cut;
+
+  cut = sig && sharpness_signature_distance (sig, &det->last_sig) >
+      SHARPNESS_CUT_DISTANCE;
+  if (sig)
+    det->last_sig = *sig;
+  else
+    det->last_sig.valid = FALSE;
+  det->last_was_cut = cut;
 
   if (!isfinite (score))
     return FALSE;
 
-  blurry = (threshold > 0.0 &&
-      sharpness_metric_is_worse (det->metric, score, threshold)) ||
-      is_worse_than_median (det, score, relative);
+  if (cut || det->since_sharp >= (guint64) SHARPNESS_STALE_WINDOWS *
+      det->window)
+    reseed (det);
+
+  relative_blurry = !cut && is_worse_than_median (det, score, relative);
+  if (relative_blurry && is_recovery (det, score, relative)) {
+    /* Worse than the old reference but far better than the blur: the
+     * blur is over and the content has moved on. */
+    reseed (det);
+    relative_blurry = FALSE;
+  }
+  blurry = relative_blurry || (threshold > 0.0 &&
+      sharpness_metric_is_worse (det->metric, score, threshold));
+  if (blurry) {
+    /* Out of the reference: a long blur must stay a blur. */
+    det->since_sharp++;
+    det->blur_level[det->blur_count++ % SHARPNESS_RECOVERY_FRAMES] = score;
+    return TRUE;
+  }
+  det->blur_count = 0;
 
   det->ring[det->head] = score;
   det->head = (det->head + 1) % det->window;
   if (det->count < det->window)
     det->count++;
-  return blurry;
+  det->since_sharp = 0;
+  return FALSE;
+}
+
+gboolean
+sharpness_blur_detector_push (SharpnessBlurDetector * det, gdouble score,
+    gdouble threshold, gdouble relative)
+{
+  return sharpness_blur_detector_push_frame (det, score, NULL, threshold,
+      relative);
 }

@@ -1,13 +1,20 @@
 /* Blurry-frame decision: an absolute threshold and a threshold relative to
- * the median score of the previous frames.
+ * the median score of the previous sharp frames, re-seeded at scene cuts.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Plain GLib, no GStreamer: the element owns one per stream and feeds it one
  * score per frame from its streaming thread (not thread-safe).  The history
- * is a ring of the last `window` scores; the median is found by quickselect
- * on a scratch copy, so pushing a score never allocates.
+ * (the reference of the relative test) is a ring of the last `window`
+ * scores of frames judged sharp: a blurry frame never enters it, so a long
+ * blur cannot become the norm.  A scene cut, detected from a coarse luma
+ * signature of the frames (SharpnessSignature), re-seeds the history with
+ * the first frame of the new shot, so a cut to a less detailed scene is
+ * not taken for a blur; so does an abrupt rise of the score at the end of
+ * a blur, since the content may have moved on during it.  The median is found by quickselect on a scratch
+ * copy, so pushing a score never allocates.  Rule and evaluation:
+ * docs/element.md (Blurry frames) and docs/scan.md (Choosing the rule).
  */
 #ifndef SHARPNESS_BLUR_DETECTOR_H
 #define SHARPNESS_BLUR_DETECTOR_H
@@ -15,12 +22,56 @@
 #include <glib.h>
 
 #include "sharpness-metric.h"
+#include "sharpness-plane.h"
 
 G_BEGIN_DECLS
 
+/* Coarse content signature of a frame: the mean gray level of each cell of
+ * a SHARPNESS_SIGNATURE_GRID x SHARPNESS_SIGNATURE_GRID grid, from a
+ * sparse sample of the pixels.  A blur (a local average) leaves the cell
+ * means nearly unchanged; a cut changes them abruptly; a pan moves them a
+ * little per frame. */
+#define SHARPNESS_SIGNATURE_GRID 8
+typedef struct
+{
+  gboolean valid;
+  gfloat cell[SHARPNESS_SIGNATURE_GRID * SHARPNESS_SIGNATURE_GRID];
+} SharpnessSignature;
+
+/* Mean absolute difference of the cell means (gray levels, 0..255) above
+ * which two consecutive frames are a cut (docs/scan.md: measured cuts of
+ * the test clips give 20-70, blurs and pans below 3). */
+#define SHARPNESS_CUT_DISTANCE 8.0
+
+/* After a cut the relative test resumes once this many sharp frames (or
+ * the whole window, if smaller) are in the history. */
+#define SHARPNESS_CUT_SEED_FRAMES 3
+
+/* Blurry scores whose median the end-of-blur test compares with. */
+#define SHARPNESS_RECOVERY_FRAMES 3
+
+/* A history that received no sharp frame for this many windows is
+ * re-seeded: an undetected cut to a much less detailed shot must not keep
+ * the relative test flagging forever. */
+#define SHARPNESS_STALE_WINDOWS 16
+
+/* Smallest width and height with a signature: smaller frames get no cut
+ * detection (their cells are too few pixels to tell a cut from noise). */
+#define SHARPNESS_SIGNATURE_MIN_SIZE (16 * SHARPNESS_SIGNATURE_GRID)
+
+/* Computes @sig from @plane (host memory); invalid for a plane smaller
+ * than SHARPNESS_SIGNATURE_MIN_SIZE either way. */
+void sharpness_signature_compute (SharpnessSignature * sig,
+    const SharpnessPlane * plane);
+
+/* Mean absolute difference of the cells of @a and @b, or -1 when either is
+ * invalid. */
+gdouble sharpness_signature_distance (const SharpnessSignature * a,
+    const SharpnessSignature * b);
+
 typedef struct _SharpnessBlurDetector SharpnessBlurDetector;
 
-/* @window >= 1: number of previous scores the relative test looks at. */
+/* @window >= 1: number of previous sharp scores the relative test looks at. */
 SharpnessBlurDetector *sharpness_blur_detector_new (SharpnessMetric metric,
     guint window);
 void sharpness_blur_detector_free (SharpnessBlurDetector * det);
@@ -31,18 +82,36 @@ void sharpness_blur_detector_free (SharpnessBlurDetector * det);
 void sharpness_blur_detector_configure (SharpnessBlurDetector * det,
     SharpnessMetric metric, guint window);
 
-/* Empties the history (flush, caps change). */
+/* Empties the history and forgets the last signature (flush, caps
+ * change). */
 void sharpness_blur_detector_reset (SharpnessBlurDetector * det);
 
-/* Decides whether @score is blurry, then appends it to the history.
+/* Decides whether @score is blurry, then updates the history.
  * Blurry when either test says so:
  *  - @threshold > 0: @score is worse than @threshold;
- *  - @relative > 0 and the history is full: @score is worse than
- *    @relative x median (higher-is-sharper metrics), or than
+ *  - @relative > 0 and the history holds its quota (the whole window after
+ *    a start or reset, SHARPNESS_CUT_SEED_FRAMES after a cut): @score is
+ *    worse than @relative x median (higher-is-sharper metrics), or than
  *    median / @relative (lower-is-sharper metrics).
- * A non-finite @score is never blurry and is not recorded. */
+ * @sig (may be NULL: no cut detection) is the frame's signature: when it is
+ * farther than SHARPNESS_CUT_DISTANCE from the previous frame's, the frame
+ * starts a new shot: the history restarts with it and it is judged by the
+ * absolute test only.  So does the end of a blur: a frame better than the
+ * median of the last SHARPNESS_RECOVERY_FRAMES blurry scores by more than
+ * 1 / sqrt (@relative) (an abrupt rise; during a long blur the content may
+ * have moved on, so the frames before it are no reference any more).  A
+ * frame judged sharp enters the history; a blurry one does not.  A non-finite @score is never blurry and is not recorded. */
+gboolean sharpness_blur_detector_push_frame (SharpnessBlurDetector * det,
+    gdouble score, const SharpnessSignature * sig, gdouble threshold,
+    gdouble relative);
+
+/* sharpness_blur_detector_push_frame() without a signature. */
 gboolean sharpness_blur_detector_push (SharpnessBlurDetector * det,
     gdouble score, gdouble threshold, gdouble relative);
+
+/* TRUE when the last pushed frame was taken for a scene cut. */
+gboolean sharpness_blur_detector_last_was_cut (const SharpnessBlurDetector *
+    det);
 
 /* Number of scores in the history (at most the window). */
 guint sharpness_blur_detector_get_count (const SharpnessBlurDetector * det);

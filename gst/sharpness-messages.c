@@ -8,6 +8,13 @@ sharpness_stats_reset (SharpnessStats * stats)
 {
   stats->frames = stats->blurry_frames = 0;
   stats->sum = stats->min = stats->max = 0.0;
+  stats->unscored = 0;
+}
+
+void
+sharpness_stats_add_unscored (SharpnessStats * stats)
+{
+  stats->unscored++;
 }
 
 void
@@ -43,7 +50,8 @@ sharpness_message_new_frame (GstObject * src,
       "frame", G_TYPE_UINT64, result->frame,
       "metric", G_TYPE_STRING, result->metric,
       "score", G_TYPE_DOUBLE, result->score,
-      "blurry", G_TYPE_BOOLEAN, result->blurry, NULL);
+      "blurry", G_TYPE_BOOLEAN, result->blurry,
+      "unscored", G_TYPE_UINT64, result->unscored, NULL);
 
   /* The interval counts are guint (like level's); they saturate rather
    * than wrap after 2^32 frames. */
@@ -70,5 +78,29 @@ sharpness_message_new_summary (GstObject * src, const gchar * metric,
           "mean", G_TYPE_DOUBLE, sharpness_stats_mean (total),
           "min", G_TYPE_DOUBLE, total->min,
           "max", G_TYPE_DOUBLE, total->max,
-          "blurry-frames", G_TYPE_UINT64, total->blurry_frames, NULL));
+          "blurry-frames", G_TYPE_UINT64, total->blurry_frames,
+          "unscored", G_TYPE_UINT64, total->unscored, NULL));
+}
+
+void
+sharpness_frame_result_set_times (SharpnessFrameResult * r,
+    GstBuffer * buf, const GstSegment * segment, const GstVideoInfo * info)
+{
+  GstClockTime pts = GST_BUFFER_PTS (buf);
+  gint fps_n = GST_VIDEO_INFO_FPS_N (info), fps_d = GST_VIDEO_INFO_FPS_D (info);
+
+  r->timestamp = pts;
+  if (GST_BUFFER_DURATION_IS_VALID (buf))
+    r->duration = GST_BUFFER_DURATION (buf);
+  else if (fps_n > 0 && fps_d > 0)
+    r->duration = gst_util_uint64_scale_int (GST_SECOND, fps_d, fps_n);
+  else
+    r->duration = GST_CLOCK_TIME_NONE;
+  r->stream_time = r->running_time = GST_CLOCK_TIME_NONE;
+  if (GST_CLOCK_TIME_IS_VALID (pts) && segment->format == GST_FORMAT_TIME) {
+    r->stream_time = gst_segment_to_stream_time (segment, GST_FORMAT_TIME,
+        pts);
+    r->running_time = gst_segment_to_running_time (segment, GST_FORMAT_TIME,
+        pts);
+  }
 }

@@ -8,6 +8,7 @@
 #define SHARPNESS_MESSAGES_H
 
 #include <gst/gst.h>
+#include <gst/video/video.h>
 
 G_BEGIN_DECLS
 
@@ -20,11 +21,14 @@ typedef struct
   guint64 frames;
   guint64 blurry_frames;
   gdouble sum, min, max;
+  /* Frames that passed without a score (sharpness_stats_add_unscored). */
+  guint64 unscored;
 } SharpnessStats;
 
 void sharpness_stats_reset (SharpnessStats * stats);
 void sharpness_stats_add (SharpnessStats * stats, gdouble score,
     gboolean blurry);
+void sharpness_stats_add_unscored (SharpnessStats * stats);
 /* 0 when no frame was added. */
 gdouble sharpness_stats_mean (const SharpnessStats * stats);
 
@@ -36,7 +40,15 @@ typedef struct
   const gchar *metric;          /* nick */
   gdouble score;
   gboolean blurry;
+  guint64 unscored;             /* frames left unscored since the previous
+                                 * `sharpness` message */
 } SharpnessFrameResult;
+
+/* Fills the time fields of @result for @buffer, as `level` does: PTS, its
+ * stream and running time in @segment (TIME only), and the buffer's
+ * duration, else one frame at @info's framerate. */
+void sharpness_frame_result_set_times (SharpnessFrameResult * result,
+    GstBuffer * buffer, const GstSegment * segment, const GstVideoInfo * info);
 
 /* `sharpness` for @result; with @interval (the frames since the previous
  * message, @result's included) it also carries frames, mean, min, max and

@@ -1,27 +1,54 @@
 #!/usr/bin/python3
-# Summarise a meson testlog.json: show why tests were skipped (GPU tests say
-# "skipped: no CUDA device") and end with "N passed, N failed, N skipped".
+# Summarise a meson testlog.json: list every skipped test with its reason
+# (the "skipped: ..." line it printed: "no CUDA device", "numpy missing"),
+# every failed test, and end with "N passed, N failed, N skipped".
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# Usage: summarize.py BUILD/meson-logs/testlog.json
+# Exits 1 when a test failed or none passed.
 import json
 import sys
 
-passed = failed = skipped = 0
-with open(sys.argv[1], encoding="utf-8") as log:
-    for line in log:
-        test = json.loads(line)
-        result = test["result"]
-        if result in ("OK", "EXPECTEDFAIL"):
-            passed += 1
-        elif result == "SKIP":
-            skipped += 1
-            reasons = [l.strip() for l in (test.get("stdout") or "").splitlines()
-                       if l.strip().lower().startswith("skipped")]
-            print(f"{test['name']}: {reasons[-1] if reasons else 'skipped'}")
-        else:
-            failed += 1
-            print(f"{test['name']}: {result}")
 
-print(f"{passed} passed, {failed} failed, {skipped} skipped")
-sys.exit(1 if failed or passed == 0 else 0)
+def skip_reason(test):
+    """The last "skipped: <reason>" line of the test's output, or a note
+    that it gave none."""
+    lines = []
+    for stream in ("stdout", "stderr"):
+        lines += (test.get(stream) or "").splitlines()
+    reasons = [l.strip() for l in lines
+               if l.strip().lower().startswith("skipped")]
+    if not reasons:
+        return "skipped (no reason printed)"
+    reason = reasons[-1]
+    return reason if ":" in reason else "skipped"
+
+
+def main(path):
+    passed, failed, skipped = [], [], []
+    with open(path, encoding="utf-8") as log:
+        for line in log:
+            test = json.loads(line)
+            result = test["result"]
+            if result in ("OK", "EXPECTEDFAIL"):
+                passed.append(test["name"])
+            elif result == "SKIP":
+                skipped.append((test["name"], skip_reason(test)))
+            else:
+                failed.append((test["name"], result))
+
+    for name, reason in skipped:
+        print(f"{name}: {reason}")
+    for name, result in failed:
+        print(f"{name}: {result}")
+    print(f"{len(passed)} passed, {len(failed)} failed, "
+          f"{len(skipped)} skipped")
+    return 1 if failed or not passed else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit("usage: summarize.py BUILD/meson-logs/testlog.json")
+    sys.exit(main(sys.argv[1]))

@@ -85,7 +85,9 @@ typedef struct
   double sigma_inv[SHARPNESS_BLIINDS2_MODEL_DIM][SHARPNESS_BLIINDS2_MODEL_DIM];
 } SharpnessBliinds2Model;
 
-/* The published model trained on all of LIVE (bliinds_prediction.m). */
+/* The `live_*` model of the release's parameters_from_training.mat
+ * (trained on all of LIVE), full precision, not the 4-decimal copy in
+ * bliinds_prediction.m. */
 extern const SharpnessBliinds2Model sharpness_bliinds2_live_model;
 
 /* Predicted DMOS in {0, 0.5, .., 99} (d - 1 at the best of the 199 grid

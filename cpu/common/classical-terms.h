@@ -22,15 +22,21 @@
 #define SHARPNESS_SMD2_MAX (255 * 255)
 #define SHARPNESS_MAXMIN_MAX 255
 #define SHARPNESS_SQUARE_MAX (255 * 255)        /* variance's g^2 */
+/* blur-effect, per axis: 11 |Sobel| (the larger of its two terms; the
+ * re-blurred variation is at most 2 * 4 * 255) */
+#define SHARPNESS_BLUR_EFFECT_MAX (11 * 4 * 255)
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* abs (), not a ? : — GCC 12 vectorises the CPU's byte loops over abs ()
+ * twice as fast (a - b never overflows: the arguments are small sums of
+ * gray levels); nvcc has abs () on the device too. */
 SHARPNESS_HD int
 sharpness_absdiff (int a, int b)
 {
-  return a > b ? a - b : b - a;
+  return abs (a - b);
 }
 
 SHARPNESS_HD unsigned
@@ -89,6 +95,28 @@ sharpness_term_maxmin (int hi0, int hi1, int hi2, int lo0, int lo1, int lo2)
 {
   return (unsigned) (sharpness_max3 (hi0, hi1, hi2) -
       sharpness_min3 (lo0, lo1, lo2));
+}
+
+/* Blur effect (docs/metrics.md), one axis of one pixel, from the lines
+ * across that axis smoothed by (1, 2, 1): l_k at k pixels along the axis
+ * (mirrored at the frame's edges).  Sobel's variation of the frame, scaled
+ * by the box's 11 taps: 11 |l_1 - l_-1|. */
+SHARPNESS_HD unsigned
+sharpness_term_blur_sharp (int l_m1, int l_p1)
+{
+  return (unsigned) (11 * sharpness_absdiff (l_p1, l_m1));
+}
+
+/* What the 11-tap box along the axis takes away from @sharp: Sobel of the
+ * box sums, whose difference two pixels apart telescopes to
+ * l_6 + l_5 - l_-5 - l_-6, subtracted and clamped at 0. */
+SHARPNESS_HD unsigned
+sharpness_term_blur_lost (unsigned sharp, int l_m6, int l_m5, int l_p5,
+    int l_p6)
+{
+  const unsigned blur = (unsigned) sharpness_absdiff (l_p6 + l_p5,
+      l_m5 + l_m6);
+  return sharp > blur ? sharp - blur : 0u;
 }
 
 #ifdef __cplusplus

@@ -63,7 +63,10 @@ extern "C" {
      "Dissimilarity of the LPC and total-variation maps of the frame and of a re-blurred copy") \
   X (BLIINDS2, bliinds2, "bliinds2", "BLIINDS-II predicted DMOS", \
      SHARPNESS_LOWER_IS_SHARPER, SHARPNESS_KIND_FLOAT, "[0, 99]", \
-     "Saad-Bovik-Charrier DCT natural-scene-statistics quality, as predicted LIVE DMOS (higher = worse)")
+     "Saad-Bovik-Charrier DCT natural-scene-statistics quality, as predicted LIVE DMOS (higher = worse)") \
+  X (BLUR_EFFECT, blur_effect, "blur-effect", "Blur effect (Crete-Roffet)", \
+     SHARPNESS_LOWER_IS_SHARPER, SHARPNESS_KIND_SUMS, "[0, 1]", \
+     "Share of the Sobel variation that an 11-pixel box re-blur leaves, on the worse axis (skimage.measure.blur_effect)")
 
 #define SHARPNESS_METRIC_ENUM_ROW(ID, sym, nick, name, dir, kind, range, desc) \
   SHARPNESS_METRIC_##ID,

@@ -14,8 +14,10 @@ extern "C" {
 #endif
 
 /* Makes the scratch of one metric for @width x @height frames; @backend is
- * the owning SharpnessCpu or SharpnessCuda.  SHARPNESS_ERROR_UNSUPPORTED
- * when the metric cannot score frames of that size. */
+ * the owning SharpnessCpu or SharpnessCuda.  SHARPNESS_ERROR_TOO_SMALL
+ * when the frame is smaller than the metric needs, and
+ * SHARPNESS_ERROR_UNSUPPORTED when the backend cannot score frames of that
+ * size otherwise (too large for its FFT). */
 typedef SharpnessStatus (*SharpnessStateNew) (void *backend, int width,
     int height, void **state);
 typedef void (*SharpnessStateFree) (void *state);

@@ -17,6 +17,8 @@ sharpness_status_to_string (SharpnessStatus status)
       return "not supported by this backend";
     case SHARPNESS_ERROR_DEVICE:
       return "CUDA error";
+    case SHARPNESS_ERROR_TOO_SMALL:
+      return "frame too small for this metric";
   }
   return "unknown error";
 }

@@ -16,7 +16,9 @@ typedef enum
   SHARPNESS_ERROR_INVALID,      /* bad arguments (NULL plane, unknown metric) */
   SHARPNESS_ERROR_NO_MEMORY,    /* scratch allocation failed */
   SHARPNESS_ERROR_UNSUPPORTED,  /* the backend cannot do this metric/layout */
-  SHARPNESS_ERROR_DEVICE        /* a CUDA call failed; see the backend's message */
+  SHARPNESS_ERROR_DEVICE,       /* a CUDA call failed; see the backend's message */
+  SHARPNESS_ERROR_TOO_SMALL     /* the frame is smaller than the metric needs
+                                 * (BLIINDS-II: SHARPNESS_BLIINDS2_MIN_SIZE) */
 } SharpnessStatus;
 
 const char *sharpness_status_to_string (SharpnessStatus status);

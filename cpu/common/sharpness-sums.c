@@ -32,6 +32,24 @@ entropy_from_histogram (const uint64_t hist[256], uint64_t n)
   return e > 0.0 ? e : 0.0;
 }
 
+/* Per axis (M1 - M2) / M1, the share of the variation the re-blur leaves
+ * (M2 <= M1 term by term); the worse axis.  An axis with no variation at
+ * all (M1 = 0) has no say; a frame with none on either axis (flat, or
+ * below 4x4: no interior) scores 1, the blurriest.  Each ratio is one
+ * correctly rounded division of exact integers (below 2^53). */
+static double
+blur_effect_from_sums (const uint64_t m1[2], const uint64_t m2[2])
+{
+  double worst = -1.0;
+  for (int ax = 0; ax < 2; ax++) {
+    if (m1[ax] > 0) {
+      double b = (double) (m1[ax] - m2[ax]) / (double) m1[ax];
+      worst = b > worst ? b : worst;
+    }
+  }
+  return worst < 0.0 ? 1.0 : worst;
+}
+
 double
 sharpness_score_from_sums (SharpnessMetric metric, const SharpnessSums * sums,
     int width, int height)
@@ -45,6 +63,8 @@ sharpness_score_from_sums (SharpnessMetric metric, const SharpnessSums * sums,
       return variance_from_sums (sums->sum, sums->sum_sq, n);
     case SHARPNESS_METRIC_ENTROPY:
       return entropy_from_histogram (sums->hist, n);
+    case SHARPNESS_METRIC_BLUR_EFFECT:
+      return blur_effect_from_sums (sums->blur_m1, sums->blur_m2);
     default:
       return (double) sums->sum / (double) n;
   }

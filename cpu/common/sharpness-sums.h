@@ -27,6 +27,11 @@ typedef struct
   uint64_t sum_sq;
   /* entropy only: hist[k] = number of pixels whose gray level is k. */
   uint64_t hist[256];
+  /* blur-effect only, per axis (0: down the rows, 1: along them): M1, the
+   * sum of the frame's variations, and M2, the sum of what the re-blur
+   * takes away from them (docs/metrics.md). */
+  uint64_t blur_m1[2];
+  uint64_t blur_m2[2];
 } SharpnessSums;
 
 /* Score of a SHARPNESS_KIND_SUMS metric from its sums over a

@@ -5,7 +5,9 @@
 #   frame=0 metric=laplacian score=38.436849 blurry=false
 #
 #   read-meta.py [--frames N] [--metric NICK] [--backend auto|cpu|cuda]
-#                [--threshold T]
+#                [--threshold T] [FILE-OR-URI]
+#
+# Without FILE-OR-URI it reads a test pattern of N frames.
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -25,14 +27,23 @@ def main():
     parser.add_argument("--metric", default="laplacian")
     parser.add_argument("--backend", default="auto")
     parser.add_argument("--threshold", type=float, default=0.0)
+    parser.add_argument("source", nargs="?",
+                        help="video file or URI (default: a test pattern of "
+                        "--frames frames)")
     args = parser.parse_args()
 
     Gst.init(None)
-    pipeline = Gst.parse_launch(
-        f"videotestsrc num-buffers={args.frames} pattern=ball ! "
-        "video/x-raw,width=320,height=240 ! "
-        f"cudasharpness metric={args.metric} backend={args.backend} "
-        f"threshold={args.threshold} ! appsink name=sink sync=false")
+    sharpness = (f"cudasharpness metric={args.metric} backend={args.backend} "
+                 f"threshold={args.threshold} ! appsink name=sink sync=false")
+    if args.source:
+        uri = (args.source if Gst.uri_is_valid(args.source)
+               else Gst.filename_to_uri(args.source))
+        pipeline = Gst.parse_launch(
+            f'uridecodebin uri="{uri}" ! videoconvert ! {sharpness}')
+    else:
+        pipeline = Gst.parse_launch(
+            f"videotestsrc num-buffers={args.frames} pattern=ball ! "
+            f"video/x-raw,width=320,height=240 ! {sharpness}")
     sink = pipeline.get_by_name("sink")
     pipeline.set_state(Gst.State.PLAYING)
 

@@ -370,7 +370,12 @@ make_cuda_buffers (const Ring * ring)
   if (!alloc)
     g_error ("no CUDA allocator");
   for (i = 0; i < ring->n; i++) {
+#if GST_CHECK_VERSION (1, 24, 0)
+    GstMemory *mem = gst_cuda_allocator_alloc (alloc, cuda_ctx, NULL,
+        &ring->nv12);
+#else
     GstMemory *mem = gst_cuda_allocator_alloc (alloc, cuda_ctx, &ring->nv12);
+#endif
     GstCudaMemory *cmem = GST_CUDA_MEMORY_CAST (mem);
     GstMapInfo map;
 

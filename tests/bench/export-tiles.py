@@ -13,14 +13,20 @@
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
+import os
 import sys
 import warnings
 
 import numpy as np
 
+# tests/common: the element's gray (luma) rule.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+from gray_image import gray_from_rgb  # noqa: E402
+
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
-    from skimage import data
+    from skimage import data  # noqa: E402
 
 SIZE = 256
 # Photographs shipped with scikit-image (no download needed).
@@ -34,7 +40,7 @@ def planes(img):
         chroma = np.full(img.shape, 128.0)
         return img, chroma, chroma
     r, g, b = (img[:, :, i].astype(np.int64) for i in range(3))
-    y = ((77 * r + 150 * g + 29 * b + 128) >> 8).astype(np.uint8)
+    y = gray_from_rgb(r, g, b)
     cb = 128 - 0.168736 * r - 0.331264 * g + 0.5 * b
     cr = 128 + 0.5 * r - 0.418688 * g - 0.081312 * b
     return y, cb, cr

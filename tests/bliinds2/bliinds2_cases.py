@@ -5,19 +5,12 @@
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
-import os
-import subprocess
-import sys
-import tempfile
-
 import numpy as np
 
-# The project's natural images and blur ramp (tests/oracle).
-sys.path.insert(0, os.path.join(
-    os.environ.get('SHARPNESS_SOURCE_ROOT',
-                   os.path.join(os.path.dirname(__file__), '..', '..')),
-    'tests', 'oracle'))
-import natural_images  # noqa: E402
+# tests/common (on sys.path through scaffold): the natural images and blur
+# ramp, and the tool runner.
+import natural_images
+from gray_tool import GrayTool
 
 
 def natural_cases():
@@ -54,27 +47,16 @@ def synthetic_cases():
     ]
 
 
-class Backend:
+class Backend(GrayTool):
     """Runs the bliinds2-features tool on gray images."""
 
     def __init__(self, tool):
-        self.tool = tool
-        self.tmp = tempfile.TemporaryDirectory(prefix='bliinds2-')
+        super().__init__(tool, 'bliinds2-')
 
     def run(self, gray, repeat=0):
         """(24 features, score) of the uint8 image @gray; with @repeat, also
         the tool's timing line."""
-        path = os.path.join(self.tmp.name, 'frame.gray')
-        np.ascontiguousarray(gray, dtype=np.uint8).tofile(path)
-        h, w = gray.shape
-        cmd = [self.tool, path, str(w), str(h)]
-        if repeat:
-            cmd += ['--repeat', str(repeat)]
-        res = subprocess.run(cmd, capture_output=True, text=True)
-        if res.returncode != 0:
-            raise RuntimeError('%s failed (%d): %s' % (' '.join(cmd),
-                                                     res.returncode,
-                                                     res.stderr))
+        res = self.run_tool(gray, ['--repeat', str(repeat)] if repeat else [])
         values = [float(v) for v in res.stdout.split()]
         if len(values) != 25:
             raise RuntimeError('%s printed %d values' % (self.tool,

@@ -280,8 +280,8 @@ check_sizes (void)
   static const uint8_t pixels[8 * 8] = { 9, 200, 31, 77, 140, 3, 255, 18 };
   static const int sizes[][3] = {
     {4, 4, SHARPNESS_OK}, {4, 7, SHARPNESS_OK}, {8, 5, SHARPNESS_OK},
-    {3, 8, SHARPNESS_ERROR_UNSUPPORTED}, {8, 3, SHARPNESS_ERROR_UNSUPPORTED},
-    {1, 1, SHARPNESS_ERROR_UNSUPPORTED},
+    {3, 8, SHARPNESS_ERROR_TOO_SMALL}, {8, 3, SHARPNESS_ERROR_TOO_SMALL},
+    {1, 1, SHARPNESS_ERROR_TOO_SMALL},
   };
   SharpnessCpu *cpu = sharpness_cpu_new ();
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # BLIINDS-II of the CPU backend along the project's Gaussian blur ramp
-# (tests/oracle/natural_images.py): the predicted DMOS should rise with
+# (tests/common/natural_images.py): the predicted DMOS should rise with
 # the blur.  Writes the per-image scores and Spearman correlations as a
 # markdown table (docs/validation-bliinds2.md quotes it).
 #
@@ -16,12 +16,21 @@
 # on strong blur of textures (grass, gravel fall back after sigma 1-2).
 
 import argparse
+import os
 import sys
 
-import numpy as np
-from scipy import stats
+# tests/common: shared modules, and a skip (exit 77) when a module is
+# missing.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+import scaffold  # noqa: E402
 
-import bliinds2_cases as cases
+scaffold.require('numpy', 'scipy', 'skimage')
+
+import numpy as np  # noqa: E402
+from scipy import stats  # noqa: E402
+
+import bliinds2_cases as cases  # noqa: E402
 
 ramp = cases.natural_images
 MIN_MEDIAN_SPEARMAN = 0.8

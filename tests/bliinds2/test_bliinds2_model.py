@@ -9,13 +9,22 @@
 #
 # Usage: test_bliinds2_model.py TEST-BLIINDS2-MODEL FEATURES.csv
 
+import os
 import subprocess
 import sys
 
-import numpy as np
-from scipy import stats
+# tests/common: shared modules, and a skip (exit 77) when a module is
+# missing.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+import scaffold  # noqa: E402
 
-import bliinds2_oracle as oracle
+scaffold.require('numpy', 'scipy')
+
+import numpy as np  # noqa: E402
+from scipy import stats  # noqa: E402
+
+import bliinds2_oracle as oracle  # noqa: E402
 
 EXPECTED_SPEARMAN = 0.942
 SPEARMAN_TOLERANCE = 0.001

@@ -18,10 +18,18 @@ import os
 import subprocess
 import sys
 
-import numpy as np
+# tests/common: shared modules, and a skip (exit 77) when a module is
+# missing.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+import scaffold  # noqa: E402
 
-import bliinds2_cases as cases
-import bliinds2_oracle as oracle
+scaffold.require('numpy', 'scipy', 'skimage')
+
+import numpy as np  # noqa: E402
+
+import bliinds2_cases as cases  # noqa: E402
+import bliinds2_oracle as oracle  # noqa: E402
 
 TOLERANCE = 1e-6
 NOTICE = 1e-10

@@ -10,42 +10,32 @@
 
 import argparse
 import datetime
-import json
 import os
 import platform
 import sys
 
-import numpy as np
-import scipy
-import skimage
-import skimage.transform
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
+# tests/common: the shared modules (natural images, machine description).
+sys.path.insert(0, os.path.join(HERE, '..', 'common'))
+import machine_info  # noqa: E402
+import scaffold  # noqa: E402,F401
+
+import numpy as np  # noqa: E402
+import scipy  # noqa: E402
+import skimage  # noqa: E402
+import skimage.transform  # noqa: E402
+
 
 def machine():
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open('/proc/cpuinfo') as f:
-            names = [l.split(':', 1)[1].strip() for l in f
-                     if l.startswith('model name')]
-        cpu = '%s, %d CPUs' % (names[0], len(names))
-    except (OSError, IndexError):
-        pass
-    return '%s; Linux %s; numpy %s, scipy %s, scikit-image %s' % (
-        cpu, platform.release(), np.__version__, scipy.__version__,
-        skimage.__version__)
+    return '%s, %d CPUs; Linux %s; numpy %s, scipy %s, scikit-image %s' % (
+        machine_info.cpu_model(), os.cpu_count(), platform.release(),
+        np.__version__, scipy.__version__, skimage.__version__)
 
 
 def buildtype(build):
-    try:
-        with open(os.path.join(build, 'meson-info',
-                               'intro-buildoptions.json')) as f:
-            return next(o['value'] for o in json.load(f)
-                        if o['name'] == 'buildtype')
-    except (OSError, ValueError, StopIteration):
-        return 'unknown'
+    return machine_info.meson_buildtype(build) or 'unknown'
 
 
 def timing(backend, frames):
@@ -171,7 +161,7 @@ def main(argv):
     ramp_rows, fails = ramp_test.ramp_scores(tool)
     failures += fails
     w('## 4. Blur ramp\n')
-    w('`bliinds2-blur-ramp`: the project\'s ramp (`tests/oracle/'
+    w('`bliinds2-blur-ramp`: the project\'s ramp (`tests/common/'
       'natural_images.py`: Gaussian σ in pixels, reflect borders, rounded to '
       '8 bits). BLIINDS-II predicts DMOS, so it should rise with σ. '
       'Asserted, as it holds on every image with a margin: every σ ≥ 1 '

@@ -20,25 +20,23 @@
 
 #include "sharpness-cpu.h"
 #include "test-frame.h"
+#include "test-rng.h"
 
 #define N_FRAMES 4
 #define WARMUP 5
 
-static uint32_t rng_state = 0x12345678u;
+static TestRng rng_state = { 0x12345678u };
 
 static uint32_t
 rng (void)
 {
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 17;
-  rng_state ^= rng_state << 5;
-  return rng_state;
+  return test_rng_u32 (&rng_state);
 }
 
 static double
 rng_unit (void)
 {
-  return (rng () >> 8) / 16777216.0;
+  return test_rng_unit (&rng_state);
 }
 
 /* A luma field in [16, 235] for frame @k: a few low-frequency waves, eight
@@ -161,10 +159,7 @@ main (int argc, char **argv)
   }
 
   for (int l = 0; l < N_LAYOUTS; l++) {
-    const TestLayout *layout = NULL;
-    for (int i = 0; i < test_n_layouts; i++)
-      if (strcmp (test_layouts[i].name, layout_names[l]) == 0)
-        layout = &test_layouts[i];
+    const TestLayout *layout = test_layout_find (layout_names[l]);
     /* Rows padded to 64 bytes, like GStreamer's video buffer pools do. */
     size_t row = (size_t) w * layout->pixel_stride;
     for (int k = 0; k < N_FRAMES; k++)

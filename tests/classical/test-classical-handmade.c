@@ -340,6 +340,10 @@ expected_score (const HandCase * c, SharpnessMetric m)
       return c->variance;
     case SHARPNESS_METRIC_ENTROPY:
       return c->entropy;
+    case SHARPNESS_METRIC_BLUR_EFFECT:
+      /* Every case is under 4x4 (no interior) or flat: no variation on
+       * either axis scores 1 (test_blur_effect_step has a real one). */
+      return 1.0;
     default:
       return (double) expected_sum (c, m) / ((double) c->width * c->height);
   }
@@ -378,6 +382,9 @@ check_plane (SharpnessCpu * cpu, const HandCase * c, const SharpnessPlane * plan
           (unsigned long long) sums.sum,
           (unsigned long long) expected_sum (c, m));
     }
+    if (m == SHARPNESS_METRIC_BLUR_EFFECT && (sums.blur_m1[0] ||
+            sums.blur_m1[1] || sums.blur_m2[0] || sums.blur_m2[1]))
+      fail ("blur-effect sums", layout, c, m, "not 0");
     if (m == SHARPNESS_METRIC_VARIANCE && sums.sum_sq != c->s2)
       fail ("sum of squares", layout, c, m, "%llu, expected %llu",
           (unsigned long long) sums.sum_sq, (unsigned long long) c->s2);
@@ -438,10 +445,7 @@ test_y16_rounding (SharpnessCpu * cpu)
   };
 
   for (size_t i = 0; i < sizeof frames / sizeof frames[0]; i++) {
-    const TestLayout *layout = NULL;
-    for (int l = 0; l < test_n_layouts; l++)
-      if (strcmp (test_layouts[l].name, frames[i].layout) == 0)
-        layout = &test_layouts[l];
+    const TestLayout *layout = test_layout_find (frames[i].layout);
     for (size_t p = 0; p < sizeof paddings / sizeof paddings[0]; p++) {
       TestFrame f;
       test_frame_init (&f, layout, 2, 2, paddings[p], 0xff);
@@ -483,6 +487,51 @@ test_rgb_luma (SharpnessCpu * cpu)
   }
 }
 
+/* Blur effect of a step: 4 rows of 0 0 0 0 255 255 255 255 (W = 8, H = 4),
+ * and its transpose.  Equal rows: no variation down them (M1 = 0, no say).
+ * Along them, interior row 2, columns 2 .. 6: the columns smoothed down by
+ * (1, 2, 1) are c = 4 g = 0 0 0 0 1020 1020 1020 1020, mirrored at the
+ * edges (c[-k] = c[k - 1], c[7 + k] = c[8 - k]).
+ *   sharp 11 |c[x+1] - c[x-1]|: 0, 11220, 11220, 0, 0
+ *   blur |c[x+6] + c[x+5] - c[x-5] - c[x-6]|, x = 3:
+ *     c[6] + c[7] - c[1] - c[2] = 2040; x = 4: c[5] + c[6] - c[0] - c[1]
+ *     = 2040
+ *   M1 = 22440, M2 = 2 * (11220 - 2040) = 18360, score 4080 / 22440 = 2/11
+ * (an ideal step: the box spreads it over 11 pixels, Sobel's two-pixel
+ * difference keeps 2 of them). */
+static void
+test_blur_effect_step (SharpnessCpu * cpu)
+{
+  const SharpnessMetric m = SHARPNESS_METRIC_BLUR_EFFECT;
+  static const HandCase name = { "blur-effect step" };      /* for fail () */
+
+  for (int t = 0; t < 2; t++) {
+    const int w = t ? 4 : 8, h = t ? 8 : 4, ax = t ? 0 : 1;
+    for (int l = 0; l < test_n_layouts; l++) {
+      for (size_t p = 0; p < sizeof paddings / sizeof paddings[0]; p++) {
+        TestFrame f;
+        SharpnessSums sums;
+        double score;
+
+        test_frame_init (&f, &test_layouts[l], w, h, paddings[p], 0xff);
+        for (int y = 0; y < h; y++)
+          for (int x = 0; x < w; x++)
+            test_frame_set_gray (&f, x, y, (t ? y : x) >= 4 ? 255 : 0);
+        if (sharpness_cpu_sums (cpu, m, &f.plane, &sums) != SHARPNESS_OK ||
+            sums.blur_m1[ax] != 22440 || sums.blur_m2[ax] != 18360 ||
+            sums.blur_m1[1 - ax] != 0 || sums.blur_m2[1 - ax] != 0)
+          fail ("blur-effect step sums", test_layouts[l].name, &name, m,
+              "%dx%d", w, h);
+        if (sharpness_cpu_score (cpu, m, &f.plane, &score) != SHARPNESS_OK ||
+            score != 2.0 / 11.0)
+          fail ("blur-effect step", test_layouts[l].name, &name, m,
+              "%dx%d: %.17g, expected 2/11", w, h, score);
+        test_frame_clear (&f);
+      }
+    }
+  }
+}
+
 /* One backend for everything: its gray rows grow with the 8192-wide frame
  * and are reused, stale, by the small frames after it. */
 int
@@ -504,6 +553,7 @@ main (void)
   test_gray_cases (cpu);
   test_y16_rounding (cpu);
   test_rgb_luma (cpu);
+  test_blur_effect_step (cpu);
   sharpness_cpu_free (cpu);
 
   if (failures) {

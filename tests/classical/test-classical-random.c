@@ -18,23 +18,20 @@
 
 #include "sharpness-cpu.h"
 #include "test-frame.h"
+#include "test-rng.h"
 
-static uint64_t rng_state;
+static TestRng rng_state;
 
-/* xorshift64*: reproducible across platforms, unlike rand (). */
 static uint32_t
 rng (void)
 {
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  return (uint32_t) ((rng_state * 0x2545F4914F6CDD1Dull) >> 32);
+  return test_rng_u32 (&rng_state);
 }
 
 static int
 rng_range (int lo, int hi)
 {
-  return lo + (int) (rng () % (uint32_t) (hi - lo + 1));
+  return test_rng_range (&rng_state, lo, hi);
 }
 
 #define G(x, y) ((int64_t) test_frame_gray (p, (x), (y)))
@@ -43,6 +40,47 @@ static int64_t
 abs64 (int64_t v)
 {
   return v < 0 ? -v : v;
+}
+
+/* Blur effect, axis @ax (0: down the rows, 1: along them) at (x, y), as
+ * docs/metrics.md words it: the gray level mirrored at the edges, the
+ * 11-tap box sum along the axis, Sobel of the frame and of the box sums
+ * (edge [1, 0, -1] along the axis, [1, 2, 1] across). */
+static int64_t
+mirrored_gray (const SharpnessPlane * p, int x, int y)
+{
+  return test_frame_gray (p, sharpness_mirror (x, p->width),
+      sharpness_mirror (y, p->height));
+}
+
+static int64_t
+box_sum (const SharpnessPlane * p, int ax, int x, int y)
+{
+  int64_t s = 0;
+  for (int k = -5; k <= 5; k++)
+    s += ax == 0 ? mirrored_gray (p, x, y + k) : mirrored_gray (p, x + k, y);
+  return s;
+}
+
+/* Sobel along @ax at (x, y) of the frame (@box NULL) or of the box sums
+ * @box (W x H, row-major), both read mirrored. */
+static int64_t
+sobel_along (const SharpnessPlane * p, const int64_t * box, int ax, int x,
+    int y)
+{
+  const int W = p->width, H = p->height;
+  int64_t s = 0;
+  for (int d = -1; d <= 1; d++) {
+    const int64_t w = d == 0 ? 2 : 1;
+    const int xa = ax == 0 ? x + d : x + 1, ya = ax == 0 ? y + 1 : y + d;
+    const int xb = ax == 0 ? x + d : x - 1, yb = ax == 0 ? y - 1 : y + d;
+    if (box)
+      s += w * (box[sharpness_mirror (ya, H) * W + sharpness_mirror (xa, W)] -
+          box[sharpness_mirror (yb, H) * W + sharpness_mirror (xb, W)]);
+    else
+      s += w * (mirrored_gray (p, xa, ya) - mirrored_gray (p, xb, yb));
+  }
+  return s;
 }
 
 static void
@@ -111,6 +149,25 @@ naive_sums (SharpnessMetric m, const SharpnessPlane * p, SharpnessSums * s)
         for (int x = 0; x < W; x++)
           s->hist[G (x, y)]++;
       break;
+    case SHARPNESS_METRIC_BLUR_EFFECT:{
+      int64_t *box = malloc ((size_t) W * H * sizeof *box);
+      if (!box)
+        abort ();
+      for (int ax = 0; ax < 2; ax++) {
+        for (int y = 0; y < H; y++)
+          for (int x = 0; x < W; x++)
+            box[(size_t) y * W + x] = box_sum (p, ax, x, y);
+        for (int y = 2; y <= H - 2; y++)
+          for (int x = 2; x <= W - 2; x++) {
+            int64_t sharp = 11 * abs64 (sobel_along (p, NULL, ax, x, y));
+            int64_t blur = abs64 (sobel_along (p, box, ax, x, y));
+            s->blur_m1[ax] += sharp;
+            s->blur_m2[ax] += sharp > blur ? sharp - blur : 0;
+          }
+      }
+      free (box);
+      break;
+    }
     default:
       break;
   }
@@ -175,6 +232,9 @@ sums_equal (SharpnessMetric m, const SharpnessSums * a, const SharpnessSums * b)
     return memcmp (a->hist, b->hist, sizeof a->hist) == 0;
   if (m == SHARPNESS_METRIC_VARIANCE)
     return a->sum == b->sum && a->sum_sq == b->sum_sq;
+  if (m == SHARPNESS_METRIC_BLUR_EFFECT)
+    return memcmp (a->blur_m1, b->blur_m1, sizeof a->blur_m1) == 0 &&
+        memcmp (a->blur_m2, b->blur_m2, sizeof a->blur_m2) == 0;
   return a->sum == b->sum;
 }
 
@@ -248,8 +308,7 @@ static const struct
 int
 main (void)
 {
-  const char *seed_env = getenv ("SHARPNESS_TEST_SEED");
-  uint64_t seed = seed_env ? strtoull (seed_env, NULL, 0) : 0x5eed5eedull;
+  uint64_t seed = test_rng_seed_from_env (0x5eed5eedull);
   SharpnessCpu *cpu = sharpness_cpu_new ();
   int n_sizes = sizeof sizes / sizeof sizes[0];
 
@@ -257,7 +316,7 @@ main (void)
     printf ("FAIL: sharpness_cpu_new\n");
     return 1;
   }
-  rng_state = seed ? seed : 1;
+  test_rng_seed (&rng_state, seed);
 
   /* The listed sizes, then random ones; each in every layout with random
    * padding and garbage.  One backend throughout: its gray rows are grown

@@ -6,12 +6,21 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Usage: bench-cuda-kernels [--frames N] [--warmup N] [--layout NAME]...
- *                           [--no-host]
+ *                           [--no-host] [--content-only]
+ *                           [--tiles | --tiles-only]
  * Device-memory frames rotate over buffers three times the size of the L2
  * cache, so that every frame comes from DRAM; the "hot" rows repeat one
  * frame.  Each row gives the median and 99th percentile of the wall time
  * of sharpness_cuda_sums_{device,host} and the median of CUDA events
- * recorded around it.
+ * recorded around it.  The "content" rows time entropy (whose histogram
+ * suffered most from equal values: one shared atomic per pixel serialised
+ * within a warp) and variance on a flat GRAY8 1080p frame (every pixel
+ * 128) next to natural and random ones; --content-only runs just those.
+ *
+ * --tiles (or --tiles-only) adds the table of docs/tiles.md: 1080p GRAY8
+ * laplacian, tenengrad and entropy with tiles off, 8x4 and 64x64, the
+ * frame with 16 ROIs in one batch, and batches of K = 1, 8, 32 and 64
+ * frames (cost per frame), each with its ratio to the plain launch.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -298,11 +307,218 @@ bench_size (SharpnessCuda * cuda, const struct cudaDeviceProp *prop,
   }
 }
 
+/* Entropy and variance on GRAY8 frames of @w x @h with flat, natural and
+ * random content. */
+static void
+bench_content (SharpnessCuda * cuda, const struct cudaDeviceProp *prop,
+    const char *size_name, int w, int h, FrameRng * rng)
+{
+  static const SharpnessMetric metrics[] = { SHARPNESS_METRIC_ENTROPY,
+    SHARPNESS_METRIC_VARIANCE
+  };
+  static const char *const contents[] = { "flat", "natural", "random" };
+  const FrameLayout *layout = frame_layout_find ("GRAY8");
+  const size_t row = frame_row_bytes (layout, w);
+  const size_t extent = frame_plane_extent (layout, row, w, h);
+  uint8_t *host = malloc (extent);
+  if (!host) {
+    fprintf (stderr, "out of memory\n");
+    exit (1);
+  }
+  int n = (int) (3.0 * prop->l2CacheSize / (double) extent) + 1;
+  n = n < 2 ? 2 : n > 64 ? 64 : n;
+  SharpnessPlane *planes = calloc (n, sizeof *planes);
+  uint8_t **dev = calloc (n, sizeof *dev);
+
+  for (int c = 0; c < 3; c++) {
+    if (c == 0)
+      memset (host, 128, extent);
+    else
+      frame_fill (host, row, layout, w, h, c == 1 ? FRAME_NATURAL :
+          FRAME_RANDOM, rng);
+    for (int i = 0; i < n; i++) {
+      size_t pitch;
+      CHECK_CUDA (cudaMallocPitch ((void **) &dev[i], &pitch, row, h));
+      CHECK_CUDA (cudaMemcpy2D (dev[i], pitch, host, row, row, h,
+              cudaMemcpyHostToDevice));
+      planes[i] = frame_plane (layout, dev[i], pitch, w, h);
+    }
+    for (size_t k = 0; k < sizeof metrics / sizeof metrics[0]; k++) {
+      char what[32];
+      snprintf (what, sizeof what, "content-%s", contents[c]);
+      time_sums (cuda, sharpness_cuda_sums_device, metrics[k], planes, n);
+      report (what, size_name, layout->name,
+          sharpness_metric_info[metrics[k]].nick, (double) extent);
+    }
+    for (int i = 0; i < n; i++)
+      CHECK_CUDA (cudaFree (dev[i]));
+  }
+  free (dev);
+  free (planes);
+  free (host);
+}
+
+/* ---- tiles, ROIs and batches ---- */
+
+typedef struct
+{
+  SharpnessCuda *cuda;
+  SharpnessMetric metric;
+  SharpnessPlane *planes;
+  int n;
+  SharpnessTileSums *tiles;     /* NULL: plain launch */
+  SharpnessRegion *regions;     /* batch: the regions of one call ... */
+  int k;                        /* ... and their count */
+  int rois;                     /* the regions are ROIs of planes[i % n] */
+  SharpnessSums *sums;
+} TileBench;
+
+static SharpnessStatus
+tile_bench_op (TileBench * b, int i)
+{
+  const SharpnessPlane *p = &b->planes[i % b->n];
+  if (b->regions) {
+    for (int j = 0; j < b->k; j++)
+      b->regions[j].plane = b->rois ? *p : b->planes[(i * b->k + j) % b->n];
+    return sharpness_cuda_sums_batch (b->cuda, b->metric, b->regions, b->k,
+        b->sums);
+  }
+  if (b->tiles)
+    return sharpness_cuda_sums_tiles (b->cuda, b->metric, p, b->sums,
+        b->tiles);
+  return sharpness_cuda_sums_device (b->cuda, b->metric, p, b->sums);
+}
+
+/* Median wall and event times of @b, per call. */
+static void
+time_tile_bench (TileBench * b, double *wall50, double *event50)
+{
+  for (int i = 0; i < warmup + frames; i++) {
+    CHECK_CUDA (cudaEventRecord (ev0, stream));
+    const double t0 = now_us ();
+    if (tile_bench_op (b, i) != SHARPNESS_OK) {
+      fprintf (stderr, "%s: %s\n", sharpness_metric_info[b->metric].nick,
+          sharpness_cuda_last_error (b->cuda));
+      exit (1);
+    }
+    const double t1 = now_us ();
+    CHECK_CUDA (cudaEventRecord (ev1, stream));
+    CHECK_CUDA (cudaEventSynchronize (ev1));
+    if (i >= warmup) {
+      float ms;
+      CHECK_CUDA (cudaEventElapsedTime (&ms, ev0, ev1));
+      wall_us[i - warmup] = t1 - t0;
+      event_us[i - warmup] = ms * 1e3;
+    }
+  }
+  *wall50 = percentile (wall_us, frames, 0.5);
+  *event50 = percentile (event_us, frames, 0.5);
+}
+
+static void
+tile_row (const char *metric, const char *what, int per, double wall,
+    double event, double base_wall, double base_event)
+{
+  printf ("%-10s %-16s %9.1f %9.1f %9.1f %9.1f %7.3f %7.3f\n", metric, what,
+      wall, event, wall / per, event / per, wall / per / base_wall,
+      event / per / base_event);
+  fflush (stdout);
+}
+
+static void
+bench_tiles (SharpnessCuda * cuda, FrameRng * rng)
+{
+  static const SharpnessMetric metrics[] = { SHARPNESS_METRIC_LAPLACIAN,
+    SHARPNESS_METRIC_TENENGRAD, SHARPNESS_METRIC_ENTROPY
+  };
+  static const int grids[][2] = { {8, 4}, {64, 64} };
+  static const int batch_k[] = { 1, 8, 32, 64 };
+  enum { N = 64, ROIS = 16 };
+  const int w = 1920, h = 1080;
+  const FrameLayout *layout = frame_layout_find ("GRAY8");
+  const size_t row = frame_row_bytes (layout, w);
+  uint8_t *host = malloc (row * h);
+  SharpnessPlane planes[N];
+  uint8_t *dev[N];
+  SharpnessRegion regions[N + ROIS + 1];
+  SharpnessSums sums[N + ROIS + 1];
+
+  if (!host)
+    exit (1);
+  for (int i = 0; i < N; i++) {
+    size_t pitch;
+    frame_fill (host, row, layout, w, h, FRAME_NATURAL, rng);
+    CHECK_CUDA (cudaMallocPitch ((void **) &dev[i], &pitch, row, h));
+    CHECK_CUDA (cudaMemcpy2D (dev[i], pitch, host, row, row, h,
+            cudaMemcpyHostToDevice));
+    planes[i] = frame_plane (layout, dev[i], pitch, w, h);
+  }
+
+  printf ("\n# tiles, ROIs and batches: 1920x1080 GRAY8, %d frames in "
+      "device memory; /fr = per frame; r- = per frame / plain launch\n", N);
+  printf ("%-10s %-16s %9s %9s %9s %9s %7s %7s\n", "metric", "case",
+      "wall-p50", "event-p50", "wall/fr", "event/fr", "r-wall", "r-event");
+  for (size_t mi = 0; mi < sizeof metrics / sizeof metrics[0]; mi++) {
+    const SharpnessMetric m = metrics[mi];
+    const char *nick = sharpness_metric_info[m].nick;
+    TileBench b = { cuda, m, planes, N, NULL, NULL, 0, 0, sums };
+    double base_wall, base_event, wall, event;
+
+    time_tile_bench (&b, &base_wall, &base_event);
+    tile_row (nick, "tiles off", 1, base_wall, base_event, base_wall,
+        base_event);
+
+    for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
+      SharpnessTileSums t;
+      char what[32];
+      if (sharpness_tile_sums_init (&t, m, grids[g][0], grids[g][1]) !=
+          SHARPNESS_OK)
+        exit (1);
+      b.tiles = &t;
+      time_tile_bench (&b, &wall, &event);
+      snprintf (what, sizeof what, "tiles %dx%d", grids[g][0], grids[g][1]);
+      tile_row (nick, what, 1, wall, event, base_wall, base_event);
+      b.tiles = NULL;
+      sharpness_tile_sums_clear (&t);
+    }
+
+    /* The frame and 16 ROIs of 64 to 511 pixels a side, at odd offsets. */
+    FrameRng boxes;
+    frame_rng_seed (&boxes, 16);
+    memset (regions, 0, sizeof regions);
+    for (int j = 1; j <= ROIS; j++) {
+      SharpnessRect *r = &regions[j].rect;
+      r->width = 64 + (int) (frame_rng_next (&boxes) % 448);
+      r->height = 64 + (int) (frame_rng_next (&boxes) % 448);
+      r->x = (int) (frame_rng_next (&boxes) % (w - r->width));
+      r->y = (int) (frame_rng_next (&boxes) % (h - r->height));
+    }
+    b.regions = regions;
+    b.k = ROIS + 1;
+    b.rois = 1;
+    time_tile_bench (&b, &wall, &event);
+    tile_row (nick, "frame+16 ROIs", 1, wall, event, base_wall, base_event);
+
+    b.rois = 0;
+    memset (regions, 0, sizeof regions);
+    for (size_t k = 0; k < sizeof batch_k / sizeof batch_k[0]; k++) {
+      char what[32];
+      b.k = batch_k[k];
+      time_tile_bench (&b, &wall, &event);
+      snprintf (what, sizeof what, "batch K=%d", batch_k[k]);
+      tile_row (nick, what, batch_k[k], wall, event, base_wall, base_event);
+    }
+  }
+  for (int i = 0; i < N; i++)
+    CHECK_CUDA (cudaFree (dev[i]));
+  free (host);
+}
+
 int
 main (int argc, char **argv)
 {
   const FrameLayout *layouts[16];
-  int nlayouts = 0, host_paths = 1;
+  int nlayouts = 0, host_paths = 1, content_only = 0, tiles = 0;
   const char *why = NULL;
 
   for (int i = 1; i < argc; i++) {
@@ -319,9 +535,16 @@ main (int argc, char **argv)
       }
     } else if (strcmp (argv[i], "--no-host") == 0) {
       host_paths = 0;
+    } else if (strcmp (argv[i], "--content-only") == 0) {
+      content_only = 1;
+    } else if (strcmp (argv[i], "--tiles") == 0) {
+      tiles = 1;
+    } else if (strcmp (argv[i], "--tiles-only") == 0) {
+      tiles = 2;
     } else {
       fprintf (stderr, "usage: %s [--frames N] [--warmup N] [--layout NAME]"
-          "... [--no-host]\n", argv[0]);
+          "... [--no-host] [--content-only] [--tiles | --tiles-only]\n",
+          argv[0]);
       return 2;
     }
   }
@@ -377,7 +600,7 @@ main (int argc, char **argv)
           cudaHostAllocMapped));
   CHECK_CUDA (cudaHostGetDevicePointer ((void **) &floor_bufs.mapped_dev,
           floor_bufs.mapped, 0));
-  for (int op = 0; op < FLOOR_COUNT; op++) {
+  for (int op = 0; op < FLOOR_COUNT && !content_only && tiles != 2; op++) {
     time_floor (op);
     report (floor_names[op], "-", "-", "-", 0);
   }
@@ -389,13 +612,23 @@ main (int argc, char **argv)
   FrameRng rng;
   frame_rng_seed (&rng, 2026);
 
-  /* Fixed cost of a frame: one launch on a 1x1 plane. */
-  const FrameLayout *gray = frame_layout_find ("GRAY8");
-  bench_size (cuda, &prop, "1x1", 1, 1, &gray, 1, 0, &rng);
-  bench_size (cuda, &prop, "1920x1080", 1920, 1080, layouts, nlayouts,
-      host_paths, &rng);
-  bench_size (cuda, &prop, "3840x2160", 3840, 2160, layouts, nlayouts,
-      host_paths, &rng);
+  if (tiles == 2) {
+    bench_tiles (cuda, &rng);
+    sharpness_cuda_free (cuda);
+    return 0;
+  }
+  if (!content_only) {
+    /* Fixed cost of a frame: one launch on a 1x1 plane. */
+    const FrameLayout *gray = frame_layout_find ("GRAY8");
+    bench_size (cuda, &prop, "1x1", 1, 1, &gray, 1, 0, &rng);
+    bench_size (cuda, &prop, "1920x1080", 1920, 1080, layouts, nlayouts,
+        host_paths, &rng);
+    bench_size (cuda, &prop, "3840x2160", 3840, 2160, layouts, nlayouts,
+        host_paths, &rng);
+  }
+  bench_content (cuda, &prop, "1920x1080", 1920, 1080, &rng);
+  if (tiles)
+    bench_tiles (cuda, &rng);
 
   sharpness_cuda_free (cuda);
   CHECK_CUDA (cudaEventDestroy (ev0));

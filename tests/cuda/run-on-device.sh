@@ -62,12 +62,16 @@ echo "ncu rc=$?" | tee -a "$out/ncu.csv"
 
 step sass
 if command -v cuobjdump >/dev/null; then
-  cuobjdump -sass "$build/cuda/classical.o" >/tmp/classical.sass 2>&1
+  for o in "$build"/cuda/classical-*.o; do
+    cuobjdump -sass "$o"
+  done >/tmp/classical.sass 2>&1
   {
     echo "LDG.E.128 $(grep -c 'LDG.E.128' /tmp/classical.sass)"
     echo "LDG.E.U8 $(grep -c 'LDG.E.U8' /tmp/classical.sass)"
     echo "LDL $(grep -c 'LDL' /tmp/classical.sass) STL $(grep -c 'STL' /tmp/classical.sass)"
-    cuobjdump -res-usage "$build/cuda/classical.o" 2>&1 | grep -A1 'Function' | head -120
+    for o in "$build"/cuda/classical-*.o; do
+      cuobjdump -res-usage "$o" 2>&1 | grep -A1 'Function'
+    done | head -120
   } >"$out/sass.txt"
 fi
 step done

@@ -37,8 +37,19 @@ timeout 240 "$bin" >"$out/test.log" 2>&1
 echo "test rc=$?" | tee -a "$out/test.log"
 grep -E "FAIL|largest|failure" "$out/test.log"
 
+# The other LPC paths (cuda/lpc-map-cuda.h): plain launches, chunks of two
+# orientations (the carried-over map sums), the sequence of before.
+for v in NO_GRAPH=1 LPC_BATCH=2 "LPC_LEGACY=1 SHARPNESS_CUDA_NO_GRAPH=1"; do
+  step "test SHARPNESS_CUDA_$v"
+  log="$out/test-$(echo "$v" | tr ' =' '__').log"
+  # $v unquoted: the last entry is two assignments.
+  env SHARPNESS_CUDA_$v timeout 240 "$bin" >"$log" 2>&1
+  echo "test rc=$?" | tee -a "$log"
+  grep -E "FAIL|largest|failure" "$log"
+done
+
 step bench
-timeout 120 "$bin" --bench >"$out/bench.txt" 2>&1
+timeout 300 "$bin" --bench >"$out/bench.txt" 2>&1
 echo "bench rc=$?" | tee -a "$out/bench.txt"
 cat "$out/bench.txt"
 

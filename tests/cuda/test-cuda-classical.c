@@ -5,6 +5,12 @@
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
+ * Tiles and batches (docs/tiles.md): sharpness_cuda_sums_tiles and
+ * sharpness_cuda_sums_batch against the CPU's tiled pass and batch, tile
+ * for tile, on random and natural frames, odd sizes, grids finer than the
+ * frame, the ROIs of a frame (misaligned rectangles of an aligned plane)
+ * and batches of frames of several layouts.
+ *
  * Usage: test-cuda-classical [--quick | --tiny] [--seed N]
  * --quick and --tiny cut the cases down for the sanitizers.
  * Frames are fresh random draws each run; the seed is printed so that a
@@ -73,6 +79,9 @@ sums_equal (SharpnessMetric metric, const SharpnessSums * a,
 {
   if (metric == SHARPNESS_METRIC_ENTROPY)
     return memcmp (a->hist, b->hist, sizeof a->hist) == 0;
+  if (metric == SHARPNESS_METRIC_BLUR_EFFECT)
+    return memcmp (a->blur_m1, b->blur_m1, sizeof a->blur_m1) == 0 &&
+        memcmp (a->blur_m2, b->blur_m2, sizeof a->blur_m2) == 0;
   return a->sum == b->sum && a->sum_sq == b->sum_sq;
 }
 
@@ -88,6 +97,13 @@ describe_sums (SharpnessMetric metric, const SharpnessSums * gpu,
             gpu->hist[k], ref->hist[k]);
         return buf;
       }
+  }
+  if (metric == SHARPNESS_METRIC_BLUR_EFFECT) {
+    snprintf (buf, sizeof buf, "M1 %" PRIu64 "/%" PRIu64 " %" PRIu64 "/%"
+        PRIu64 " M2 %" PRIu64 "/%" PRIu64 " %" PRIu64 "/%" PRIu64,
+        gpu->blur_m1[0], ref->blur_m1[0], gpu->blur_m1[1], ref->blur_m1[1],
+        gpu->blur_m2[0], ref->blur_m2[0], gpu->blur_m2[1], ref->blur_m2[1]);
+    return buf;
   }
   snprintf (buf, sizeof buf, "sum %" PRIu64 "/%" PRIu64 " sum_sq %" PRIu64
       "/%" PRIu64, gpu->sum, ref->sum, gpu->sum_sq, ref->sum_sq);
@@ -274,6 +290,292 @@ check_frames_in_a_row (void)
   free (b);
 }
 
+/* ---- tiles and batches ---- */
+
+static int
+tiles_equal (SharpnessMetric m, const SharpnessTileSums * a,
+    const SharpnessTileSums * b)
+{
+  const size_t n = (size_t) a->cols * a->rows;
+  if (m == SHARPNESS_METRIC_ENTROPY)
+    return memcmp (a->hist, b->hist, n * 256 * sizeof *a->hist) == 0;
+  return memcmp (a->sum, b->sum, n * sizeof *a->sum) == 0 &&
+      (m != SHARPNESS_METRIC_VARIANCE ||
+      memcmp (a->sum_sq, b->sum_sq, n * sizeof *a->sum_sq) == 0);
+}
+
+static void
+tile_fail (const char *what, const FrameLayout * layout, int w, int h,
+    int cols, int rows, SharpnessMetric m, const char *detail)
+{
+  failures++;
+  if (failures <= 50)
+    fprintf (stderr, "FAIL %s: %s %dx%d tiles %dx%d %s%s%s\n", what,
+        layout->name, w, h, cols, rows, sharpness_metric_info[m].nick,
+        detail ? ": " : "", detail ? detail : "");
+}
+
+/* One frame in @mem, every classical metric on each grid: GPU tiles (and
+ * the frame's sums of the same launch) against the CPU's. */
+static void
+check_tiles (const FrameLayout * layout, int w, int h, FrameContent content,
+    MemKind mem, const int (*grids)[2], int ngrids, int variant)
+{
+  const size_t stride = frame_row_bytes (layout, w) + (variant % 3) * 7;
+  const size_t extent = frame_plane_extent (layout, stride, w, h);
+  uint8_t *host = malloc (extent);
+  if (!host)
+    exit (1);
+  frame_fill (host, stride, layout, w, h, content, &rng);
+  const SharpnessPlane hplane = frame_plane (layout, host, stride, w, h);
+  void *to_free;
+  const SharpnessPlane plane = place (mem, layout, host, stride, w, h,
+      variant, &to_free);
+
+  for (int g = 0; g < ngrids; g++)
+    for (int m = 0; m < SHARPNESS_METRIC_COUNT; m++) {
+      if (!sharpness_metric_has_tiles (m))
+        continue;
+      const int cols = grids[g][0], rows = grids[g][1];
+      SharpnessTileSums ct, gt;
+      SharpnessSums cs, gs, plain;
+      if (sharpness_tile_sums_init (&ct, m, cols, rows) != SHARPNESS_OK ||
+          sharpness_tile_sums_init (&gt, m, cols, rows) != SHARPNESS_OK)
+        exit (1);
+      checks++;
+      if (sharpness_cpu_sums_tiles (cpu, m, &hplane, &cs, &ct) !=
+          SHARPNESS_OK) {
+        tile_fail ("cpu tiles", layout, w, h, cols, rows, m, NULL);
+      } else {
+        SharpnessPlane dev = plane;
+        SharpnessStatus st = mem == MEM_HOST_PAGEABLE ||
+            mem == MEM_HOST_PINNED ?
+            sharpness_cuda_stage_host (cuda, &plane, &dev) : SHARPNESS_OK;
+        if (st == SHARPNESS_OK)
+          st = sharpness_cuda_sums_tiles (cuda, m, &dev, &gs, &gt);
+        if (st != SHARPNESS_OK)
+          tile_fail ("gpu tiles status", layout, w, h, cols, rows, m,
+              sharpness_cuda_last_error (cuda));
+        else if (!tiles_equal (m, &gt, &ct))
+          tile_fail ("gpu tiles", layout, w, h, cols, rows, m,
+              mem_names[mem]);
+        else if (!sums_equal (m, &gs, &cs))
+          tile_fail ("gpu tiled frame sums", layout, w, h, cols, rows, m,
+              describe_sums (m, &gs, &cs));
+        /* The plain kernel right after: accumulators reset, same sums. */
+        checks++;
+        if (st == SHARPNESS_OK && (sharpness_cuda_sums_device (cuda, m, &dev,
+                    &plain) != SHARPNESS_OK || !sums_equal (m, &plain, &cs)))
+          tile_fail ("plain after tiles", layout, w, h, cols, rows, m,
+              mem_names[mem]);
+      }
+      sharpness_tile_sums_clear (&ct);
+      sharpness_tile_sums_clear (&gt);
+    }
+  release (mem, to_free);
+  free (host);
+}
+
+/* Random rectangles of a @w x @h plane: the whole plane, corners, single
+ * pixels, thin strips, boxes at every alignment. */
+static SharpnessRect
+random_rect (int i, int w, int h)
+{
+  SharpnessRect r = { 0, 0, 0, 0 };
+  if (i == 0)
+    return r;
+  r.width = 1 + (int) (frame_rng_next (&rng) % (i % 4 == 1 ? 3 : w));
+  r.height = 1 + (int) (frame_rng_next (&rng) % (i % 4 == 2 ? 3 : h));
+  r.x = (int) (frame_rng_next (&rng) % (w - r.width + 1));
+  r.y = (int) (frame_rng_next (&rng) % (h - r.height + 1));
+  if (i % 5 == 0)
+    r.x = w - r.width;
+  if (i % 7 == 0)
+    r.y = h - r.height;
+  return r;
+}
+
+/* The frame and @nroi ROIs of one device frame in one batch (some with
+ * tiles), against the CPU batch; each ROI also against the plain kernel on
+ * the cropped plane (the generic path: its data is misaligned). */
+static void
+check_rois (const FrameLayout * layout, int w, int h, FrameContent content,
+    int nroi)
+{
+  enum { MAX_REGIONS = 40 };
+  const size_t stride = frame_row_bytes (layout, w);
+  uint8_t *host = malloc (frame_plane_extent (layout, stride, w, h));
+  SharpnessRegion hr[MAX_REGIONS], gr[MAX_REGIONS];
+  SharpnessTileSums ht[MAX_REGIONS], gt[MAX_REGIONS];
+  SharpnessSums hs[MAX_REGIONS], gs[MAX_REGIONS];
+  void *to_free;
+
+  if (!host || nroi + 1 > MAX_REGIONS)
+    exit (1);
+  frame_fill (host, stride, layout, w, h, content, &rng);
+  const SharpnessPlane hplane = frame_plane (layout, host, stride, w, h);
+  const SharpnessPlane dplane = place (MEM_DEVICE_PITCHED, layout, host,
+      stride, w, h, 0, &to_free);
+
+  for (int m = 0; m < SHARPNESS_METRIC_COUNT; m++) {
+    if (!sharpness_metric_has_tiles (m))
+      continue;
+    const int n = nroi + 1;
+    for (int i = 0; i < n; i++) {
+      const SharpnessRect r = random_rect (i, w, h);
+      hr[i] = (SharpnessRegion) {
+      hplane, r, NULL};
+      gr[i] = (SharpnessRegion) {
+      dplane, r, NULL};
+      if (i % 3 == 1) {
+        const int cols = 1 + (int) (frame_rng_next (&rng) % 9);
+        const int rows = 1 + (int) (frame_rng_next (&rng) % 5);
+        sharpness_tile_sums_init (&ht[i], m, cols, rows);
+        sharpness_tile_sums_init (&gt[i], m, cols, rows);
+        hr[i].tiles = &ht[i];
+        gr[i].tiles = &gt[i];
+      }
+    }
+    checks++;
+    if (sharpness_cpu_sums_batch (cpu, m, hr, n, hs) != SHARPNESS_OK) {
+      tile_fail ("cpu batch", layout, w, h, 0, 0, m, NULL);
+    } else if (sharpness_cuda_sums_batch (cuda, m, gr, n, gs) !=
+        SHARPNESS_OK) {
+      tile_fail ("gpu batch status", layout, w, h, 0, 0, m,
+          sharpness_cuda_last_error (cuda));
+    } else {
+      for (int i = 0; i < n; i++) {
+        char detail[96];
+        snprintf (detail, sizeof detail, "region %d (%d,%d %dx%d)", i,
+            gr[i].rect.x, gr[i].rect.y, gr[i].rect.width,
+            gr[i].rect.height);
+        checks++;
+        if (!sums_equal (m, &gs[i], &hs[i]))
+          tile_fail ("gpu batch sums", layout, w, h, 0, 0, m, detail);
+        if (gr[i].tiles && !tiles_equal (m, &gt[i], &ht[i]))
+          tile_fail ("gpu batch tiles", layout, w, h, gt[i].cols, gt[i].rows,
+              m, detail);
+        SharpnessPlane crop;
+        SharpnessSums alone;
+        sharpness_plane_crop (&dplane, &gr[i].rect, &crop);
+        checks++;
+        if (sharpness_cuda_sums_device (cuda, m, &crop, &alone) !=
+            SHARPNESS_OK || !sums_equal (m, &alone, &gs[i]))
+          tile_fail ("gpu batch vs the crop alone", layout, w, h, 0, 0, m,
+              detail);
+      }
+    }
+    for (int i = 0; i < n; i++)
+      if (hr[i].tiles) {
+        sharpness_tile_sums_clear (&ht[i]);
+        sharpness_tile_sums_clear (&gt[i]);
+      }
+  }
+  release (MEM_DEVICE_PITCHED, to_free);
+  free (host);
+}
+
+/* K whole frames of several sizes and layouts in one call (one launch per
+ * layout variant): each equal to its own single launch and to the CPU. */
+static void
+check_frame_batch (int k, int w, int h)
+{
+  enum { MAX_K = 64 };
+  SharpnessRegion regions[MAX_K];
+  SharpnessSums got[MAX_K], want;
+  void *to_free[MAX_K];
+  uint8_t *host[MAX_K];
+
+  if (k > MAX_K)
+    exit (1);
+  for (int i = 0; i < k; i++) {
+    const FrameLayout *layout = &frame_layouts[i % 4 == 3 ?
+        i % frame_layout_count : 0];
+    const int fw = w - (i % 5) * 3, fh = h - (i % 3);
+    const size_t stride = frame_row_bytes (layout, fw);
+    host[i] = malloc (frame_plane_extent (layout, stride, fw, fh));
+    if (!host[i])
+      exit (1);
+    frame_fill (host[i], stride, layout, fw, fh, i % 2 ? FRAME_NATURAL :
+        FRAME_RANDOM, &rng);
+    memset (&regions[i], 0, sizeof regions[i]);
+    regions[i].plane = place (i % 7 == 6 ? MEM_DEVICE_ODD :
+        MEM_DEVICE_PITCHED, layout, host[i], stride, fw, fh, i, &to_free[i]);
+  }
+  for (int m = 0; m < SHARPNESS_METRIC_COUNT; m++) {
+    if (!sharpness_metric_has_tiles (m))
+      continue;
+    checks++;
+    if (sharpness_cuda_sums_batch (cuda, m, regions, k, got) !=
+        SHARPNESS_OK) {
+      tile_fail ("frame batch status", &frame_layouts[0], w, h, 0, 0, m,
+          sharpness_cuda_last_error (cuda));
+      continue;
+    }
+    for (int i = 0; i < k; i++) {
+      checks++;
+      if (sharpness_cuda_sums_device (cuda, m, &regions[i].plane, &want) !=
+          SHARPNESS_OK || !sums_equal (m, &got[i], &want)) {
+        char detail[32];
+        snprintf (detail, sizeof detail, "frame %d of %d", i, k);
+        tile_fail ("frame batch", &frame_layouts[0], w, h, 0, 0, m, detail);
+      }
+    }
+  }
+  for (int i = 0; i < k; i++) {
+    release (i % 7 == 6 ? MEM_DEVICE_ODD : MEM_DEVICE_PITCHED, to_free[i]);
+    free (host[i]);
+  }
+}
+
+static void
+check_tiles_and_batches (int quick)
+{
+  static const int grids[][2] = {
+    {1, 1}, {8, 4}, {64, 64}, {7, 5}, {13, 1}, {1, 64}, {3, 3},
+  };
+  static const struct
+  {
+    int w, h;
+  } sizes[] = {
+    {1, 1}, {3, 3}, {7, 5}, {31, 17}, {100, 71}, {513, 67}, {1279, 719},
+    {1920, 1080},
+  };
+  const int ngrids = sizeof grids / sizeof grids[0];
+  int variant = 0;
+
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+    for (int l = 0; l < frame_layout_count; l++) {
+      if (quick && l % 4 != 0)
+        continue;
+      for (int mem = 0; mem < MEM_COUNT; mem++) {
+        if (mem != MEM_DEVICE_PITCHED && (l + s + mem) % 4 != 0)
+          continue;
+        check_tiles (&frame_layouts[l], sizes[s].w, sizes[s].h,
+            (variant & 1) ? FRAME_NATURAL : FRAME_RANDOM, mem, grids, ngrids,
+            variant);
+        variant++;
+      }
+    }
+  /* One-pixel tiles. */
+  static const int pixel_grid[][2] = { {7, 5} };
+  check_tiles (&frame_layouts[0], 7, 5, FRAME_RANDOM, MEM_DEVICE_PITCHED,
+      pixel_grid, 1, 0);
+
+  for (int l = 0; l < frame_layout_count; l++) {
+    if (quick && l % 4 != 0)
+      continue;
+    check_rois (&frame_layouts[l], 1920, 1080, FRAME_NATURAL, 16);
+    check_rois (&frame_layouts[l], 97, 61, FRAME_RANDOM, 24);
+  }
+  check_frame_batch (1, 1920, 1080);
+  check_frame_batch (8, 1920, 1080);
+  if (!quick) {
+    check_frame_batch (32, 1920, 1080);
+    check_frame_batch (64, 640, 360);
+  }
+}
+
 static void
 expect_status (SharpnessStatus got, SharpnessStatus want, const char *what)
 {
@@ -360,6 +662,8 @@ main (int argc, char **argv)
   } small[] = {
     {1, 1}, {2, 2}, {3, 3}, {7, 5}, {5, 1}, {1, 6}, {31, 17}, {33, 33},
     {47, 9}, {129, 3},
+    /* blur-effect: the smallest interior, and 32x32 interior tiles + 1. */
+    {4, 4}, {5, 13}, {36, 35},
   };
   static const size_t pads[] = { 0, 13, 64 };
   int variant = 0;
@@ -409,6 +713,7 @@ main (int argc, char **argv)
   }
 
   check_frames_in_a_row ();
+  check_tiles_and_batches (quick);
 
   sharpness_cuda_free (cuda);
   sharpness_cpu_free (cpu);

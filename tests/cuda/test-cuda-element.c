@@ -6,9 +6,12 @@
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Exits 77 ("skipped: no CUDA device") without a usable device.  Tests run
- * in this process (no fork: CUDA does not survive one), the one that
- * breaks a CUDA context last.
+ * Exits 77 ("skipped: no CUDA device") without a usable device, and 77
+ * ("skipped: ...") too when a test could not run (no nvh264dec, or the
+ * stream-ordering test on GStreamer < 1.24): no test passes without
+ * running.  An argument picks one test case: general, nvdec,
+ * stream-order.  Tests run in this process (no fork: CUDA does not
+ * survive one), the one that breaks a CUDA context last.
  */
 #include <math.h>
 #include <string.h>
@@ -19,8 +22,26 @@
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
+#include <gst/cuda/gstcudabufferpool.h>
+#if GST_CHECK_VERSION (1, 24, 0)
+#include <gst/cuda/gstcudastream.h>
+#endif
+#include <gst/check/gstharness.h>
+#include <gmodule.h>
 
 #include "sharpness-metric.h"
+
+/* Why tests did not run, for the final "skipped: ..." line. */
+static GString *skipped;
+
+static void
+skip (const gchar * why)
+{
+  g_print ("skipped: %s\n", why);
+  if (skipped->len)
+    g_string_append (skipped, "; ");
+  g_string_append (skipped, why);
+}
 
 #define N_FRAMES 12
 /* Frames of tests/data/testsrc2-320x240.h264. */
@@ -395,7 +416,7 @@ GST_START_TEST (test_nvh264dec)
   if (!gst_registry_check_feature_version (gst_registry_get (), "nvh264dec",
           1, 22, 0) || !gst_registry_check_feature_version (gst_registry_get (),
           "h264parse", 1, 22, 0)) {
-    g_print ("test_nvh264dec: nvh264dec or h264parse missing, not run\n");
+    skip ("test_nvh264dec: nvh264dec or h264parse missing");
     return;
   }
   fail_unless (root != NULL, "SHARPNESS_SOURCE_ROOT is not set");
@@ -444,7 +465,7 @@ GST_START_TEST (test_device_id)
 
   /* The last device by number: the element's context is on it. */
   desc = g_strdup_printf ("%s ! cudasharpness name=s backend=cuda "
-      "device-id=%d metric=smd ! fakesink", src, count - 1);
+      "cuda-device-id=%d metric=smd ! fakesink", src, count - 1);
   fail_unless (run_pipeline (desc, NULL, NULL, NULL, NULL, NULL, &run));
   fail_unless_equals_int (run.warnings, 0);
   fail_unless (run.context != NULL);
@@ -471,6 +492,230 @@ GST_START_TEST (test_device_id)
   run_clear (&ref);
   g_free (desc);
   g_free (src);
+}
+
+GST_END_TEST;
+
+/* Answers the allocation query at fakesink with a pool of its own, as a
+ * zero-copy sink does. */
+static GstPadProbeReturn
+sink_offers_pool (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  GstQuery *query = GST_PAD_PROBE_INFO_QUERY (info);
+  GstCaps *caps = NULL;
+  GstVideoInfo vinfo;
+  GstBufferPool *pool;
+  GstStructure *config;
+
+  if (GST_QUERY_TYPE (query) != GST_QUERY_ALLOCATION)
+    return GST_PAD_PROBE_OK;
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps || !gst_video_info_from_caps (&vinfo, caps))
+    return GST_PAD_PROBE_OK;
+  pool = gst_video_buffer_pool_new ();
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, vinfo.size, 0, 0);
+  gst_buffer_pool_set_config (pool, config);
+  gst_query_add_allocation_pool (query, pool, vinfo.size, 0, 0);
+  gst_object_unref (pool);
+  return GST_PAD_PROBE_HANDLED;
+}
+
+/* Issue 7, defect 2: downstream's pool stands; the pinned pool is only
+ * offered where downstream proposed none. */
+GST_START_TEST (test_downstream_pool_stands)
+{
+  gchar *src = g_strdup_printf (SOURCE, "NV12");
+  gchar *desc = g_strdup_printf ("%s ! cudasharpness name=s backend=cuda "
+      "metric=laplacian pinned-pool=true ! fakesink name=sink", src);
+  GError *err = NULL;
+  GstElement *pipeline = gst_parse_launch (desc, &err);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  GstElement *s = gst_bin_get_by_name (GST_BIN (pipeline), "s");
+  GstPad *pad = gst_element_get_static_pad (sink, "sink");
+  GstBus *bus = gst_element_get_bus (pipeline);
+  Run run = { 0, };
+  ProbeData pd = { &run, NULL, NULL };
+  GstPad *spad = gst_element_get_static_pad (s, "sink");
+  GstMessage *msg;
+
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM,
+      sink_offers_pool, NULL, NULL);
+  gst_pad_add_probe (spad, GST_PAD_PROBE_TYPE_BUFFER, on_buffer, &pd, NULL);
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  fail_unless_equals_int (run.buffers, N_FRAMES);
+  fail_unless_equals_int (run.pinned, 0);
+
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (spad);
+  gst_object_unref (pad);
+  gst_object_unref (bus);
+  gst_object_unref (s);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+  g_free (desc);
+  g_free (src);
+}
+
+GST_END_TEST;
+
+#if GST_CHECK_VERSION (1, 24, 0)
+typedef CUresult (CUDAAPI * LaunchHostFunc) (CUstream stream,
+    void (CUDAAPI * fn) (void *), void *data);
+
+/* Holds the producer's stream: the copy queued behind it lands late. */
+static void CUDAAPI
+slow_host_func (void *data)
+{
+  g_usleep (300 * G_TIME_SPAN_MILLISECOND);
+}
+
+/* The laplacian of @buf (system memory NV12) on the CPU. */
+static gdouble
+cpu_score (GstBuffer * buf, const gchar * caps)
+{
+  GstHarness *h = gst_harness_new_parse ("cudasharpness backend=cpu "
+      "metric=laplacian");
+  GstBuffer *out;
+  GstCustomMeta *meta;
+  gdouble score = -1;
+
+  gst_harness_set_src_caps_str (h, caps);
+  out = gst_harness_push_and_pull (h, buf);
+  meta = gst_buffer_get_custom_meta (out, "GstSharpnessMeta");
+  fail_unless (meta != NULL);
+  gst_structure_get_double (gst_custom_meta_get_structure (meta), "score",
+      &score);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+  return score;
+}
+#endif
+
+/* Issue 7, defect 1: from GStreamer 1.24 a producer hands out CUDA memory
+ * still being written on its own stream (GST_CUDA_MEMORY_TRANSFER_NEED_SYNC).
+ * Here the final content is copied in on another stream, behind a 300 ms
+ * host function, over stale (uniform) content: the score must be the
+ * final content's; without the ordering it is the stale one, 0. */
+GST_START_TEST (test_waits_for_producer_stream)
+{
+#if GST_CHECK_VERSION (1, 24, 0)
+  const gint w = 320, hgt = 240;
+  const gchar *sys_caps = "video/x-raw,format=NV12,width=320,height=240,"
+      "framerate=25/1";
+  GstCudaContext *ctx = gst_cuda_context_new (0);
+  GstCudaStream *producer = gst_cuda_stream_new (ctx);
+  GModule *libcuda = g_module_open ("libcuda.so.1", G_MODULE_BIND_LAZY);
+  LaunchHostFunc launch_host_func = NULL;
+  GstVideoInfo info;
+  GstMemory *mem;
+  GstCudaMemory *cmem;
+  GstBuffer *buf, *final, *out;
+  GstMapInfo map, fmap;
+  CUdeviceptr staging = 0;
+  CUDA_MEMCPY2D copy = { 0, };
+  GstHarness *h;
+  GstCustomMeta *meta;
+  gdouble want, got = -1;
+  guint8 *stale;
+  gint stride;
+
+  fail_unless (ctx && producer && libcuda);
+  fail_unless (g_module_symbol (libcuda, "cuLaunchHostFunc",
+          (gpointer *) & launch_host_func));
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, w, hgt);
+
+  /* The final content, in system memory: stripes, scored on the CPU. */
+  final = gst_buffer_new_allocate (NULL, info.size, NULL);
+  gst_buffer_map (final, &fmap, GST_MAP_WRITE);
+  for (gsize i = 0; i < fmap.size; i++)
+    fmap.data[i] = (i % w) % 2 ? 235 : 16;
+  gst_buffer_unmap (final, &fmap);
+  want = cpu_score (gst_buffer_ref (final), sys_caps);
+  fail_unless (want > 0);
+
+  mem = gst_cuda_allocator_alloc (NULL, ctx, producer, &info);
+  fail_unless (mem != NULL);
+  cmem = GST_CUDA_MEMORY_CAST (mem);
+  stride = cmem->info.stride[0];
+  stale = g_malloc (stride * hgt);
+  memset (stale, 128, stride * hgt);
+
+  fail_unless (gst_memory_map (mem, &map, GST_MAP_WRITE | GST_MAP_CUDA));
+  gst_buffer_map (final, &fmap, GST_MAP_READ);
+  fail_unless (gst_cuda_context_push (ctx));
+  /* Stale luma now, synchronously ... */
+  copy.srcMemoryType = CU_MEMORYTYPE_HOST;
+  copy.srcHost = stale;
+  copy.srcPitch = stride;
+  copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  copy.dstDevice = (CUdeviceptr) map.data + cmem->info.offset[0];
+  copy.dstPitch = stride;
+  copy.WidthInBytes = w;
+  copy.Height = hgt;
+  fail_unless_equals_int (CuMemcpy2D (&copy), CUDA_SUCCESS);
+  /* ... the final luma later, on the producer's stream. */
+  fail_unless_equals_int (CuMemAlloc (&staging, (gsize) w * hgt),
+      CUDA_SUCCESS);
+  copy.srcMemoryType = CU_MEMORYTYPE_HOST;
+  copy.srcHost = fmap.data;
+  copy.srcPitch = w;
+  copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  copy.dstDevice = staging;
+  copy.dstPitch = w;
+  fail_unless_equals_int (CuMemcpy2D (&copy), CUDA_SUCCESS);
+  fail_unless_equals_int (launch_host_func (gst_cuda_stream_get_handle
+          (producer), slow_host_func, NULL), CUDA_SUCCESS);
+  copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+  copy.srcDevice = staging;
+  copy.srcHost = NULL;
+  copy.dstDevice = (CUdeviceptr) map.data + cmem->info.offset[0];
+  copy.dstPitch = stride;
+  fail_unless_equals_int (CuMemcpy2DAsync (&copy,
+          gst_cuda_stream_get_handle (producer)), CUDA_SUCCESS);
+  gst_cuda_context_pop (NULL);
+  gst_buffer_unmap (final, &fmap);
+  gst_memory_unmap (mem, &map);
+  GST_MINI_OBJECT_FLAG_SET (mem, GST_CUDA_MEMORY_TRANSFER_NEED_SYNC);
+
+  buf = gst_buffer_new ();
+  gst_buffer_append_memory (buf, mem);
+  GST_BUFFER_PTS (buf) = 0;
+
+  /* The element adopts the memory's context (cuda-device-id=-1). */
+  h = gst_harness_new_parse ("cudasharpness backend=cuda metric=laplacian");
+  gst_harness_set_src_caps_str (h, CUDA_CAPS ",format=NV12,width=320,"
+      "height=240,framerate=25/1");
+  out = gst_harness_push_and_pull (h, buf);
+  meta = gst_buffer_get_custom_meta (out, "GstSharpnessMeta");
+  fail_unless (meta != NULL, "the frame was not scored");
+  gst_structure_get_double (gst_custom_meta_get_structure (meta), "score",
+      &got);
+  fail_unless (got == want, "scored %.17g, the final content scores %.17g "
+      "(stale content scores 0): the element read before the producer's "
+      "stream finished", got, want);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+
+  fail_unless (gst_cuda_context_push (ctx));
+  CuStreamSynchronize (gst_cuda_stream_get_handle (producer));
+  CuMemFree (staging);
+  gst_cuda_context_pop (NULL);
+  g_free (stale);
+  gst_buffer_unref (final);
+  g_module_close (libcuda);
+  gst_cuda_stream_unref (producer);
+  gst_object_unref (ctx);
+#else
+  skip ("test_waits_for_producer_stream: needs GStreamer >= 1.24 "
+      "(built against " G_STRINGIFY (GST_VERSION_MAJOR) "."
+      G_STRINGIFY (GST_VERSION_MINOR) ")");
+#endif
 }
 
 GST_END_TEST;
@@ -568,14 +813,23 @@ cuda_element_suite (void)
 {
   Suite *s = suite_create ("cuda-element");
   TCase *tc = tcase_create ("general");
+  TCase *nvdec = tcase_create ("nvdec");
+  TCase *order = tcase_create ("stream-order");
 
   tcase_set_timeout (tc, 300);
+  tcase_set_timeout (nvdec, 300);
+  tcase_set_timeout (order, 60);
+  /* Before "general", whose last test breaks a context. */
+  suite_add_tcase (s, order);
+  suite_add_tcase (s, nvdec);
   suite_add_tcase (s, tc);
+  tcase_add_test (order, test_waits_for_producer_stream);
+  tcase_add_test (nvdec, test_nvh264dec);
   tcase_add_test (tc, test_system_memory_pinned);
   tcase_add_test (tc, test_system_memory_pageable);
+  tcase_add_test (tc, test_downstream_pool_stands);
   tcase_add_test (tc, test_cudaupload);
   tcase_add_test (tc, test_adopts_memory_context);
-  tcase_add_test (tc, test_nvh264dec);
   tcase_add_test (tc, test_device_id);
   /* Last: it leaves a broken context behind. */
   tcase_add_test (tc, test_fallback_after_cuda_failure);
@@ -597,17 +851,31 @@ main (int argc, char **argv)
   SRunner *sr;
   int failed;
 
+  const gchar *tcase;
+
   gst_check_init (&argc, &argv);
+  tcase = argc > 1 ? argv[1] : NULL;
   if (!have_cuda_device ()) {
     g_print ("skipped: no CUDA device\n");
     return 77;
   }
   gst_cuda_memory_init_once ();
+  skipped = g_string_new (NULL);
 
   sr = srunner_create (cuda_element_suite ());
   srunner_set_fork_status (sr, CK_NOFORK);
-  srunner_run_all (sr, CK_NORMAL);
+  if (tcase)
+    srunner_run (sr, NULL, tcase, CK_NORMAL);
+  else
+    srunner_run_all (sr, CK_NORMAL);
   failed = srunner_ntests_failed (sr);
   srunner_free (sr);
-  return failed == 0 ? 0 : 1;
+  if (failed)
+    return 1;
+  if (skipped->len) {
+    /* Some test did not run: SKIP, never a PASS it did not earn. */
+    g_print ("skipped: %s\n", skipped->str);
+    return 77;
+  }
+  return 0;
 }

@@ -16,8 +16,15 @@
  * --small: only the cases up to 640x480 (for compute-sanitizer).
  * --profile: two frames of each metric at 1080p (for ncu).
  * --bench: median time per frame (CUDA events around the whole call, after
- * warm-up, over >= 50 frames cycling through 4 different device frames) at
- * 1920x1080 and 512x512, as a markdown table.
+ * warm-up, over 100 frames cycling through 4 different device frames) at
+ * 1920x1080, 1280x720, 3840x2160 and 512x512, as a markdown table; LPC-SI
+ * and CWTVNRS on each path of cuda/lpc-map-cuda.h (the per-orientation
+ * sequence of before, batched, batched in a CUDA graph), each on a backend
+ * of its own.
+ *
+ * The default run checks the path the environment selects (batched with
+ * graphs; SHARPNESS_CUDA_LPC_LEGACY=1, SHARPNESS_CUDA_NO_GRAPH=1 and
+ * SHARPNESS_CUDA_LPC_BATCH=1|2|4|8 select the others).
  *
  * Exits 77 ("skipped: no CUDA device") without a usable device.
  */
@@ -35,11 +42,11 @@
 #include "perceptual-cuda.h"
 #include "sharpness-cpu.h"
 #include "sharpness-cuda.h"
-#include "../classical/test-frame.h"
+#include "test-frame.h"
 
 #define TOLERANCE 1e-4
-#define BENCH_WARMUP 10
-#define BENCH_FRAMES 60
+#define BENCH_WARMUP 20
+#define BENCH_FRAMES 100
 #define BENCH_RING 4
 
 static const SharpnessMetric metrics[] = {
@@ -527,63 +534,134 @@ compare_float (const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-static int
-bench (SharpnessCuda * cuda, cudaStream_t stream)
+/* The LPC paths the benchmark compares (cuda/lpc-map-cuda.h): the
+ * environment is read when a metric's per-size state is built, so each
+ * path gets a backend of its own. */
+typedef struct
 {
-  static const int sizes[][2] = { {1920, 1080}, {512, 512} };
+  const char *name;
+  const char *legacy;           /* SHARPNESS_CUDA_LPC_LEGACY */
+  const char *no_graph;         /* SHARPNESS_CUDA_NO_GRAPH */
+} BenchPath;
+
+static const BenchPath bench_paths[] = {
+  {"per-orientation (before)", "1", "1"},
+  {"batched", "0", "1"},
+  {"batched + graph", "0", "0"},
+};
+
+#define N_BENCH_PATHS ((int) (sizeof bench_paths / sizeof bench_paths[0]))
+
+/* Median, p10 and p90 of @metric's time per frame on @planes, in ms. */
+static int
+bench_one (SharpnessCuda * cuda, cudaStream_t stream, SharpnessMetric metric,
+    const SharpnessPlane * planes, float out[3])
+{
+  float ms[BENCH_FRAMES];
   cudaEvent_t start, stop;
-  struct cudaDeviceProp prop;
-  int device;
 
-  if (cudaGetDevice (&device) || cudaGetDeviceProperties (&prop, device) ||
-      cudaEventCreate (&start) || cudaEventCreate (&stop))
+  if (cudaEventCreate (&start) || cudaEventCreate (&stop))
     return 1;
-  printf ("\n%s, %d frames after %d warm-up, Y8 device planes\n\n",
-      prop.name, BENCH_FRAMES, BENCH_WARMUP);
-  printf ("| metric | size | median ms/frame | p10 | p90 |\n");
-  printf ("|---|---|---|---|---|\n");
-
-  for (int m = 0; m < N_METRICS; m++)
-    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-      const int w = sizes[s][0], h = sizes[s][1];
-      SharpnessPlane planes[BENCH_RING];
-      void *mem[BENCH_RING];
-      TestFrame f[BENCH_RING];
-      float ms[BENCH_FRAMES];
-
-      for (int r = 0; r < BENCH_RING; r++) {
-        uint8_t *gray = make_gray (r % 2 ? SCENE_BLURRED : SCENE_NATURAL, w,
-            h, 100 + r);
-        make_frame (&f[r], &test_layouts[0], gray, w, h);
-        free (gray);
-        if (!upload (&f[r].plane, &planes[r], &mem[r]))
-          return 1;
-      }
-      for (int i = 0; i < BENCH_WARMUP + BENCH_FRAMES; i++) {
-        double score;
-        if (cudaEventRecord (start, stream) ||
-            sharpness_cuda_score_device (cuda, metrics[m],
-                &planes[i % BENCH_RING], &score) ||
-            cudaEventRecord (stop, stream) || cudaEventSynchronize (stop)) {
-          fprintf (stderr, "bench: %s\n", sharpness_cuda_last_error (cuda));
-          return 1;
-        }
-        if (i >= BENCH_WARMUP)
-          cudaEventElapsedTime (&ms[i - BENCH_WARMUP], start, stop);
-      }
-      qsort (ms, BENCH_FRAMES, sizeof ms[0], compare_float);
-      printf ("| %s | %dx%d | %.3f | %.3f | %.3f |\n",
-          sharpness_metric_get_info (metrics[m])->nick, w, h,
-          ms[BENCH_FRAMES / 2], ms[BENCH_FRAMES / 10],
-          ms[BENCH_FRAMES * 9 / 10]);
-      for (int r = 0; r < BENCH_RING; r++) {
-        cudaFree (mem[r]);
-        test_frame_clear (&f[r]);
-      }
+  for (int i = 0; i < BENCH_WARMUP + BENCH_FRAMES; i++) {
+    double score;
+    SharpnessStatus st = SHARPNESS_OK;
+    if (cudaEventRecord (start, stream) ||
+        (st = sharpness_cuda_score_device (cuda, metric,
+                &planes[i % BENCH_RING], &score)) ||
+        cudaEventRecord (stop, stream) || cudaEventSynchronize (stop)) {
+      fprintf (stderr, "bench: %s\n", st ? sharpness_cuda_last_error (cuda)
+          : cudaGetErrorString (cudaGetLastError ()));
+      return 1;
     }
+    if (i >= BENCH_WARMUP && cudaEventElapsedTime (&ms[i - BENCH_WARMUP],
+            start, stop))
+      return 1;
+  }
+  qsort (ms, BENCH_FRAMES, sizeof ms[0], compare_float);
+  out[0] = ms[BENCH_FRAMES / 2];
+  out[1] = ms[BENCH_FRAMES / 10];
+  out[2] = ms[BENCH_FRAMES * 9 / 10];
   cudaEventDestroy (start);
   cudaEventDestroy (stop);
   return 0;
+}
+
+static int
+bench (cudaStream_t stream)
+{
+  static const int sizes[][2] = {
+    {1920, 1080}, {1280, 720}, {3840, 2160}, {512, 512}
+  };
+  struct cudaDeviceProp prop;
+  int device, failures = 0;
+
+  if (cudaGetDevice (&device) || cudaGetDeviceProperties (&prop, device))
+    return 1;
+  printf ("\n%s, median of %d frames after %d warm-up (CUDA events around "
+      "the whole call), Y8 device planes\n\n", prop.name, BENCH_FRAMES,
+      BENCH_WARMUP);
+  printf ("| metric | size | path | median ms/frame | p10 | p90 | "
+      "vs before |\n");
+  printf ("|---|---|---|---|---|---|---|\n");
+
+  for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+    const int w = sizes[z][0], h = sizes[z][1];
+    SharpnessPlane planes[BENCH_RING];
+    void *mem[BENCH_RING];
+    TestFrame f[BENCH_RING];
+
+    for (int r = 0; r < BENCH_RING; r++) {
+      uint8_t *gray = make_gray (r % 2 ? SCENE_BLURRED : SCENE_NATURAL, w,
+          h, 100 + r);
+      make_frame (&f[r], &test_layouts[0], gray, w, h);
+      free (gray);
+      if (!upload (&f[r].plane, &planes[r], &mem[r]))
+        return 1;
+    }
+    for (int m = 0; m < N_METRICS; m++) {
+      const SharpnessMetric metric = metrics[m];
+      /* BLIINDS-II has one path. */
+      const int n_paths = metric == SHARPNESS_METRIC_BLIINDS2 ? 1 :
+          N_BENCH_PATHS;
+      float before = 0.f;
+      for (int p = 0; p < n_paths; p++) {
+        const BenchPath *path = &bench_paths[n_paths == 1 ?
+            N_BENCH_PATHS - 1 : p];
+        SharpnessCuda *cuda;
+        float t[3];
+        setenv ("SHARPNESS_CUDA_LPC_LEGACY", path->legacy, 1);
+        setenv ("SHARPNESS_CUDA_NO_GRAPH", path->no_graph, 1);
+        if (sharpness_cuda_new (stream, &cuda)) {
+          fprintf (stderr, "CUDA backend: %s\n",
+              sharpness_cuda_last_error (NULL));
+          return 1;
+        }
+        if (bench_one (cuda, stream, metric, planes, t)) {
+          printf ("| %s | %dx%d | %s | FAIL | | | |\n",
+              sharpness_metric_get_info (metric)->nick, w, h, path->name);
+          failures++;
+        } else {
+          char ratio[32] = "";
+          if (p == 0)
+            before = t[0];
+          else if (before > 0.f)
+            snprintf (ratio, sizeof ratio, "%.2fx", before / t[0]);
+          printf ("| %s | %dx%d | %s | %.3f | %.3f | %.3f | %s |\n",
+              sharpness_metric_get_info (metric)->nick, w, h,
+              n_paths == 1 ? "-" : path->name, t[0], t[1], t[2], ratio);
+        }
+        fflush (stdout);
+        sharpness_cuda_free (cuda);
+      }
+    }
+    for (int r = 0; r < BENCH_RING; r++) {
+      cudaFree (mem[r]);
+      test_frame_clear (&f[r]);
+    }
+  }
+  unsetenv ("SHARPNESS_CUDA_LPC_LEGACY");
+  unsetenv ("SHARPNESS_CUDA_NO_GRAPH");
+  return failures;
 }
 
 /* Two frames of each metric at 1080p, for a profiler (ncu) to look at the
@@ -636,7 +714,7 @@ main (int argc, char **argv)
 
   int failures;
   if (do_bench) {
-    failures = bench (cuda, stream);
+    failures = bench (stream);
   } else if (do_profile) {
     failures = profile (cuda);
   } else {

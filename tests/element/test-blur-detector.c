@@ -1,4 +1,7 @@
-/* Unit test of the blur detector: median, direction, window fill, reset.
+/* Unit test of the blur detector (median, direction, window fill, reset,
+ * blurry frames kept out of the reference, re-seeding at cuts, at the end
+ * of a blur and of a stale reference, the content signature) and of the
+ * segment tracker behind the alarms and sharpness-scan.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -7,6 +10,7 @@
 #include <stdlib.h>
 
 #include "sharpness-blur-detector.h"
+#include "sharpness-blur-segments.h"
 
 static int failures;
 
@@ -132,6 +136,7 @@ test_relative_threshold (void)
   SharpnessMetric hi = metric_with_direction (SHARPNESS_HIGHER_IS_SHARPER);
   SharpnessMetric lo = metric_with_direction (SHARPNESS_LOWER_IS_SHARPER);
   SharpnessBlurDetector *det = sharpness_blur_detector_new (hi, 3);
+  gdouble m;
 
   /* No relative decision until `window` previous scores exist. */
   CHECK (!sharpness_blur_detector_push (det, 10.0, 0, 0.5));
@@ -139,10 +144,14 @@ test_relative_threshold (void)
   CHECK (!sharpness_blur_detector_push (det, 12.0, 0, 0.5));
   /* History {10, 0, 12}: median 10, limit 5. */
   CHECK (sharpness_blur_detector_push (det, 4.9, 0, 0.5));
-  /* History {0, 12, 4.9}: median 4.9, limit 2.45. */
-  CHECK (!sharpness_blur_detector_push (det, 2.45, 0, 0.5));
-  /* History {12, 4.9, 2.45}: median 4.9. */
-  CHECK (sharpness_blur_detector_push (det, 2.4, 0, 0.5));
+  /* Blurry frames stay out of the history: still {10, 0, 12}. */
+  CHECK (sharpness_blur_detector_get_count (det) == 3);
+  CHECK (sharpness_blur_detector_push (det, 4.9, 0, 0.5));
+  CHECK (sharpness_blur_detector_push (det, 3.0, 0, 0.5));
+  CHECK (sharpness_blur_detector_get_median (det, &m) && m == 10.0);
+  /* At the limit: sharp, and it enters: {0, 12, 5}. */
+  CHECK (!sharpness_blur_detector_push (det, 5.0, 0, 0.5));
+  CHECK (sharpness_blur_detector_get_median (det, &m) && m == 5.0);
   /* Relative 0 is off. */
   CHECK (!sharpness_blur_detector_push (det, 0.0, 0, 0.0));
 
@@ -162,6 +171,211 @@ test_relative_threshold (void)
   CHECK (sharpness_blur_detector_push (det, 40.1, 0, 0.5));
   CHECK (!sharpness_blur_detector_push (det, 1.0, 0, 0.5));
   sharpness_blur_detector_free (det);
+}
+
+static void
+fill (SharpnessBlurDetector * det, gdouble score, guint n,
+    const SharpnessSignature * sig)
+{
+  for (guint i = 0; i < n; i++)
+    CHECK (!sharpness_blur_detector_push_frame (det, score, sig, 0, 0.5));
+}
+
+static void
+uniform_signature (SharpnessSignature * sig, gfloat level)
+{
+  sig->valid = TRUE;
+  for (guint c = 0; c < G_N_ELEMENTS (sig->cell); c++)
+    sig->cell[c] = level;
+}
+
+static void
+test_reseed (void)
+{
+  SharpnessMetric hi = metric_with_direction (SHARPNESS_HIGHER_IS_SHARPER);
+  SharpnessMetric lo = metric_with_direction (SHARPNESS_LOWER_IS_SHARPER);
+  SharpnessBlurDetector *det = sharpness_blur_detector_new (hi, 3);
+  SharpnessSignature a, b, a2;
+  gdouble m;
+
+  uniform_signature (&a, 50);
+  uniform_signature (&b, 150);
+  uniform_signature (&a2, 50 + SHARPNESS_CUT_DISTANCE * 0.9f);
+
+  /* The same content at 0.3x the reference: a blur. */
+  fill (det, 100, 3, &a);
+  CHECK (sharpness_blur_detector_push_frame (det, 30, &a, 0, 0.5));
+  CHECK (!sharpness_blur_detector_last_was_cut (det));
+  /* A small content change is no cut. */
+  CHECK (sharpness_blur_detector_push_frame (det, 30, &a2, 0, 0.5));
+  CHECK (!sharpness_blur_detector_last_was_cut (det));
+
+  /* A cut to a less detailed shot: not blurry, and it restarts the
+   * history, which decides again after SHARPNESS_CUT_SEED_FRAMES. */
+  sharpness_blur_detector_reset (det);
+  fill (det, 100, 3, &a);
+  CHECK (!sharpness_blur_detector_push_frame (det, 30, &b, 0, 0.5));
+  CHECK (sharpness_blur_detector_last_was_cut (det));
+  CHECK (sharpness_blur_detector_get_count (det) == 1);
+  CHECK (!sharpness_blur_detector_push_frame (det, 30, &b, 0, 0.5));
+  CHECK (!sharpness_blur_detector_push_frame (det, 30, &b, 0, 0.5));
+  CHECK (sharpness_blur_detector_push_frame (det, 10, &b, 0, 0.5));
+  /* The absolute test still applies on a cut. */
+  CHECK (sharpness_blur_detector_push_frame (det, 1, &a, 5, 0.5));
+  /* Without signatures, no cut. */
+  sharpness_blur_detector_reset (det);
+  fill (det, 100, 3, NULL);
+  CHECK (sharpness_blur_detector_push_frame (det, 30, NULL, 0, 0.5));
+
+  /* The end of a blur: a rise of more than 1/sqrt(r) over the blur's
+   * level, still under r x the old reference, restarts the history. */
+  sharpness_blur_detector_reset (det);
+  fill (det, 100, 3, NULL);
+  CHECK (sharpness_blur_detector_push (det, 10, 0, 0.5));
+  CHECK (sharpness_blur_detector_push (det, 10, 0, 0.5));
+  /* 14 < 10 x sqrt 2: still the blur. */
+  CHECK (sharpness_blur_detector_push (det, 14, 0, 0.5));
+  CHECK (sharpness_blur_detector_push (det, 40, 0, 0.5) == FALSE);
+  CHECK (sharpness_blur_detector_get_count (det) == 1);
+  CHECK (sharpness_blur_detector_get_median (det, &m) && m == 40);
+  /* A one-frame glitch keeps the reference (the next frame is sharp by
+   * the old reference already). */
+  sharpness_blur_detector_reset (det);
+  fill (det, 100, 3, NULL);
+  CHECK (sharpness_blur_detector_push (det, 10, 0, 0.5));
+  CHECK (!sharpness_blur_detector_push (det, 100, 0, 0.5));
+  CHECK (sharpness_blur_detector_get_count (det) == 3);
+
+  /* Lower is sharper: the same, mirrored. */
+  sharpness_blur_detector_configure (det, lo, 3);
+  fill (det, 10, 3, NULL);
+  CHECK (sharpness_blur_detector_push (det, 50, 0, 0.5));
+  CHECK (sharpness_blur_detector_push (det, 50, 0, 0.5));
+  CHECK (!sharpness_blur_detector_push (det, 25, 0, 0.5));    /* recovery */
+  CHECK (sharpness_blur_detector_get_count (det) == 1);
+
+  /* A stale reference (no sharp frame for SHARPNESS_STALE_WINDOWS
+   * windows) is dropped. */
+  sharpness_blur_detector_configure (det, hi, 1);
+  fill (det, 100, 1, NULL);
+  for (guint i = 0; i < SHARPNESS_STALE_WINDOWS; i++)
+    CHECK (sharpness_blur_detector_push (det, 10, 0, 0.5));
+  CHECK (!sharpness_blur_detector_push (det, 10, 0, 0.5));
+  CHECK (!sharpness_blur_detector_push (det, 10, 0, 0.5));
+  sharpness_blur_detector_free (det);
+}
+
+static void
+test_signature (void)
+{
+  const gint w = SHARPNESS_SIGNATURE_MIN_SIZE * 2, h =
+      SHARPNESS_SIGNATURE_MIN_SIZE;
+  guint8 *left = g_malloc (w * h), *flat = g_malloc (w * h);
+  SharpnessPlane p = {.samples = SHARPNESS_SAMPLES_Y8,.stride = w,
+    .width = w,.height = h,.pixel_stride = 1
+  };
+  SharpnessSignature a, b;
+
+  for (gint y = 0; y < h; y++)
+    for (gint x = 0; x < w; x++) {
+      left[y * w + x] = x < w / 2 ? 0 : 200;
+      flat[y * w + x] = 100;
+    }
+  p.data = left;
+  sharpness_signature_compute (&a, &p);
+  p.data = flat;
+  sharpness_signature_compute (&b, &p);
+  CHECK (a.valid && b.valid);
+  CHECK (a.cell[0] == 0 && a.cell[SHARPNESS_SIGNATURE_GRID - 1] == 200);
+  CHECK (fabs (sharpness_signature_distance (&a, &b) - 100) < 1e-9);
+  CHECK (sharpness_signature_distance (&a, &a) == 0);
+  /* Too small to tell a cut from noise: no signature. */
+  p.width = SHARPNESS_SIGNATURE_MIN_SIZE - 1;
+  sharpness_signature_compute (&a, &p);
+  CHECK (!a.valid && sharpness_signature_distance (&a, &b) < 0);
+  g_free (left);
+  g_free (flat);
+}
+
+/* Pushes @pattern ('b' blurry score 1, 's' sharp score 9; one frame per
+ * 10 ns) and records the events as "S<first>@<i>" / "E<first>-<last>@<i>"
+ * ("@eos" for finish). */
+static gchar *
+track (const gchar * pattern, guint64 min_duration, guint max_gap)
+{
+  SharpnessSegmentTracker t;
+  SharpnessSegment seg;
+  GString *log = g_string_new (NULL);
+
+  sharpness_segment_tracker_init (&t, min_duration, max_gap, FALSE);
+  for (guint i = 0; pattern[i]; i++) {
+    SharpnessSegmentFrame f = { i, i * 10, 10, i * 10, i * 10,
+      pattern[i] == 'b' ? 1.0 + i % 2 : 9.0, pattern[i] == 'b'
+    };
+    SharpnessSegmentEvent ev = sharpness_segment_tracker_push (&t, &f, &seg);
+    if (ev == SHARPNESS_SEGMENT_START)
+      g_string_append_printf (log, "S%" G_GUINT64_FORMAT "@%u ",
+          seg.start_frame, i);
+    else if (ev == SHARPNESS_SEGMENT_END)
+      g_string_append_printf (log, "E%" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT
+          "@%u ", seg.start_frame, seg.end_frame, i);
+  }
+  if (sharpness_segment_tracker_finish (&t, &seg) == SHARPNESS_SEGMENT_END)
+    g_string_append_printf (log, "E%" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT
+        "@eos ", seg.start_frame, seg.end_frame);
+  return g_string_free (log, FALSE);
+}
+
+static void
+check_track (const gchar * pattern, guint64 min_duration, guint max_gap,
+    const gchar * want)
+{
+  gchar *got = track (pattern, min_duration, max_gap);
+
+  if (g_strcmp0 (got, want) != 0) {
+    g_printerr ("track %s (min %" G_GUINT64_FORMAT ", gap %u): got '%s', "
+        "want '%s'\n", pattern, min_duration, max_gap, got, want);
+    failures++;
+  }
+  g_free (got);
+}
+
+static void
+test_segments (void)
+{
+  SharpnessSegmentTracker t;
+  SharpnessSegment seg;
+
+  /* min 30 ns = 3 frames. */
+  check_track ("ssbbsssbbbbsss", 30, 2, "S7@9 E7-10@13 ");
+  /* A gap of 2 joins, 3 splits. */
+  check_track ("bbssbbsss", 30, 2, "S0@4 E0-5@8 ");
+  check_track ("bbsssbbsss", 30, 2, "");
+  check_track ("bbsbb", 30, 0, "");
+  /* Duration 0: every run, even one frame. */
+  check_track ("sbsss", 0, 2, "S1@1 E1-1@4 ");
+  /* EOS inside a segment ends it; inside a short run, nothing. */
+  check_track ("sbbbb", 30, 2, "S1@3 E1-4@eos ");
+  check_track ("ssbb", 30, 2, "");
+
+  /* Statistics: gaps count in the mean, the worst frame is found. */
+  sharpness_segment_tracker_init (&t, 0, 1, FALSE);
+  {
+    const gdouble s[] = { 3, 9, 1, 2 };
+    const gboolean b[] = { TRUE, FALSE, TRUE, TRUE };
+    for (guint i = 0; i < 4; i++) {
+      SharpnessSegmentFrame f = { i, i * 10, 10, i * 10, i * 10, s[i], b[i] };
+      sharpness_segment_tracker_push (&t, &f, &seg);
+    }
+  }
+  CHECK (sharpness_segment_tracker_finish (&t, &seg) ==
+      SHARPNESS_SEGMENT_END);
+  CHECK (seg.frames == 4 && seg.blurry_frames == 3);
+  CHECK (seg.min_score == 1 && seg.max_score == 9);
+  CHECK (sharpness_segment_mean (&seg) == 15.0 / 4);
+  CHECK (seg.worst_frame == 2 && seg.worst_score == 1);
+  CHECK (seg.start == 0 && seg.end == 40);
+  CHECK (sharpness_segment_duration (&seg) == 40);
 }
 
 static void
@@ -196,6 +410,9 @@ main (void)
   test_median ();
   test_absolute_threshold ();
   test_relative_threshold ();
+  test_reseed ();
+  test_signature ();
+  test_segments ();
   test_reset ();
   if (failures)
     g_printerr ("%d check(s) failed\n", failures);

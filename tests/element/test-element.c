@@ -505,7 +505,10 @@ GST_START_TEST (test_message_fields)
     GstClockTime pts = (i + 1) * FRAME_DURATION;
 
     check_message_types (s);
-    fail_unless_equals_int (gst_structure_n_fields (s), 8);
+    fail_unless_equals_int (gst_structure_n_fields (s), 9);
+    fail_unless (gst_structure_has_field_typed (s, "unscored",
+            G_TYPE_UINT64));
+    fail_unless_equals_uint64 (get_u64 (s, "unscored"), 0);
     fail_unless_equals_uint64 (get_u64 (s, "timestamp"), pts);
     fail_unless_equals_uint64 (get_u64 (s, "stream-time"),
         pts - segment.start + segment.time);
@@ -541,7 +544,8 @@ check_summary_matches (GPtrArray * frames, const GstStructure * sum,
     max = MAX (max, v);
     blurry += get_boolean (s, "blurry");
   }
-  fail_unless_equals_int (gst_structure_n_fields (sum), 6);
+  fail_unless_equals_int (gst_structure_n_fields (sum), 7);
+  fail_unless (gst_structure_has_field_typed (sum, "unscored", G_TYPE_UINT64));
   fail_unless (gst_structure_has_field_typed (sum, "frames", G_TYPE_UINT64));
   fail_unless (gst_structure_has_field_typed (sum, "blurry-frames",
           G_TYPE_UINT64));
@@ -642,7 +646,7 @@ GST_START_TEST (test_interval)
       nblurry += blurry[i];
     }
     check_message_types (s);
-    fail_unless_equals_int (gst_structure_n_fields (s), 13);
+    fail_unless_equals_int (gst_structure_n_fields (s), 14);
     fail_unless_equals_uint64 (get_u64 (s, "frame"), last);
     fail_unless_equals_uint64 (get_u64 (s, "timestamp"),
         last * FRAME_DURATION);
@@ -880,8 +884,9 @@ GST_START_TEST (test_metric_switch_while_playing)
 
 GST_END_TEST;
 
-/* The caps are refused and the warning names the format and the formats
- * that would do. */
+/* The caps are refused; the first buffer then gets NOT_NEGOTIATED and ONE
+ * error (no warning) that names the format and the formats that would do
+ * (issue 7, defect 3). */
 static void
 check_refused (const gchar * caps_str, const gchar * const *needles)
 {
@@ -902,9 +907,13 @@ check_refused (const gchar * caps_str, const gchar * const *needles)
   gst_harness_push_event (h, gst_event_new_segment (&segment));
   fail_unless_equals_int (gst_harness_push (h, gst_buffer_new_allocate (NULL,
               64, NULL)), GST_FLOW_NOT_NEGOTIATED);
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_new_allocate (NULL,
+              64, NULL)), GST_FLOW_NOT_NEGOTIATED);
   msgs = drain (bus);
-  text = first_text (msgs, GST_MESSAGE_WARNING);
-  fail_unless (text != NULL, "no warning for %s", caps_str);
+  fail_unless_equals_int (count_type (msgs, GST_MESSAGE_WARNING), 0);
+  fail_unless_equals_int (count_type (msgs, GST_MESSAGE_ERROR), 1);
+  text = first_text (msgs, GST_MESSAGE_ERROR);
+  fail_unless (text != NULL, "no error for %s", caps_str);
   for (; *needles; needles++)
     fail_unless (strstr (text, *needles) != NULL, "'%s' does not mention %s",
         text, *needles);
@@ -934,8 +943,10 @@ GST_START_TEST (test_refused_caps)
 
 GST_END_TEST;
 
-/* A capsfilter upstream asking for a format we lack fails in a caps query,
- * not an accept-caps: the warning must still be posted. */
+/* A capsfilter upstream asking for a format we lack fails in a caps query.
+ * Caps queries are speculative (autopluggers ask them all the time): the
+ * element logs the reason at debug level, posts no warning, and the
+ * pipeline stops with the one not-negotiated error (issue 7, defect 3). */
 GST_START_TEST (test_refused_caps_in_pipeline)
 {
   GstElement *pipeline = gst_pipeline_new (NULL);
@@ -946,8 +957,7 @@ GST_START_TEST (test_refused_caps_in_pipeline)
   GstCaps *caps = gst_caps_from_string ("video/x-raw, format=YUY2");
   GstBus *bus = gst_element_get_bus (pipeline);
   GstMessage *msg;
-  GError *err = NULL;
-  gboolean warned = FALSE;
+  guint warnings = 0, errors = 0;
 
   fail_unless (src && filter && sharp && sink);
   g_object_set (src, "num-buffers", 1, NULL);
@@ -966,20 +976,64 @@ GST_START_TEST (test_refused_caps_in_pipeline)
               GST_MESSAGE_WARNING | GST_MESSAGE_ERROR | GST_MESSAGE_EOS))) {
     GstMessageType type = GST_MESSAGE_TYPE (msg);
 
-    if (type == GST_MESSAGE_WARNING) {
-      gst_message_parse_warning (msg, &err, NULL);
-      warned |= strstr (err->message, "YUY2") != NULL &&
-          strstr (err->message, "supported formats") != NULL;
-      g_clear_error (&err);
-    }
+    warnings += type == GST_MESSAGE_WARNING;
+    errors += type == GST_MESSAGE_ERROR;
     gst_message_unref (msg);
     if (type != GST_MESSAGE_WARNING)
       break;
   }
-  fail_unless (warned, "no warning naming YUY2 and the supported formats");
+  fail_unless_equals_int (warnings, 0);
+  fail_unless_equals_int (errors, 1);
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (bus);
   gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
+/* accept-caps and caps queries with caps the element cannot read are
+ * answered "no" quietly: no warning, no error (issue 7, defect 3; before
+ * the fix each posted a WARNING). */
+GST_START_TEST (test_speculative_queries_are_quiet)
+{
+  GstBus *bus;
+  GstHarness *h = harness_new (&bus, NULL);
+  GstPad *sinkpad = gst_element_get_static_pad (h->element, "sink");
+  GRand *rand = g_rand_new_with_seed (20);
+  const gchar *refused[] = {
+    "video/x-raw, format=YUY2, width=64, height=48, framerate=25/1",
+    "audio/x-raw, format=S16LE, rate=48000, channels=1, layout=interleaved",
+    "video/x-raw(memory:GLMemory), format=RGBA, width=64, height=48",
+  };
+  GPtrArray *msgs;
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++) {
+    GstCaps *caps = gst_caps_from_string (refused[i]);
+    GstCaps *result;
+
+    fail_if (gst_pad_query_accept_caps (sinkpad, caps), "%s", refused[i]);
+    result = gst_pad_query_caps (sinkpad, caps);
+    fail_unless (gst_caps_is_empty (result), "%s", refused[i]);
+    gst_caps_unref (result);
+    gst_caps_unref (caps);
+  }
+
+  msgs = drain (bus);
+  fail_unless_equals_int (count_type (msgs, GST_MESSAGE_WARNING), 0);
+  fail_unless_equals_int (count_type (msgs, GST_MESSAGE_ERROR), 0);
+  g_ptr_array_unref (msgs);
+
+  /* Then caps it can read: it works as usual. */
+  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 16, 16);
+  gst_buffer_unref (push_unchanged (h, gray_frame (GST_VIDEO_FORMAT_GRAY8,
+              16, 16, 0, stripes, rand, 0)));
+  msgs = drain (bus);
+  fail_unless_equals_int (count_type (msgs, GST_MESSAGE_WARNING), 0);
+  fail_unless_equals_int (count_type (msgs, GST_MESSAGE_ERROR), 0);
+  g_ptr_array_unref (msgs);
+  gst_object_unref (sinkpad);
+  g_rand_free (rand);
+  harness_free (h, bus);
 }
 
 GST_END_TEST;
@@ -1095,6 +1149,9 @@ GST_START_TEST (test_tiny_frames_every_metric)
             nick, text);
         fail_unless_equals_int (count_type (msgs, GST_MESSAGE_WARNING), 1);
         fail_unless (strstr (text, nick) != NULL, "%s", text);
+        /* The reason is the metric's own status, not a generic one. */
+        fail_if (strstr (text, "not supported by this backend") != NULL,
+            "%s", text);
         g_free (text);
         frames = structures_named (msgs, "sharpness");
         fail_unless_equals_int (frames->len, 0);
@@ -1143,6 +1200,122 @@ GST_START_TEST (test_backend_auto_warns_once)
   g_ptr_array_unref (msgs);
   g_rand_free (rand);
   harness_free (h, bus);
+}
+
+GST_END_TEST;
+
+/* A fallback may never make a frame late (issue 7, defect 4): with
+ * backend=auto and no usable GPU, LPC-SI at 1080p (seconds per frame on the
+ * CPU) leaves frames unscored at full speed, with one warning and an
+ * `unscored` count; before the fix each frame took seconds. */
+GST_START_TEST (test_heavy_metric_auto_never_blocks)
+{
+  const guint n = 4;
+  GstBus *bus;
+  GstHarness *h = harness_new (&bus, "backend=auto metric=lpc-si");
+  GRand *rand = g_rand_new_with_seed (21);
+  GPtrArray *msgs, *sums, *frames;
+  GstBuffer *bufs[4];
+  gint64 start, elapsed;
+  guint scored = 0;
+
+  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 1920, 1080);
+  for (guint i = 0; i < n; i++)
+    bufs[i] = gray_frame (GST_VIDEO_FORMAT_GRAY8, 1920, 1080, 0, stripes,
+        rand, i);
+
+  start = g_get_monotonic_time ();
+  for (guint i = 0; i < n; i++) {
+    GstBuffer *out = gst_harness_push_and_pull (h, bufs[i]);
+
+    scored += gst_buffer_get_custom_meta (out, "GstSharpnessMeta") != NULL;
+    gst_buffer_unref (out);
+  }
+  elapsed = g_get_monotonic_time () - start;
+  /* 4 frames of 1080p: far below one CPU LPC-SI frame. */
+  fail_unless (elapsed < 1500 * 1000, "%u frames took %" G_GINT64_FORMAT
+      " us", n, elapsed);
+
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  msgs = drain (bus);
+  if (!gpu_expected ()) {
+    gchar *text;
+
+    fail_unless_equals_int (scored, 0);
+    /* One for "no CUDA device", one for "lpc-si goes unscored". */
+    fail_unless_equals_int (count_type (msgs, GST_MESSAGE_WARNING), 2);
+    frames = structures_named (msgs, "sharpness");
+    fail_unless_equals_int (frames->len, 0);
+    g_ptr_array_unref (frames);
+    sums = structures_named (msgs, "sharpness-summary");
+    fail_unless_equals_int (sums->len, 1);
+    fail_unless_equals_uint64 (get_u64 (g_ptr_array_index (sums, 0),
+            "unscored"), n);
+    fail_unless_equals_uint64 (get_u64 (g_ptr_array_index (sums, 0),
+            "frames"), 0);
+    g_ptr_array_unref (sums);
+    for (guint i = 0; i < msgs->len; i++) {
+      GstMessage *m = g_ptr_array_index (msgs, i);
+      GError *err = NULL;
+
+      if (GST_MESSAGE_TYPE (m) != GST_MESSAGE_WARNING)
+        continue;
+      gst_message_parse_warning (m, &err, NULL);
+      text = g_strdup (err->message);
+      g_error_free (err);
+      if (strstr (text, "lpc-si"))
+        fail_unless (strstr (text, "backend=cpu") != NULL, "%s", text);
+      g_free (text);
+    }
+  }
+  g_ptr_array_unref (msgs);
+  g_rand_free (rand);
+  harness_free (h, bus);
+}
+
+GST_END_TEST;
+
+/* backend=cpu is an explicit request: heavy metrics are scored on every
+ * frame, however long it takes. */
+GST_START_TEST (test_heavy_metric_cpu_scores_every_frame)
+{
+  GstBus *bus;
+  GstHarness *h = harness_new (&bus, "backend=cpu metric=cwtvnrs");
+  GRand *rand = g_rand_new_with_seed (22);
+  GPtrArray *msgs;
+
+  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 64, 48);
+  for (guint i = 0; i < 3; i++)
+    fail_unless (isfinite (push_score (h, gray_frame (GST_VIDEO_FORMAT_GRAY8,
+                    64, 48, 0, stripes, rand, i))));
+  msgs = drain (bus);
+  fail_unless_equals_int (count_type (msgs, GST_MESSAGE_WARNING), 0);
+  g_ptr_array_unref (msgs);
+  g_rand_free (rand);
+  harness_free (h, bus);
+}
+
+GST_END_TEST;
+
+/* cuda-device-id as nvcodec names it; device-id is its deprecated alias. */
+GST_START_TEST (test_cuda_device_id_alias)
+{
+  GstElement *e = gst_element_factory_make ("cudasharpness", NULL);
+  GParamSpec *old;
+  gint id = -2;
+
+  fail_unless (e != NULL);
+  old = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "device-id");
+  fail_unless (old != NULL && (old->flags & G_PARAM_DEPRECATED));
+  g_object_get (e, "cuda-device-id", &id, NULL);
+  fail_unless_equals_int (id, -1);
+  g_object_set (e, "device-id", 3, NULL);
+  g_object_get (e, "cuda-device-id", &id, NULL);
+  fail_unless_equals_int (id, 3);
+  g_object_set (e, "cuda-device-id", 1, NULL);
+  g_object_get (e, "device-id", &id, NULL);
+  fail_unless_equals_int (id, 1);
+  gst_object_unref (e);
 }
 
 GST_END_TEST;
@@ -1199,10 +1372,14 @@ cudasharpness_suite (void)
   tcase_add_test (tc, test_metric_switch_while_playing);
   tcase_add_test (tc, test_refused_caps);
   tcase_add_test (tc, test_refused_caps_in_pipeline);
+  tcase_add_test (tc, test_speculative_queries_are_quiet);
   tcase_add_test (tc, test_renegotiation);
   tcase_add_test (tc, test_odd_sizes_and_strides);
   tcase_add_test (tc, test_tiny_frames_every_metric);
   tcase_add_test (tc, test_backend_auto_warns_once);
+  tcase_add_test (tc, test_heavy_metric_auto_never_blocks);
+  tcase_add_test (tc, test_heavy_metric_cpu_scores_every_frame);
+  tcase_add_test (tc, test_cuda_device_id_alias);
   tcase_add_test (tc, test_backend_cuda_without_gpu_errors);
   return s;
 }

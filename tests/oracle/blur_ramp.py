@@ -36,7 +36,8 @@ def score(directory, backend="cpu"):
 
 def spearman(values, sigmas=ni.SIGMAS):
     """Spearman rank correlation of @values with @sigmas (-1: the score
-    falls with every step of blur; nan for a constant score)."""
+    falls with every step of blur, +1: it rises; nan for a constant
+    score)."""
     if len(set(values)) == 1:
         return float("nan")
     return float(spearmanr(sigmas, values).correlation)
@@ -44,6 +45,10 @@ def spearman(values, sigmas=ni.SIGMAS):
 
 def strictly_decreasing(values):
     return bool(np.all(np.diff(np.asarray(values, dtype=np.float64)) < 0))
+
+
+def strictly_increasing(values):
+    return bool(np.all(np.diff(np.asarray(values, dtype=np.float64)) > 0))
 
 
 def sigma_label(s):

@@ -28,6 +28,12 @@ import tempfile
 import time
 import warnings
 
+# tests/common: the shared modules (element runner, natural images,
+# machine description).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+import scaffold  # noqa: E402,F401
+
 import numpy as np
 
 with warnings.catch_warnings():

@@ -6,12 +6,21 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import math
+import os
 import sys
 from fractions import Fraction
 
-import numpy as np
+# tests/common: shared modules, and a skip (exit 77) when a module is
+# missing.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+import scaffold  # noqa: E402
 
-import classical_oracle as oracle
+scaffold.require('numpy', 'scipy')
+
+import numpy as np  # noqa: E402
+
+import classical_oracle as oracle  # noqa: E402
 
 failures = 0
 
@@ -26,7 +35,7 @@ def check(what, got, want):
 def check_scores(name, gray, want):
     got = oracle.scores(np.array(gray, dtype=np.uint8))
     for metric in oracle.METRICS:
-        if want[metric] is not None:
+        if want.get(metric) is not None:
             check("%s %s" % (name, metric), got[metric], float(want[metric]))
 
 
@@ -59,9 +68,31 @@ if abs(got - (math.log2(9) - 2 / 9)) > 1e-15:
     print("FAIL 3x3 entropy: got %r" % got)
 
 # A flat frame has no variance, no gradients and no entropy; 1x1 and
-# single-row frames have no window at all.
-check_scores("flat", np.full((4, 5), 77), {m: 0 for m in oracle.METRICS})
-check_scores("1x1", [[200]], {m: 0 for m in oracle.METRICS})
+# single-row frames have no window at all.  Blur effect: no variation on
+# either axis scores 1, the blurriest (docs/metrics.md).
+no_variation = dict({m: 0 for m in oracle.METRICS}, **{"blur-effect": 1})
+check_scores("flat", np.full((4, 5), 77), no_variation)
+check_scores("1x1", [[200]], no_variation)
+
+# Blur effect of a step, 4 rows of 0 0 0 0 255 255 255 255 (W = 8, H = 4).
+# Axis 0: equal rows, no variation (M1 = 0: no say).  Axis 1, interior row
+# y = 2, columns x = 2 .. 6; the columns smoothed down by (1, 2, 1) are
+# c = 4 g = 0 0 0 0 1020 1020 1020 1020, mirrored: c[-k] = c[k - 1],
+# c[7 + k] = c[8 - k].
+#   sharp = 11 |c[x+1] - c[x-1]|: 0, 11220, 11220, 0, 0 (x = 2 .. 6)
+#   blur = |c[x+6] + c[x+5] - c[x-5] - c[x-6]|, at x = 3:
+#     c[9] + c[8] - c[-2] - c[-3] = c[6] + c[7] - c[1] - c[2] = 2040;
+#     at x = 4: c[10] + c[9] - c[-1] - c[-2] = c[5] + c[6] - c[0] - c[1]
+#     = 2040
+#   M1 = 22440, M2 = 2 (11220 - 2040) = 18360: (M1 - M2) / M1 = 2/11.
+# Transposed, axis 0 carries it.
+step = np.array([[0] * 4 + [255] * 4] * 4, dtype=np.uint8)
+check("step sums", oracle.sums(step)["blur-effect"], (0, 0, 22440, 18360))
+check("step", oracle.score("blur-effect", step), float(Fraction(2, 11)))
+check("step transposed sums", oracle.sums(step.T.copy())["blur-effect"],
+      (22440, 18360, 0, 0))
+# Under 4 rows or columns there is no interior.
+check("3x9 blur-effect", oracle.score("blur-effect", step[:3]), 1.0)
 check("1-row roberts", oracle.score("roberts",
       np.array([[0, 255, 0, 255]], dtype=np.uint8)), 0.0)
 check("1-row variance", oracle.score("variance",
@@ -101,6 +132,7 @@ def loop_sums(g):
             dy = abs(g[y][x] - g[y + 1][x])
             s["smd"] += dx + dy
             s["smd2"] += dx * dy
+    s["blur-effect"] = loop_blur_effect(g)
     for y in range(1, h - 1):
         for x in range(1, w - 1):
             gx = sum(k * (g[y + d][x + 1] - g[y + d][x - 1])
@@ -115,9 +147,47 @@ def loop_sums(g):
     return s
 
 
+def mirror(i, n):
+    # Edge sample repeated: ... 1 0 | 0 1 ... n-1 | n-1 n-2 ..., any i.
+    i %= 2 * n
+    return i if i < n else 2 * n - 1 - i
+
+
+def loop_blur_effect(g):
+    # The spec literally: the 11-tap box sum along the axis at every pixel
+    # (mirrored), Sobel of frame and box (edge along the axis, 1 2 1
+    # across), over the interior rows and columns 2 .. size - 2.
+    h, w = len(g), len(g[0])
+    out = []
+    for axis in (0, 1):
+        def at(img, y, x):
+            return img[mirror(y, h)][mirror(x, w)]
+
+        def sobel(img, y, x):
+            t = 0
+            for d, k in ((-1, 1), (0, 2), (1, 1)):
+                if axis == 0:
+                    t += k * (at(img, y + 1, x + d) - at(img, y - 1, x + d))
+                else:
+                    t += k * (at(img, y + d, x + 1) - at(img, y + d, x - 1))
+            return t
+
+        box = [[sum(at(g, y + k, x) if axis == 0 else at(g, y, x + k)
+                    for k in range(-5, 6)) for x in range(w)]
+               for y in range(h)]
+        m1 = m2 = 0
+        for y in range(2, h - 1):
+            for x in range(2, w - 1):
+                sharp = 11 * abs(sobel(g, y, x))
+                m1 += sharp
+                m2 += max(0, sharp - abs(sobel(box, y, x)))
+        out += [m1, m2]
+    return tuple(out)
+
+
 rng = np.random.default_rng(20260101)
 for h, w in ((1, 1), (1, 6), (6, 1), (2, 3), (3, 2), (3, 3), (4, 7),
-             (9, 5), (16, 17)):
+             (9, 5), (16, 17), (4, 4), (5, 13), (12, 6), (23, 19)):
     for trial in range(3):
         img = rng.integers(0, 256, size=(h, w), dtype=np.uint8)
         if trial == 1:

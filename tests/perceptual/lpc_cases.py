@@ -5,20 +5,13 @@
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
-import os
-import subprocess
-import sys
-import tempfile
-
 import numpy as np
 from scipy import ndimage
 
-# The project's natural images and blur ramp (tests/oracle).
-sys.path.insert(0, os.path.join(
-    os.environ.get('SHARPNESS_SOURCE_ROOT',
-                   os.path.join(os.path.dirname(__file__), '..', '..')),
-    'tests', 'oracle'))
-import natural_images  # noqa: E402
+# tests/common (on sys.path through scaffold): the natural images and blur
+# ramp, and the tool runner.
+import natural_images
+from gray_tool import GrayTool
 
 MAP_NAMES = ('lpc', 'tv', 'reblurred', 'lpc_reblurred', 'tv_reblurred')
 
@@ -77,35 +70,25 @@ def float_cases():
     ]
 
 
-class Backend:
+class Backend(GrayTool):
     """Runs test-lpc-maps on gray images."""
 
     def __init__(self, tool):
-        self.tool = tool
-        self.tmp = tempfile.TemporaryDirectory(prefix='lpc-')
+        super().__init__(tool, 'lpc-')
 
     def run(self, gray, maps=False, repeat=0):
         """{'lpc-si': score, 'cwtvnrs': score} of @gray: a uint8 image (the
         backend's scores of a GRAY8 plane) or a float64 one (the internal
         API's); with @maps also the maps, with @repeat also the timing
         lines."""
-        path = os.path.join(self.tmp.name, 'frame.gray')
         h, w = gray.shape
-        cmd = [self.tool, path, str(w), str(h)]
-        if gray.dtype == np.float64:
-            np.ascontiguousarray(gray).tofile(path)
-            cmd.append('--f64')
-        else:
-            np.ascontiguousarray(gray, dtype=np.uint8).tofile(path)
+        f64 = gray.dtype == np.float64
+        args = ['--f64'] if f64 else []
         if maps:
-            cmd += ['--maps', self.tmp.name]
+            args += ['--maps', self.tmp.name]
         if repeat:
-            cmd += ['--repeat', str(repeat)]
-        res = subprocess.run(cmd, capture_output=True, text=True)
-        if res.returncode != 0:
-            raise RuntimeError('%s failed (%d): %s' % (' '.join(cmd),
-                                                     res.returncode,
-                                                     res.stderr))
+            args += ['--repeat', str(repeat)]
+        res = self.run_tool(gray, args, f64=f64)
         out = {}
         for line in res.stdout.splitlines():
             name, value = line.split()
@@ -114,7 +97,7 @@ class Backend:
             raise RuntimeError('%s printed %r' % (self.tool, res.stdout))
         if maps:
             out['maps'] = {
-                n: np.fromfile(os.path.join(self.tmp.name, n + '.f64'),
+                n: np.fromfile(self.path(n + '.f64'),
                                dtype=np.float64).reshape(h, w)
                 for n in MAP_NAMES}
         if repeat:

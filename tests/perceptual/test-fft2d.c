@@ -11,21 +11,17 @@
 #include <string.h>
 
 #include "fft2d.h"
+#include "test-rng.h"
 
 /* Norm-wise relative error allowed against the naive DFT. */
 #define TOLERANCE 1e-12
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15u;
+static TestRng rng_state = { 0x9e3779b97f4a7c15u };
 
 static double
 uniform (void)
 {
-  /* xorshift64*, top 53 bits: reproducible on every machine. */
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  return (double) ((rng_state * 0x2545f4914f6cdd1du) >> 11) / 9007199254740992.0
-      * 2.0 - 1.0;
+  return test_rng_unit (&rng_state) * 2.0 - 1.0;
 }
 
 static void

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # LPC-SI and CWTVNRS of the CPU backend along the project's Gaussian blur
-# ramp (tests/oracle/natural_images.py).  Writes the scores and Spearman
+# ramp (tests/common/natural_images.py).  Writes the scores and Spearman
 # correlations as a markdown table (docs/validation-lpc.md quotes it).
 #
 # Copyright (C) 2026 The gst-sharpness authors
@@ -21,12 +21,21 @@
 # it; the table shows by how much (docs/validation-lpc.md).
 
 import argparse
+import os
 import sys
 
-import numpy as np
-from scipy import ndimage, stats
+# tests/common: shared modules, and a skip (exit 77) when a module is
+# missing.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+import scaffold  # noqa: E402
 
-import lpc_cases as cases
+scaffold.require('numpy', 'scipy', 'skimage')
+
+import numpy as np  # noqa: E402
+from scipy import ndimage, stats  # noqa: E402
+
+import lpc_cases as cases  # noqa: E402
 
 ramp = cases.natural_images
 METRICS = ('lpc-si', 'cwtvnrs')

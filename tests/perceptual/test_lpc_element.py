@@ -8,33 +8,25 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # Usage: test_lpc_element.py TEST-LPC-MAPS
-# Exits 77 (skipped) when PyGObject or the element is missing.
+# Exits 77 (skipped) when a Python module or the element is missing.
 
 import os
 import sys
 
-import lpc_cases as cases
+# tests/common: shared modules, and a skip (exit 77) when a module is
+# missing.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+import scaffold  # noqa: E402
 
-try:
-    import element_runner
-    import rawframes
-except (ImportError, ValueError) as e:
-    print('skipped: %s' % e)
-    sys.exit(77)
+scaffold.require('numpy', 'scipy', 'skimage', 'gi')
 
-ramp = cases.natural_images
+import element_runner  # noqa: E402
+import lpc_cases as cases  # noqa: E402
+import rawframes  # noqa: E402
+from natural_images import frames_of  # noqa: E402
+
 METRICS = ['lpc-si', 'cwtvnrs']
-
-
-def frames_of(name, crop, fmt):
-    """Two frames of @name cropped to @crop, as plane-0 samples of @fmt:
-    the gray image and its sigma-2 blur, or the colour image and its
-    upside-down copy."""
-    if fmt in rawframes.RGB_FORMATS:
-        img = ramp.load(name)[crop]
-        return [img, img[::-1].copy()]
-    gray = ramp.gray_of(name)[crop]
-    return [gray, ramp.blur(gray, 2)]
 
 
 def main(tool):

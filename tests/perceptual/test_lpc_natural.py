@@ -13,12 +13,21 @@
 # maps that are 0 in exact arithmetic and hold FFT rounding in the C), and
 # scores to 1e-6 relative (plus 1e-12).
 
+import os
 import sys
 
-import numpy as np
+# tests/common: shared modules, and a skip (exit 77) when a module is
+# missing.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+import scaffold  # noqa: E402
 
-import lpc_cases as cases
-import lpc_oracle as oracle
+scaffold.require('numpy', 'scipy', 'skimage')
+
+import numpy as np  # noqa: E402
+
+import lpc_cases as cases  # noqa: E402
+import lpc_oracle as oracle  # noqa: E402
 
 RELATIVE = 1e-6
 MAP_RMS_FLOOR = 1e-9

@@ -24,15 +24,25 @@ const TestLayout test_layouts[] = {
 
 const int test_n_layouts = sizeof test_layouts / sizeof test_layouts[0];
 
-void
-test_frame_init (TestFrame * f, const TestLayout * l, int width, int height,
-    size_t pad, uint8_t fill)
+const TestLayout *
+test_layout_find (const char *name)
 {
-  size_t row = (size_t) width * l->pixel_stride;
+  if (strcmp (name, "GRAY8") == 0)
+    name = "Y8";
+  for (int i = 0; i < test_n_layouts; i++)
+    if (strcmp (test_layouts[i].name, name) == 0)
+      return &test_layouts[i];
+  return NULL;
+}
 
-  f->plane = (SharpnessPlane) {
+SharpnessPlane
+test_layout_plane (const TestLayout * l, const uint8_t * data, size_t stride,
+    int width, int height)
+{
+  SharpnessPlane p = {
     .samples = l->samples,
-    .stride = row + pad,
+    .data = data,
+    .stride = stride,
     .width = width,
     .height = height,
     .pixel_stride = l->pixel_stride,
@@ -42,6 +52,25 @@ test_frame_init (TestFrame * f, const TestLayout * l, int width, int height,
     .offset_g = l->offset_g,
     .offset_b = l->offset_b,
   };
+  return p;
+}
+
+size_t
+test_layout_extent (const TestLayout * l, size_t stride, int width,
+    int height)
+{
+  SharpnessPlane p = test_layout_plane (l, NULL, stride, width, height);
+
+  return (size_t) (height - 1) * stride + sharpness_plane_row_bytes (&p);
+}
+
+void
+test_frame_init (TestFrame * f, const TestLayout * l, int width, int height,
+    size_t pad, uint8_t fill)
+{
+  size_t row = (size_t) width * l->pixel_stride;
+
+  f->plane = test_layout_plane (l, NULL, row + pad, width, height);
   f->size = (row + pad) * (size_t) (height - 1) + row;
   f->mem = malloc (f->size);
   if (!f->mem) {

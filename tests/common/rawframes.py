@@ -16,17 +16,10 @@ gi.require_version("Gst", "1.0")
 gi.require_version("GstVideo", "1.0")
 from gi.repository import GstVideo  # noqa: E402
 
-import classical_oracle as oracle  # noqa: E402
-
-# Luma/gray plane of 8-bit samples.
-Y8_FORMATS = ("GRAY8", "I420", "YV12", "NV12", "NV21", "Y41B", "Y42B",
-              "Y444")
-# 16-bit little-endian containers: (significant bits, bit position).
-Y16_FORMATS = {"GRAY16_LE": (16, 0), "I420_10LE": (10, 0),
-               "P010_10LE": (10, 6)}
-# Packed 8-bit RGB: the name spells the byte order; x and A are ignored.
-RGB_FORMATS = ("RGB", "BGR", "RGBx", "BGRx", "xRGB", "xBGR", "RGBA",
-               "BGRA", "ARGB", "ABGR")
+# The format tables and gray(fmt, samples), the oracle's gray image of
+# plane-0 samples, live in gray_image.py (no GStreamer needed there).
+from gray_image import (RGB_FORMATS, Y16_FORMATS, Y8_FORMATS,  # noqa: E402,F401
+                        gray)
 
 
 @dataclass
@@ -79,17 +72,6 @@ def plane0_bytes(fmt, samples):
     else:
         raise ValueError("unsupported format %s" % fmt)
     return rows.reshape(rows.shape[0], -1)
-
-
-def gray(fmt, samples):
-    """The oracle's gray image of plane-0 @samples of @fmt."""
-    if fmt in Y8_FORMATS:
-        return np.asarray(samples, dtype=np.uint8)
-    if fmt in Y16_FORMATS:
-        depth, shift = Y16_FORMATS[fmt]
-        return oracle.gray_from_y16(samples, depth, shift)
-    return oracle.gray_from_rgb(samples[:, :, 0], samples[:, :, 1],
-                                samples[:, :, 2])
 
 
 def write(path, fmt, frames, pad=0, seed=0):

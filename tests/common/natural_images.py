@@ -14,7 +14,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from skimage import data
 
-import classical_oracle as oracle
+from gray_image import RGB_FORMATS, gray_from_rgb
 
 # Gray photographs (uint8) shipped inside python3-skimage 0.19.
 GRAY_NAMES = ("camera", "brick", "grass", "gravel", "moon", "text", "coins",
@@ -40,7 +40,7 @@ def gray_of(name):
     img = load(name)
     if img.ndim == 2:
         return img
-    return oracle.gray_from_rgb(img[:, :, 0], img[:, :, 1], img[:, :, 2])
+    return gray_from_rgb(img[:, :, 0], img[:, :, 1], img[:, :, 2])
 
 
 def blur(gray, sigma):
@@ -58,3 +58,14 @@ def blur(gray, sigma):
 def ramp_images():
     """[(name, gray image)] of every image whose blur ramp is scored."""
     return [(n, gray_of(n)) for n in GRAY_NAMES + COLOR_NAMES]
+
+
+def frames_of(name, crop, fmt):
+    """Two frames of @name cropped to @crop, as plane-0 samples of @fmt
+    (for rawframes.write): the gray image and its sigma-2 blur, or the
+    colour image and its upside-down copy."""
+    if fmt in RGB_FORMATS:
+        img = load(name)[crop]
+        return [img, img[::-1].copy()]
+    gray = gray_of(name)[crop]
+    return [gray, blur(gray, 2)]

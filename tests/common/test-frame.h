@@ -1,5 +1,7 @@
-/* Test frames in every sample layout the backends read, with stride padding
- * and unused bytes filled with garbage.
+/* The tests' one frame-layout helper: test frames in every sample layout
+ * the backends read, with stride padding and unused bytes filled with
+ * garbage.  Used by the CPU tests and benchmarks (and meant for the CUDA
+ * ones); link `test_common_dep` (tests/common/meson.build).
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -25,6 +27,19 @@ typedef struct
  * I420_12LE and P010_10LE, RGB8 as RGB, BGR, RGBx, BGRx, xRGB, ABGR. */
 extern const TestLayout test_layouts[];
 extern const int test_n_layouts;
+
+/* Looks a layout up by name ("GRAY8" is an alias of "Y8"); NULL if
+ * unknown. */
+const TestLayout *test_layout_find (const char *name);
+
+/* The plane of @layout over @data (@height rows of @stride bytes). */
+SharpnessPlane test_layout_plane (const TestLayout * layout,
+    const uint8_t * data, size_t stride, int width, int height);
+
+/* Bytes from the first byte of such a plane to the end of its last
+ * sample (what a copy of the frame must hold). */
+size_t test_layout_extent (const TestLayout * layout, size_t stride,
+    int width, int height);
 
 typedef struct
 {

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# CI job for GStreamer 1.26 (Debian 13 "trixie"): make or reuse the cached
+# trixie root, then build the plugin (CUDA too, with the host's toolkit
+# bind-mounted: nvcc runs on trixie's glibc) and run the test suite in
+# build-trixie inside it.  Ends with tests/summarize.py's line.
+#   env: TRIXIE_ROOT (default /var/cache/gst-sharpness/trixie-root),
+#        TRIXIE_MESON_ARGS (extra `meson setup` arguments), CUDA_ROOT
+#
+# Copyright (C) 2026 The gst-sharpness authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(tools/trixie/make-root.sh "${TRIXIE_ROOT:-/var/cache/gst-sharpness/trixie-root}" | tail -n1)
+cuda_root=${CUDA_ROOT:-/usr/local/cuda}
+cuda=()
+[ -x "$cuda_root/bin/nvcc" ] && cuda=(--cuda "$cuda_root")
+# shellcheck disable=SC2086
+exec tools/trixie/chroot-run.sh "${cuda[@]}" "$root" \
+  tools/trixie/build-and-test.sh build-trixie ${TRIXIE_MESON_ARGS:-}

@@ -1,0 +1,19 @@
+/* SMD2 (gray-difference product) on the CPU backend (docs/metrics.md).
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "classical-sum.h"
+
+SHARPNESS_CPU_CHECK_CHUNK (SHARPNESS_SMD2_MAX);
+
+SHARPNESS_SIMD_CLONES static uint32_t
+smd2_kernel (const uint8_t * restrict a, const uint8_t * restrict b, int n)
+{
+  uint32_t s = 0;
+  for (int i = 0; i < n; i++)
+    s += sharpness_term_smd2 (a[i], a[i + 1], b[i]);
+  return s;
+}
+
+SHARPNESS_CPU_WINDOWED_METRIC (SMD2, smd2, sharpness_cpu_sum_2x2, smd2_kernel);

@@ -1,0 +1,313 @@
+/* The CUDA compare backend: a CUDA session (sharpness-cuda-session.h)
+ * around cuda/compare.  CUDA memory of the session's context is read in
+ * place; system memory (ideally from the pinned pool offered upstream) is
+ * copied to device scratch; planes the kernels cannot read as they are
+ * (NV12 chroma, packed RGB, P010) are extracted on the device first.
+ * Compiled only when HAVE_CUDA.
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudautils.h>
+
+#include "compare-backend.h"
+#include "compare-cuda.h"
+#include "compare-cuda-extract.h"
+#include "sharpness-cuda-session.h"
+#include "sharpness-scorer.h"
+
+/* Session slots: uploaded video planes of the reference (0..3) and of the
+ * distorted frame (4..7), extracted planes (8..13). */
+#define SLOT_UPLOAD(which, p) ((which) * 4 + (p))
+#define SLOT_EXTRACT(which, c) (8 + (which) * COMPARE_MAX_PLANES + (c))
+#define PITCH_ALIGN 256
+
+typedef struct
+{
+  CompareBackend parent;
+  SharpnessCudaSession *session;
+  CompareCuda *cuda;            /* made in the session's context */
+} CompareBackendCuda;
+
+static gboolean
+backend_setup (gpointer user_data, CUstream stream, GError ** error)
+{
+  CompareBackendCuda *self = user_data;
+  SharpnessStatus status = compare_cuda_new (stream, &self->cuda);
+
+  if (status == SHARPNESS_OK)
+    return TRUE;
+  self->cuda = NULL;
+  g_set_error (error, SHARPNESS_SCORER_ERROR,
+      SHARPNESS_SCORER_ERROR_NO_DEVICE,
+      "cannot set up the CUDA compare backend: %s",
+      sharpness_status_to_string (status));
+  return FALSE;
+}
+
+static void
+backend_teardown (gpointer user_data)
+{
+  CompareBackendCuda *self = user_data;
+
+  g_clear_pointer (&self->cuda, compare_cuda_free);
+}
+
+static gboolean
+cuda_open (CompareBackend * b, gint device_id, GError ** error)
+{
+  return sharpness_cuda_session_open (((CompareBackendCuda *) b)->session,
+      device_id, error);
+}
+
+static void
+cuda_close (CompareBackend * b)
+{
+  sharpness_cuda_session_close (((CompareBackendCuda *) b)->session);
+}
+
+static gboolean
+cuda_is_open (CompareBackend * b)
+{
+  return sharpness_cuda_session_is_open (((CompareBackendCuda *) b)->session);
+}
+
+static void
+cuda_set_context (CompareBackend * b, GstContext * context, gint device_id)
+{
+  sharpness_cuda_session_set_context (((CompareBackendCuda *) b)->session,
+      context, device_id);
+}
+
+static gboolean
+cuda_handle_context_query (CompareBackend * b, GstQuery * query)
+{
+  return sharpness_cuda_session_handle_context_query (((CompareBackendCuda *)
+          b)->session, query);
+}
+
+static gboolean
+cuda_propose_allocation (CompareBackend * b, GstQuery * query)
+{
+  return sharpness_cuda_session_propose_allocation (((CompareBackendCuda *)
+          b)->session, query);
+}
+
+/* Bytes of a row of video plane @p of @vf. */
+static gsize
+plane_row_bytes (const GstVideoFrame * vf, guint p)
+{
+  gint comp[GST_VIDEO_MAX_COMPONENTS];
+  gsize row = 0;
+
+  gst_video_format_info_component (vf->info.finfo, p, comp);
+  for (gint i = 0; i < GST_VIDEO_MAX_COMPONENTS && comp[i] >= 0; i++)
+    row = MAX (row, (gsize) GST_VIDEO_FRAME_COMP_WIDTH (vf, comp[i]) *
+        GST_VIDEO_FRAME_COMP_PSTRIDE (vf, comp[i]));
+  return row;
+}
+
+/* Fills @pair's planes of frame @which with device pointers: in place,
+ * or uploaded, then extracted where the layout needs it.  Pushed. */
+static gboolean
+fill_device (CompareBackendCuda * self, const CompareLayout * layout,
+    const SharpnessCudaFrame * frame, gint which, ComparePair * pair,
+    GError ** error)
+{
+  const GstVideoFrame *vf = &frame->frame;
+  CUstream stream = sharpness_cuda_session_stream (self->session);
+  CUdeviceptr plane_dev[GST_VIDEO_MAX_PLANES] = { 0, };
+  gsize plane_pitch[GST_VIDEO_MAX_PLANES] = { 0, };
+
+  for (gint c = 0; c < layout->n_planes; c++) {
+    gint comp = layout->comp[c];
+    guint p = layout->plane[c];
+    gsize poffset = layout->poffset[c];
+    const guint8 *src;
+    gsize stride;
+
+    if (frame->device) {
+      src = COMPARE_LAYOUT_DATA (layout, vf, c);
+      stride = GST_VIDEO_FRAME_COMP_STRIDE (vf, comp);
+    } else {
+      if (!plane_dev[p]) {
+        gsize row = plane_row_bytes (vf, p);
+        gsize rows = GST_VIDEO_FRAME_COMP_HEIGHT (vf, comp);
+
+        plane_pitch[p] = GST_ROUND_UP_N (row, PITCH_ALIGN);
+        if (!sharpness_cuda_session_slot (self->session, SLOT_UPLOAD (which,
+                    p), plane_pitch[p] * rows, &plane_dev[p], error) ||
+            !sharpness_cuda_session_upload (self->session, plane_dev[p],
+                plane_pitch[p], GST_VIDEO_FRAME_PLANE_DATA (vf, p),
+                GST_VIDEO_FRAME_PLANE_STRIDE (vf, p), row, rows, error))
+          return FALSE;
+      }
+      src = (const guint8 *) (guintptr) plane_dev[p] + poffset;
+      stride = plane_pitch[p];
+    }
+
+    if (!compare_layout_plane_direct (layout, vf, c)) {
+      gint w = GST_VIDEO_FRAME_COMP_WIDTH (vf, comp);
+      gint h = GST_VIDEO_FRAME_COMP_HEIGHT (vf, comp);
+      gsize out_stride = GST_ROUND_UP_N ((gsize) w * layout->sample_bytes,
+          PITCH_ALIGN);
+      CUdeviceptr out;
+
+      if (!sharpness_cuda_session_slot (self->session, SLOT_EXTRACT (which,
+                  c), out_stride * h, &out, error))
+        return FALSE;
+      if (compare_cuda_extract (stream, (void *) (guintptr) out, out_stride,
+              src, stride, w, h, GST_VIDEO_FRAME_COMP_PSTRIDE (vf, comp),
+              layout->sample_bytes, GST_VIDEO_FORMAT_INFO_SHIFT (vf->info.finfo,
+                  comp)) != SHARPNESS_OK) {
+        g_set_error (error, SHARPNESS_SCORER_ERROR,
+            SHARPNESS_SCORER_ERROR_FRAME, "cannot extract plane %d", c);
+        return FALSE;
+      }
+      src = (const guint8 *) (guintptr) out;
+      stride = out_stride;
+    }
+
+    if (which)
+      pair->dist[c] = src, pair->dist_stride[c] = stride;
+    else
+      pair->ref[c] = src, pair->ref_stride[c] = stride;
+  }
+  return TRUE;
+}
+
+/* A device failure: sticky (context lost) or this frame only. */
+static gboolean
+fail (CompareBackendCuda * self, GError ** error)
+{
+  const gchar *msg = self->cuda ? compare_cuda_last_error (self->cuda) :
+      "no backend";
+  gboolean lost = sharpness_cuda_session_check_lost (self->session);
+
+  if (lost)
+    GST_ERROR_OBJECT (self->parent.element, "CUDA context is unusable: %s",
+        msg);
+  g_set_error (error, SHARPNESS_SCORER_ERROR, lost ?
+      SHARPNESS_SCORER_ERROR_DEVICE_LOST : SHARPNESS_SCORER_ERROR_FRAME,
+      "CUDA compare backend: %s", msg);
+  return FALSE;
+}
+
+static gboolean
+cuda_compare (CompareBackend * b, const CompareLayout * layout,
+    GstBuffer * ref, const GstVideoInfo * ref_info, GstBuffer * dist,
+    const GstVideoInfo * dist_info, const CompareRequest * req,
+    CompareResult * result, GError ** error)
+{
+  CompareBackendCuda *self = (CompareBackendCuda *) b;
+  SharpnessCudaFrame rf, df;
+  ComparePair pair;
+  gboolean ok, device_error = FALSE;
+
+  if (!sharpness_cuda_session_ready (self->session, error))
+    return FALSE;
+  /* The distorted frame may bring its context; a reference in another
+   * context is then read through the host rather than switching back and
+   * forth every frame. */
+  if (!sharpness_cuda_session_map (self->session, dist, dist_info, TRUE, &df,
+          error))
+    return FALSE;
+  if (!sharpness_cuda_session_map (self->session, ref, ref_info, !df.device,
+          &rf, error)) {
+    sharpness_cuda_session_unmap (&df);
+    return FALSE;
+  }
+  if (!sharpness_cuda_session_push (self->session, error)) {
+    sharpness_cuda_session_unmap (&rf);
+    sharpness_cuda_session_unmap (&df);
+    return FALSE;
+  }
+
+  compare_layout_pair (layout, ref_info, &pair);
+  ok = fill_device (self, layout, &rf, 0, &pair, error) &&
+      fill_device (self, layout, &df, 1, &pair, error);
+  if (ok) {
+    gboolean psnr = (req->metrics & COMPARE_METRIC_PSNR) != 0;
+    gboolean ssim = (req->metrics & COMPARE_METRIC_SSIM) != 0;
+
+    /* Every call synchronises the stream: the uploads and extractions
+     * above are done, and host memory may be unmapped, once it returns. */
+    if (psnr && ssim && !req->wang) {
+      result->status[0] = result->status[1] =
+          compare_cuda_psnr_ssim (self->cuda, &pair, &result->psnr,
+          &result->ssim);
+    } else {
+      if (psnr)
+        result->status[0] = compare_cuda_psnr (self->cuda, &pair,
+            &result->psnr);
+      if (ssim)
+        result->status[1] = req->wang ?
+            compare_cuda_ssim_wang (self->cuda, &pair, req->downsample,
+            &result->ssim) :
+            compare_cuda_ssim_ffmpeg (self->cuda, &pair, &result->ssim);
+    }
+    if (req->metrics & COMPARE_METRIC_MS_SSIM)
+      result->status[2] = compare_cuda_ms_ssim (self->cuda, &pair,
+          &result->ms_ssim);
+    for (gint m = 0; m < COMPARE_N_METRICS; m++)
+      device_error |= (req->metrics & (1 << m)) &&
+          result->status[m] == SHARPNESS_ERROR_DEVICE;
+    if (!psnr && !ssim && !(req->metrics & COMPARE_METRIC_MS_SSIM))
+      ok = CuStreamSynchronize (sharpness_cuda_session_stream
+          (self->session)) == CUDA_SUCCESS;
+  } else {
+    /* Copies may be queued from memory about to be unmapped. */
+    CuStreamSynchronize (sharpness_cuda_session_stream (self->session));
+  }
+  sharpness_cuda_session_pop (self->session);
+  sharpness_cuda_session_unmap (&rf);
+  sharpness_cuda_session_unmap (&df);
+
+  if (device_error)
+    return fail (self, error);
+  if (!ok && error && !*error)
+    return fail (self, error);
+  return ok;
+}
+
+static void
+cuda_free (CompareBackend * b)
+{
+  CompareBackendCuda *self = (CompareBackendCuda *) b;
+
+  sharpness_cuda_session_free (self->session);
+  g_free (self);
+}
+
+static const CompareBackendClass cuda_class = {
+  .name = "cuda",
+  .open = cuda_open,
+  .close = cuda_close,
+  .is_open = cuda_is_open,
+  .compare = cuda_compare,
+  .set_context = cuda_set_context,
+  .handle_context_query = cuda_handle_context_query,
+  .propose_allocation = cuda_propose_allocation,
+  .free = cuda_free,
+};
+
+CompareBackend *
+compare_backend_new_cuda (GstElement * element)
+{
+  CompareBackendCuda *self;
+
+  if (!sharpness_cuda_session_init_once (NULL))
+    return NULL;
+  self = g_new0 (CompareBackendCuda, 1);
+  self->parent.klass = &cuda_class;
+  self->parent.element = element;
+  self->session = sharpness_cuda_session_new (element, backend_setup,
+      backend_teardown, self);
+  return &self->parent;
+}

@@ -1,0 +1,199 @@
+/* The compare backends' dispatch, the CPU backend, and the CUDA stub of a
+ * build without CUDA.
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "compare-backend.h"
+#include "sharpness-scorer.h"
+
+gboolean
+compare_backend_open (CompareBackend * b, gint device_id, GError ** error)
+{
+  return b->klass->open (b, device_id, error);
+}
+
+void
+compare_backend_close (CompareBackend * b)
+{
+  if (b)
+    b->klass->close (b);
+}
+
+gboolean
+compare_backend_is_open (CompareBackend * b)
+{
+  return b && b->klass->is_open (b);
+}
+
+gboolean
+compare_backend_compare (CompareBackend * b, const CompareLayout * layout,
+    GstBuffer * ref, const GstVideoInfo * ref_info, GstBuffer * dist,
+    const GstVideoInfo * dist_info, const CompareRequest * request,
+    CompareResult * result, GError ** error)
+{
+  for (gint m = 0; m < COMPARE_N_METRICS; m++)
+    result->status[m] = SHARPNESS_ERROR_UNSUPPORTED;
+  return b->klass->compare (b, layout, ref, ref_info, dist, dist_info,
+      request, result, error);
+}
+
+void
+compare_backend_set_context (CompareBackend * b, GstContext * context,
+    gint device_id)
+{
+  if (b && b->klass->set_context)
+    b->klass->set_context (b, context, device_id);
+}
+
+gboolean
+compare_backend_handle_context_query (CompareBackend * b, GstQuery * query)
+{
+  return b && b->klass->handle_context_query &&
+      b->klass->handle_context_query (b, query);
+}
+
+gboolean
+compare_backend_propose_allocation (CompareBackend * b, GstQuery * query)
+{
+  return b && b->klass->propose_allocation &&
+      b->klass->propose_allocation (b, query);
+}
+
+void
+compare_backend_free (CompareBackend * b)
+{
+  if (b)
+    b->klass->free (b);
+}
+
+void
+compare_backend_run_cpu (CompareScratch * scratch, const ComparePair * pair,
+    const CompareRequest * req, CompareResult * result)
+{
+  if (req->metrics & COMPARE_METRIC_PSNR)
+    result->status[0] = compare_psnr (pair, &result->psnr);
+  if (req->metrics & COMPARE_METRIC_SSIM)
+    result->status[1] = req->wang ?
+        compare_ssim_wang (scratch, pair, req->downsample, &result->ssim) :
+        compare_ssim_ffmpeg (scratch, pair, &result->ssim);
+  if (req->metrics & COMPARE_METRIC_MS_SSIM)
+    result->status[2] = compare_ms_ssim (scratch, pair, &result->ms_ssim);
+}
+
+/* ---- CPU ---------------------------------------------------------------- */
+
+typedef struct
+{
+  CompareBackend parent;
+  CompareScratch *scratch;      /* between open and close */
+  CompareHostScratch host;
+} CompareBackendCpu;
+
+static gboolean
+cpu_open (CompareBackend * backend, gint device_id, GError ** error)
+{
+  CompareBackendCpu *self = (CompareBackendCpu *) backend;
+
+  if (self->scratch)
+    return TRUE;
+  self->scratch = compare_scratch_new ();
+  if (!self->scratch) {
+    g_set_error (error, SHARPNESS_SCORER_ERROR,
+        SHARPNESS_SCORER_ERROR_NO_DEVICE, "could not allocate the CPU backend");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static void
+cpu_close (CompareBackend * backend)
+{
+  CompareBackendCpu *self = (CompareBackendCpu *) backend;
+
+  g_clear_pointer (&self->scratch, compare_scratch_free);
+  compare_host_scratch_clear (&self->host);
+}
+
+static gboolean
+cpu_is_open (CompareBackend * backend)
+{
+  return ((CompareBackendCpu *) backend)->scratch != NULL;
+}
+
+static gboolean
+cpu_compare (CompareBackend * backend, const CompareLayout * layout,
+    GstBuffer * ref, const GstVideoInfo * ref_info, GstBuffer * dist,
+    const GstVideoInfo * dist_info, const CompareRequest * request,
+    CompareResult * result, GError ** error)
+{
+  CompareBackendCpu *self = (CompareBackendCpu *) backend;
+  GstVideoFrame rf, df;
+  ComparePair pair;
+  gboolean ok;
+
+  g_return_val_if_fail (self->scratch != NULL, FALSE);
+
+  /* CUDA memory is downloaded by the map: slow, but only a fallback. */
+  if (!gst_video_frame_map (&rf, ref_info, ref, GST_MAP_READ)) {
+    g_set_error (error, SHARPNESS_SCORER_ERROR, SHARPNESS_SCORER_ERROR_MAP,
+        "could not map a reference frame for reading");
+    return FALSE;
+  }
+  if (!gst_video_frame_map (&df, dist_info, dist, GST_MAP_READ)) {
+    gst_video_frame_unmap (&rf);
+    g_set_error (error, SHARPNESS_SCORER_ERROR, SHARPNESS_SCORER_ERROR_MAP,
+        "could not map a distorted frame for reading");
+    return FALSE;
+  }
+
+  compare_layout_pair (layout, ref_info, &pair);
+  ok = compare_frame_fill_host (layout, &rf, 0, &self->host, &pair) &&
+      compare_frame_fill_host (layout, &df, 1, &self->host, &pair);
+  if (ok)
+    compare_backend_run_cpu (self->scratch, &pair, request, result);
+  gst_video_frame_unmap (&df);
+  gst_video_frame_unmap (&rf);
+  if (!ok)
+    g_set_error (error, SHARPNESS_SCORER_ERROR, SHARPNESS_SCORER_ERROR_FRAME,
+        "out of memory");
+  return ok;
+}
+
+static void
+cpu_free (CompareBackend * backend)
+{
+  cpu_close (backend);
+  g_free (backend);
+}
+
+static const CompareBackendClass cpu_class = {
+  .name = "cpu",
+  .open = cpu_open,
+  .close = cpu_close,
+  .is_open = cpu_is_open,
+  .compare = cpu_compare,
+  .free = cpu_free,
+};
+
+CompareBackend *
+compare_backend_new_cpu (GstElement * element)
+{
+  CompareBackendCpu *self = g_new0 (CompareBackendCpu, 1);
+
+  self->parent.klass = &cpu_class;
+  self->parent.element = element;
+  return &self->parent;
+}
+
+#ifndef HAVE_CUDA
+CompareBackend *
+compare_backend_new_cuda (GstElement * element)
+{
+  return NULL;
+}
+#endif

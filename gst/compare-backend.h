@@ -1,0 +1,104 @@
+/* The cudacompare element's backends: a reference and a distorted frame
+ * (GstBuffers of negotiated GstVideoInfos of the same size and format) in,
+ * the requested metrics out, on the CPU or on a CUDA device.  Errors use
+ * SHARPNESS_SCORER_ERROR (sharpness-scorer.h), with the same meaning.
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef COMPARE_BACKEND_H
+#define COMPARE_BACKEND_H
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include "compare.h"
+#include "compare-frame.h"
+
+G_BEGIN_DECLS
+
+/* The `metrics` flags. */
+typedef enum
+{
+  COMPARE_METRIC_PSNR = 1 << 0,
+  COMPARE_METRIC_SSIM = 1 << 1,
+  COMPARE_METRIC_MS_SSIM = 1 << 2
+} CompareMetrics;
+
+#define COMPARE_N_METRICS 3
+
+typedef struct
+{
+  guint metrics;                /* CompareMetrics */
+  gboolean wang;                /* ssim-mode=wang */
+  gboolean downsample;          /* ssim-downsample (wang mode) */
+} CompareRequest;
+
+typedef struct
+{
+  /* Per metric (index: bit of CompareMetrics): SHARPNESS_OK when
+   * computed; a refusal (frame too small, ...) leaves the others. */
+  SharpnessStatus status[COMPARE_N_METRICS];
+  ComparePsnr psnr;             /* plane order (compare-frame.h) */
+  CompareSsim ssim;
+  CompareMsSsim ms_ssim;
+} CompareResult;
+
+typedef struct _CompareBackend CompareBackend;
+
+typedef struct
+{
+  const gchar *name;
+  gboolean (*open) (CompareBackend * backend, gint device_id,
+      GError ** error);
+  void (*close) (CompareBackend * backend);
+  gboolean (*is_open) (CompareBackend * backend);
+  /* FALSE (with @error) only when the frames could not be read or the
+   * device failed; metric refusals go to result->status. */
+  gboolean (*compare) (CompareBackend * backend, const CompareLayout * layout,
+      GstBuffer * ref, const GstVideoInfo * ref_info, GstBuffer * dist,
+      const GstVideoInfo * dist_info, const CompareRequest * request,
+      CompareResult * result, GError ** error);
+  void (*set_context) (CompareBackend * backend, GstContext * context,
+      gint device_id);
+  gboolean (*handle_context_query) (CompareBackend * backend,
+      GstQuery * query);
+  gboolean (*propose_allocation) (CompareBackend * backend, GstQuery * query);
+  void (*free) (CompareBackend * backend);
+} CompareBackendClass;
+
+struct _CompareBackend
+{
+  const CompareBackendClass *klass;
+  GstElement *element;          /* owner, not reffed */
+};
+
+CompareBackend *compare_backend_new_cpu (GstElement * element);
+/* NULL when no CUDA driver is usable or the plugin has no CUDA. */
+CompareBackend *compare_backend_new_cuda (GstElement * element);
+
+gboolean compare_backend_open (CompareBackend * backend, gint device_id,
+    GError ** error);
+void compare_backend_close (CompareBackend * backend);
+gboolean compare_backend_is_open (CompareBackend * backend);
+gboolean compare_backend_compare (CompareBackend * backend,
+    const CompareLayout * layout, GstBuffer * ref,
+    const GstVideoInfo * ref_info, GstBuffer * dist,
+    const GstVideoInfo * dist_info, const CompareRequest * request,
+    CompareResult * result, GError ** error);
+void compare_backend_set_context (CompareBackend * backend,
+    GstContext * context, gint device_id);
+gboolean compare_backend_handle_context_query (CompareBackend * backend,
+    GstQuery * query);
+gboolean compare_backend_propose_allocation (CompareBackend * backend,
+    GstQuery * query);
+void compare_backend_free (CompareBackend * backend);
+
+/* Runs the requested metrics of @request on @pair (host pointers) with
+ * the CPU core. */
+void compare_backend_run_cpu (CompareScratch * scratch,
+    const ComparePair * pair, const CompareRequest * request,
+    CompareResult * result);
+
+G_END_DECLS
+#endif /* COMPARE_BACKEND_H */

@@ -1,0 +1,119 @@
+/* What cudacompare reports: the values of a pair (named as the `compare`
+ * message's fields), running statistics, the `compare` and
+ * `compare-summary` messages, and the stats file (FFmpeg's psnr and ssim
+ * stats_file lines, CSV, JSON).  docs/compare.md lists the fields.
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef COMPARE_REPORT_H
+#define COMPARE_REPORT_H
+
+#include <stdio.h>
+
+#include <gst/gst.h>
+
+#include "compare.h"
+#include "compare-frame.h"
+
+G_BEGIN_DECLS
+
+#define COMPARE_MESSAGE_NAME "compare"
+#define COMPARE_SUMMARY_NAME "compare-summary"
+
+#define COMPARE_MAX_VALUES 16
+
+/* Named values of one pair, in a fixed order: psnr-<planes>, psnr-avg,
+ * mse-<planes>, mse-avg, ssim-<planes>, ssim-all, ssim-db, ms-ssim (the
+ * computed metrics only). */
+typedef struct
+{
+  gint n;
+  const gchar *name[COMPARE_MAX_VALUES];        /* interned */
+  gdouble v[COMPARE_MAX_VALUES];
+} CompareValues;
+
+/* @psnr, @ssim: display order (compare_layout_*_to_display), NULL when
+ * not computed; likewise @ms_ssim. */
+void compare_values_init (CompareValues * values, const CompareLayout * layout,
+    const ComparePsnr * psnr, const CompareSsim * ssim,
+    const CompareMsSsim * ms_ssim);
+void compare_values_to_structure (const CompareValues * values,
+    GstStructure * s);
+
+/* Per-name statistics over pairs. */
+typedef struct
+{
+  guint64 n;                    /* pairs with the value */
+  guint64 finite;               /* of which finite: the mean's count */
+  gdouble sum, min, max;
+  guint64 min_frame, max_frame;
+} CompareFieldStats;
+
+typedef struct
+{
+  guint64 pairs;
+  gint n;
+  const gchar *name[COMPARE_MAX_VALUES];
+  CompareFieldStats f[COMPARE_MAX_VALUES];
+} CompareStats;
+
+void compare_stats_reset (CompareStats * stats);
+void compare_stats_add (CompareStats * stats, const CompareValues * values,
+    guint64 frame);
+/* Means of the finite values (NaN when none) as a CompareValues. */
+void compare_stats_means (const CompareStats * stats, CompareValues * means);
+
+/* Counts of the summary. */
+typedef struct
+{
+  guint64 ref_frames, dist_frames;      /* received */
+  guint64 pairs;                /* paired and scored */
+  guint64 unpaired_ref, unpaired_dist;  /* without a partner */
+  guint64 unscored;             /* paired, but not scored (mismatch, error) */
+} CompareCounts;
+
+/* `compare`: times, frame, the values; with @interval_frames > 0 (interval
+ * mode) also `frames` and `unpaired`. */
+GstMessage *compare_message_new (GstObject * src, GstClockTime timestamp,
+    GstClockTime stream_time, GstClockTime running_time,
+    GstClockTime duration, guint64 frame, const CompareValues * values,
+    guint64 interval_frames, guint64 unpaired);
+
+/* `compare-summary` over @total; @psnr (may be NULL) adds FFmpeg's
+ * end-of-stream PSNR (of the mean MSE) for @layout_pair's layout. */
+GstMessage *compare_summary_new (GstObject * src, const CompareCounts * counts,
+    const CompareStats * total, const ComparePsnrSummary * psnr,
+    const CompareLayout * layout, const ComparePair * layout_pair);
+
+typedef enum
+{
+  COMPARE_STATS_FFMPEG_PSNR,
+  COMPARE_STATS_FFMPEG_SSIM,
+  COMPARE_STATS_CSV,
+  COMPARE_STATS_JSON
+} CompareStatsFormat;
+
+typedef struct
+{
+  FILE *f;
+  CompareStatsFormat format;
+  gint n_columns;               /* CSV: the header's value columns */
+  const gchar *columns[COMPARE_MAX_VALUES];
+  guint64 lines;
+} CompareStatsFile;
+
+gboolean compare_stats_file_open (CompareStatsFile * file, const gchar * path,
+    CompareStatsFormat format, GError ** error);
+/* One scored pair: @n is FFmpeg's 1-based frame number of the pair.
+ * @psnr / @ssim in display order, NULL when not computed (the FFmpeg
+ * formats then write nothing). */
+void compare_stats_file_write (CompareStatsFile * file, guint64 n,
+    guint64 frame, GstClockTime pts, const CompareLayout * layout,
+    const ComparePair * layout_pair, const ComparePsnr * psnr,
+    const CompareSsim * ssim, const CompareValues * values);
+/* Closes (JSON: ends the array); FALSE when a write failed. */
+gboolean compare_stats_file_close (CompareStatsFile * file);
+
+G_END_DECLS
+#endif /* COMPARE_REPORT_H */

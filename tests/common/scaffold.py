@@ -1,0 +1,108 @@
+#!/usr/bin/python3
+# What every Python test starts with: the shared modules on sys.path, and a
+# check of the Python modules it needs that makes a missing one a visible
+# skip (exit 77, "skipped: <module> missing") rather than a failure or a
+# test that never runs.
+#
+# Copyright (C) 2026 The gst-sharpness authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# A test script begins with
+#
+#   import os, sys
+#   sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(
+#       __file__)), '..', 'common'))
+#   import scaffold
+#   scaffold.require('numpy', 'scipy', 'skimage', 'gi')
+#
+# before it imports any of those modules (or a module that does).
+#
+# SHARPNESS_TEST_HIDE_MODULES=numpy,gi (comma or space separated) makes
+# those modules and their submodules fail to import, as on a machine that
+# lacks them: tests/common/test_skip.py checks every Python test with it.
+
+import importlib
+import importlib.abc
+import os
+import sys
+
+SKIP = 77
+
+COMMON = os.path.dirname(os.path.abspath(__file__))
+TESTS = os.path.dirname(COMMON)
+SOURCE_ROOT = os.environ.get('SHARPNESS_SOURCE_ROOT',
+                             os.path.dirname(TESTS))
+
+
+def _hidden():
+    names = os.environ.get('SHARPNESS_TEST_HIDE_MODULES', '')
+    return {n for n in names.replace(',', ' ').split() if n}
+
+
+class _HideFinder(importlib.abc.MetaPathFinder):
+    """Refuses the modules named in SHARPNESS_TEST_HIDE_MODULES."""
+
+    def __init__(self, names):
+        self.names = names
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname.split('.')[0] in self.names:
+            raise ModuleNotFoundError('No module named %r (hidden by '
+                                      'SHARPNESS_TEST_HIDE_MODULES)'
+                                      % fullname, name=fullname)
+        return None
+
+
+def _install_hider():
+    names = _hidden()
+    if not names:
+        return
+    if not any(isinstance(f, _HideFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _HideFinder(names))
+    # Already imported (by site customisation, say): forget them.
+    for mod in list(sys.modules):
+        if mod.split('.')[0] in names:
+            del sys.modules[mod]
+
+
+_install_hider()
+
+for _d in (COMMON,):
+    if _d not in sys.path:
+        sys.path.insert(0, _d)
+
+
+def skip(reason):
+    """Ends the test as skipped (meson counts exit 77 as SKIP)."""
+    print('skipped: %s' % reason, flush=True)
+    sys.exit(SKIP)
+
+
+def missing(*modules):
+    """The first of @modules that cannot be imported, or None.  'gi' also
+    needs GStreamer's introspection data (Gst, GstVideo)."""
+    for name in modules:
+        try:
+            importlib.import_module(name)
+            if name == 'gi':
+                import gi
+                gi.require_version('Gst', '1.0')
+                gi.require_version('GstVideo', '1.0')
+        except (ImportError, ValueError):
+            return name
+    return None
+
+
+def require(*modules):
+    """Skips the test unless every one of @modules imports."""
+    name = missing(*modules)
+    if name:
+        skip('%s missing' % name)
+
+
+def use_suite(suite):
+    """Puts tests/@suite (e.g. 'oracle') on sys.path, for a test of another
+    suite that reuses its oracle."""
+    d = os.path.join(TESTS, suite)
+    if d not in sys.path:
+        sys.path.insert(1, d)

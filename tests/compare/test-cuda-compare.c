@@ -1,0 +1,131 @@
+/* The CUDA compare backend against the CPU backend: PSNR sums and SSIM
+ * ffmpeg mode bit-identical, Wang SSIM and MS-SSIM within 1e-6 relative;
+ * random and smooth content, odd sizes, padded strides, 8 and 10 bits.
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <stdio.h>
+
+#include "compare-cuda.h"
+#include "cuda-compare-frames.h"
+
+static int failures;
+
+static double
+rel (double a, double b)
+{
+  if (a == b || (isnan (a) && isnan (b)))
+    return 0.0;
+  return fabs (a - b) / fmax (fabs (b), 1e-300);
+}
+
+static void
+check_pair (CompareCuda * cuda, CompareScratch * s, const TestPair * t,
+    const char *what)
+{
+  ComparePsnr pc, pg;
+  CompareSsim sc, sg;
+  CompareMsSsim mc, mg;
+  SharpnessStatus st;
+  double worst = 0.0;
+
+  compare_psnr (&t->host, &pc);
+  st = compare_cuda_psnr (cuda, &t->dev, &pg);
+  if (st != SHARPNESS_OK || memcmp (pc.sse, pg.sse, sizeof pc.sse)
+      || memcmp (&pc.psnr_avg, &pg.psnr_avg, sizeof (double))) {
+    failures++;
+    printf ("FAIL %s psnr: %s, sse %llu vs %llu\n", what,
+        compare_cuda_last_error (cuda), (unsigned long long) pg.sse[0],
+        (unsigned long long) pc.sse[0]);
+  }
+  compare_ssim_ffmpeg (s, &t->host, &sc);
+  st = compare_cuda_ssim_ffmpeg (cuda, &t->dev, &sg);
+  if (st != SHARPNESS_OK || memcmp (sc.ssim, sg.ssim, sizeof sc.ssim)
+      || memcmp (&sc.all, &sg.all, sizeof (double))) {
+    failures++;
+    printf ("FAIL %s ssim ffmpeg: %s, %.17g vs cpu %.17g\n", what,
+        compare_cuda_last_error (cuda), sg.ssim[0], sc.ssim[0]);
+  }
+  st = compare_cuda_psnr_ssim (cuda, &t->dev, &pg, &sg);
+  if (st != SHARPNESS_OK || memcmp (pc.sse, pg.sse, sizeof pc.sse)
+      || memcmp (sc.ssim, sg.ssim, sizeof sc.ssim)) {
+    failures++;
+    printf ("FAIL %s psnr+ssim\n", what);
+  }
+  for (int ds = 0; ds < 2; ds++) {
+    if (compare_ssim_wang (s, &t->host, ds, &sc) != SHARPNESS_OK)
+      continue;
+    st = compare_cuda_ssim_wang (cuda, &t->dev, ds, &sg);
+    for (int c = 0; c < t->host.n_planes; c++)
+      worst = fmax (worst, rel (sg.ssim[c], sc.ssim[c]));
+    if (st != SHARPNESS_OK || worst > 1e-6) {
+      failures++;
+      printf ("FAIL %s wang%s: %s, %.12g vs cpu %.12g\n", what,
+          ds ? " downsampled" : "", compare_cuda_last_error (cuda),
+          sg.ssim[0], sc.ssim[0]);
+    }
+  }
+  if (compare_ms_ssim (s, &t->host, &mc) == SHARPNESS_OK) {
+    st = compare_cuda_ms_ssim (cuda, &t->dev, &mg);
+    double r = rel (mg.ms_ssim, mc.ms_ssim);
+    for (int l = 0; l < COMPARE_MS_SSIM_SCALES; l++)
+      r = fmax (r, fmax (rel (mg.ssim[l], mc.ssim[l]), rel (mg.cs[l],
+                  mc.cs[l])));
+    worst = fmax (worst, r);
+    if (st != SHARPNESS_OK || r > 1e-6) {
+      failures++;
+      printf ("FAIL %s ms-ssim: %s, %.12g vs cpu %.12g\n", what,
+          compare_cuda_last_error (cuda), mg.ms_ssim, mc.ms_ssim);
+    }
+  }
+  printf ("%-34s ssim %.6f  worst float-mode rel diff %.2e\n", what,
+      sc.all, worst);
+}
+
+int
+main (void)
+{
+  static const struct
+  {
+    int w, h, planes, depth, pad, kind;
+  } cases[] = {
+    {1920, 1080, 3, 8, 0, 1}, {1920, 1080, 3, 8, 64, 0},
+    {1283, 719, 3, 8, 5, 1}, {457, 299, 3, 8, 3, 1}, {463, 263, 3, 8, 0, 0},
+    {1283, 719, 3, 10, 6, 1}, {640, 360, 3, 10, 0, 0}, {177, 181, 1, 8, 1, 1},
+    {181, 177, 1, 16, 2, 0}, {9, 9, 3, 8, 0, 0},
+  };
+  CompareCuda *cuda;
+  CompareScratch *s;
+  cudaStream_t stream;
+
+  if (!test_have_device ()) {
+    printf ("skipped: no CUDA device\n");
+    return 77;
+  }
+  if (cudaStreamCreate (&stream) != cudaSuccess
+      || compare_cuda_new (stream, &cuda) != SHARPNESS_OK) {
+    printf ("FAIL: compare_cuda_new: %s\n", compare_cuda_last_error (NULL));
+    return 1;
+  }
+  s = compare_scratch_new ();
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    TestPair t;
+    char what[96];
+    snprintf (what, sizeof what, "%dx%d %s %d-bit pad %d %s", cases[i].w,
+        cases[i].h, cases[i].planes == 3 ? "4:2:0" : "gray", cases[i].depth,
+        cases[i].pad, cases[i].kind ? "smooth" : "random");
+    if (test_pair_new (&t, cases[i].w, cases[i].h, cases[i].planes,
+            cases[i].depth, cases[i].pad, cases[i].kind)) {
+      printf ("FAIL: cannot allocate %s\n", what);
+      return 1;
+    }
+    check_pair (cuda, s, &t, what);
+    test_pair_free (&t);
+  }
+  compare_scratch_free (s);
+  compare_cuda_free (cuda);
+  cudaStreamDestroy (stream);
+  printf (failures ? "%d failures\n" : "cuda-compare: GPU == CPU\n", failures);
+  return failures ? 1 : 0;
+}

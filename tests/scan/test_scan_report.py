@@ -1,0 +1,107 @@
+#!/usr/bin/python3
+# sharpness-scan --report: the HTML page opens in headless Chromium with no
+# console error and no network access, and its screenshot shows the
+# timeline (score line, shaded blurry segments) and the thumbnails.
+#
+# Copyright (C) 2026 The gst-sharpness authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+import scaffold  # noqa: E402
+scaffold.require('numpy', 'scipy', 'skimage')
+
+import re  # noqa: E402
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+
+import numpy as np  # noqa: E402
+from skimage import io  # noqa: E402
+
+import scan_common as sc  # noqa: E402
+
+CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu',
+                  '--disable-quic', '--no-first-run',
+                  '--disable-background-networking',
+                  '--disable-component-update', '--disable-sync',
+                  '--hide-scrollbars', '--enable-logging=stderr', '--v=0']
+
+
+def chromium():
+    for name in ('chromium', 'chromium-browser', 'google-chrome'):
+        path = shutil.which(name)
+        if path:
+            return path
+    scaffold.skip('chromium missing')
+
+
+def main():
+    browser = chromium()
+    mp4, _ = sc.test_clips()
+    tmp = tempfile.mkdtemp(prefix='scan-report-')
+    html = os.path.join(tmp, 'report.html')
+    png = os.path.join(tmp, 'shot.png')
+    sc.run('--report', html, '-q', mp4, check=0)
+    text = open(html, encoding='utf-8').read()
+    failures = []
+
+    # Self-contained: nothing to fetch (the SVG namespace is a name).
+    refs = set(re.findall(r'(?:src|href)\s*=\s*"([^"]*)"', text))
+    remote = [r for r in refs if not r.startswith('data:')]
+    if remote:
+        failures.append('references outside the page: %r' % remote)
+    if text.count('data:image/jpeg;base64,') < 4:
+        failures.append('want 2 thumbnails and 2 crops')
+
+    profile = tempfile.mkdtemp(prefix='chromium-', dir=tmp)
+    res = subprocess.run([browser] + CHROMIUM_FLAGS + [
+        '--user-data-dir=' + profile, '--window-size=1200,1000',
+        '--screenshot=' + png, 'file://' + html],
+        capture_output=True, text=True, timeout=120)
+    console = [ln for ln in res.stderr.splitlines()
+               if 'CONSOLE' in ln or 'Failed to load' in ln or
+               'net::ERR' in ln]
+    if res.returncode != 0 or not os.path.exists(png):
+        failures.append('chromium failed (%d): %s' % (res.returncode,
+                                                      res.stderr[-2000:]))
+    if console:
+        failures.append('console messages: %r' % console)
+
+    if os.path.exists(png):
+        img = io.imread(png)[:, :, :3].astype(int)
+        r, g, b = img[..., 0], img[..., 1], img[..., 2]
+        # Segment shading: #e33 at 28 % over white.
+        shade = (abs(r - 245) < 8) & (abs(g - 199) < 10) & (abs(b - 199) < 10)
+        # The score line: #1f5fbf, antialiased.
+        line = (b > 150) & (r < 120) & (b - r > 70)
+        # Thumbnails: a photograph has many colours; text and flat fills
+        # few.  Count the distinct colours of the lower part of the page.
+        lower = img[img.shape[0] // 2:].reshape(-1, 3)
+        colours = len(np.unique(lower[:, 0] * 65536 + lower[:, 1] * 256 +
+                                lower[:, 2]))
+        print('shade pixels %d, score-line pixels %d, colours in the lower '
+              'half %d' % (shade.sum(), line.sum(), colours))
+        if shade.sum() < 3000:
+            failures.append('no shaded blurry segments in the screenshot')
+        if line.sum() < 300:
+            failures.append('no score line in the screenshot')
+        if colours < 3000:
+            failures.append('no thumbnails in the screenshot')
+        out = os.environ.get('SHARPNESS_SCAN_SCREENSHOT')
+        if out:
+            shutil.copy(png, out)
+
+    shutil.rmtree(tmp, ignore_errors=True)
+    for f in failures:
+        print('FAIL: %s' % f)
+    if failures:
+        sys.exit(1)
+    print('report: opens in Chromium, timeline and thumbnails shown')
+
+
+if __name__ == '__main__':
+    main()

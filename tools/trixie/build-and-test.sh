@@ -1,0 +1,19 @@
+#!/bin/sh
+# Inside a trixie root (see chroot-run.sh), from the source tree: configure
+# (once), build and run the meson test suite in BUILD (default build-trixie),
+# then print tests/summarize.py's "N passed, N failed, N skipped" line.
+#   usage: tools/trixie/build-and-test.sh [BUILD] [MESON SETUP ARGS...]
+#
+# Copyright (C) 2026 The gst-sharpness authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+set -eu
+build=${1:-build-trixie}
+[ $# -gt 0 ] && shift
+if [ ! -f "$build/build.ninja" ]; then
+  meson setup "$build" --buildtype=debugoptimized "$@"
+fi
+meson compile -C "$build"
+status=0
+meson test -C "$build" --print-errorlogs || status=$?
+python3 tests/summarize.py "$build/meson-logs/testlog.json" || status=$?
+exit $status
