@@ -144,20 +144,14 @@ row_terms_masked (const int (&a)[K], const int (&b)[K], const int (&c)[K],
         }
       }
     } else if constexpr (M == SHARPNESS_METRIC_ENTROPY) {
-      /* A warp whose lanes all hold the same gray level (flat areas, a
-       * flat frame) adds once, 32: one atomic instead of 32 serialised on
-       * one bank.  Any other warp adds per lane, which costs less than
-       * grouping the lanes with __match_any_sync (2.5x slower on natural
-       * frames, H200).  Every lane of the warp gets here (see row_terms). */
+      /* Without tiles, row_terms has taken out the warps whose row is
+       * flat; the rest add per pixel, cheaper than grouping the lanes with
+       * __match_any_sync (2.5x slower on natural frames, H200).  With
+       * tiles, every lane of the warp gets here (see row_terms). */
       const int key = in ? g : -1;
       if constexpr (kMode == kNoTiles) {
-        const int first = __shfl_sync (kFullMask, key, 0);
-        if (__all_sync (kFullMask, key == first)) {
-          if ((threadIdx.x & 31) == 0 && first >= 0)
-            atomicAdd (&hist[first], 32u);
-        } else if (in) {
+        if (in)
           atomicAdd (&hist[g], 1u);
-        }
       } else {
         const unsigned peers = __match_any_sync (kFullMask, key);
         const bool leader = (threadIdx.x & 31) == __ffs (peers) - 1;
@@ -200,19 +194,42 @@ row_terms_masked (const int (&a)[K], const int (&b)[K], const int (&c)[K],
 
 /* Most chunks lie wholly inside the window's reach: they skip the masks
  * (a branch between the loads and the arithmetic, so the loads of a warp
- * stay together).  Entropy's warp-wide match needs the whole warp, which
- * the callers guarantee (their conditions are the same for all its lanes):
- * it stays out of the per-lane branch. */
+ * stay together).  Entropy's warp-wide vote and match need the whole
+ * warp, which the callers guarantee (their conditions are the same for all
+ * its lanes): they stay out of the per-lane branch. */
 template <SharpnessMetric M, int kMode, int K>
 __device__ __forceinline__ void
 row_terms (const int (&a)[K], const int (&b)[K], const int (&c)[K], int ilo,
     int ihi, unsigned &s, unsigned &s2, unsigned *hist, TileSink & sink,
     int x0, int yc)
 {
-  if constexpr (M == SHARPNESS_METRIC_ENTROPY)
+  const bool whole = ilo == 0 && ihi == K - 2;
+
+  if constexpr (M == SHARPNESS_METRIC_ENTROPY && kMode == kNoTiles) {
+    /* A row whose chunks hold one gray level across the whole warp (flat
+     * areas, a flat frame) adds its count in one atomic instead of 32 x N
+     * serialised on one bank; one shuffle and one vote per row, not per
+     * pixel.  Every lane of the warp gets here: the callers' conditions
+     * depend on the row only. */
+    const int first = __shfl_sync (kFullMask, b[1], 0);
+    bool same = whole;
+#pragma unroll
+    for (int i = 1; i < K - 1; i++)
+      same = same && b[i] == first;
+    if (__all_sync (kFullMask, same)) {
+      if ((threadIdx.x & 31) == 0)
+        atomicAdd (&hist[first], 32u * (K - 2));
+    } else if (whole) {
+      row_terms_masked < M, false, kMode > (a, b, c, ilo, ihi, s, s2, hist,
+          sink, x0, yc);
+    } else {
+      row_terms_masked < M, true, kMode > (a, b, c, ilo, ihi, s, s2, hist,
+          sink, x0, yc);
+    }
+  } else if constexpr (M == SHARPNESS_METRIC_ENTROPY) {
     row_terms_masked < M, true, kMode > (a, b, c, ilo, ihi, s, s2, hist,
         sink, x0, yc);
-  else if (ilo == 0 && ihi == K - 2)
+  } else if (whole)
     row_terms_masked < M, false, kMode > (a, b, c, ilo, ihi, s, s2, hist,
         sink, x0, yc);
   else

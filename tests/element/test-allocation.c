@@ -4,6 +4,9 @@
  * pool stands in for the pinned one).  Issue 7, defect 2: the element used
  * to claim GstVideoMeta for downstream, put its pool ahead of downstream's
  * and offer its allocator without a pool; each case below failed then.
+ * Its allocator goes with its pool: sources reconfigure a pool with the
+ * query's first allocator (a GPU run caught the pinned pool handing out
+ * system memory that way).
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -24,6 +27,10 @@ make_pool (GstCaps * caps, gpointer user_data)
 
   fail_unless (gst_video_info_from_caps (&info, caps));
   gst_buffer_pool_config_set_params (config, caps, info.size, 0, 0);
+  /* Stands in for the pinned allocator. */
+  if (user_data)
+    gst_buffer_pool_config_set_allocator (config, GST_ALLOCATOR (user_data),
+        NULL);
   fail_unless (gst_buffer_pool_set_config (pool, config));
   pools_made++;
   return pool;
@@ -105,6 +112,37 @@ GST_START_TEST (test_nothing_without_need_pool)
 
 GST_END_TEST;
 
+/* Our pool goes with its allocator (sources reconfigure the pool they
+ * take with the query's first allocator: without it, a pinned pool would
+ * hand out ordinary memory), unless downstream already named one. */
+GST_START_TEST (test_pool_names_its_allocator)
+{
+  GstAllocator *ours = gst_allocator_find (GST_ALLOCATOR_SYSMEM);
+  GstAllocator *first = NULL;
+  GstAllocationParams params;
+  GstQuery *query = new_query (TRUE);
+
+  fail_unless (sharpness_allocation_offer_pool (query, make_pool, ours));
+  fail_unless_equals_int (gst_query_get_n_allocation_params (query), 1);
+  gst_query_parse_nth_allocation_param (query, 0, &first, &params);
+  fail_unless (first == ours);
+  gst_object_unref (first);
+  gst_query_unref (query);
+
+  /* Downstream's allocator stands. */
+  query = new_query (TRUE);
+  gst_allocation_params_init (&params);
+  gst_query_add_allocation_param (query, NULL, &params);
+  fail_unless (sharpness_allocation_offer_pool (query, make_pool, ours));
+  fail_unless_equals_int (gst_query_get_n_allocation_params (query), 1);
+  gst_query_parse_nth_allocation_param (query, 0, &first, NULL);
+  fail_unless (first == NULL);
+  gst_query_unref (query);
+  gst_object_unref (ours);
+}
+
+GST_END_TEST;
+
 static Suite *
 allocation_suite (void)
 {
@@ -115,6 +153,7 @@ allocation_suite (void)
   tcase_add_test (tc, test_downstream_pool_stands);
   tcase_add_test (tc, test_pool_when_none);
   tcase_add_test (tc, test_nothing_without_need_pool);
+  tcase_add_test (tc, test_pool_names_its_allocator);
   return s;
 }
 
