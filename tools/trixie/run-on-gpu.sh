@@ -89,8 +89,10 @@ esac
 sys=$ROOT/usr/lib/$ARCH
 cuda_lib=""
 [ -d "$cuda_root/lib64" ] && cuda_lib=:$(readlink -f "$cuda_root/lib64")
+# The system plugin path comes last: a test's own environment names the
+# chroot's path, which does not exist outside it.
 exec env -i PATH="$ROOT/usr/bin:/usr/bin:/bin" HOME="${HOME:-/root}" LANG=C.UTF-8 \
-  "${ENV_TEST[@]}" GST_PLUGIN_SYSTEM_PATH_1_0="$sys/gstreamer-1.0" \
+  "${ENV_TEST[@]}" \
   GST_REGISTRY_FORK=no GST_REGISTRY_1_0=/tmp/gst-sharpness-registry-1.26-loader.bin \
-  "${ENVS[@]}" \
+  "${ENVS[@]}" GST_PLUGIN_SYSTEM_PATH_1_0="$sys/gstreamer-1.0" \
   "$ROOT/usr/lib64/ld-linux-x86-64.so.2" --library-path "$sys:$nv$cuda_lib" "$prog" "$@"
