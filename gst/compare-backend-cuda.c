@@ -19,7 +19,7 @@
 #include "compare-backend.h"
 #include "compare-cuda.h"
 #include "compare-cuda-extract.h"
-#include "sharpness-cuda-session.h"
+#include "sharpness-cuda-backend.h"
 #include "sharpness-scorer.h"
 
 /* Session slots: uploaded video planes of the reference (0..3) and of the
@@ -28,10 +28,10 @@
 #define SLOT_EXTRACT(which, c) (8 + (which) * COMPARE_MAX_PLANES + (c))
 #define PITCH_ALIGN 256
 
+/* A CompareBackend: its common entry points are the session's. */
 typedef struct
 {
-  CompareBackend parent;
-  SharpnessCudaSession *session;
+  SharpnessCudaBackend parent;
   CompareCuda *cuda;            /* made in the session's context */
 } CompareBackendCuda;
 
@@ -59,46 +59,6 @@ backend_teardown (gpointer user_data)
   g_clear_pointer (&self->cuda, compare_cuda_free);
 }
 
-static gboolean
-cuda_open (CompareBackend * b, gint device_id, GError ** error)
-{
-  return sharpness_cuda_session_open (((CompareBackendCuda *) b)->session,
-      device_id, error);
-}
-
-static void
-cuda_close (CompareBackend * b)
-{
-  sharpness_cuda_session_close (((CompareBackendCuda *) b)->session);
-}
-
-static gboolean
-cuda_is_open (CompareBackend * b)
-{
-  return sharpness_cuda_session_is_open (((CompareBackendCuda *) b)->session);
-}
-
-static void
-cuda_set_context (CompareBackend * b, GstContext * context, gint device_id)
-{
-  sharpness_cuda_session_set_context (((CompareBackendCuda *) b)->session,
-      context, device_id);
-}
-
-static gboolean
-cuda_handle_context_query (CompareBackend * b, GstQuery * query)
-{
-  return sharpness_cuda_session_handle_context_query (((CompareBackendCuda *)
-          b)->session, query);
-}
-
-static gboolean
-cuda_propose_allocation (CompareBackend * b, GstQuery * query)
-{
-  return sharpness_cuda_session_propose_allocation (((CompareBackendCuda *)
-          b)->session, query);
-}
-
 /* Bytes of a row of video plane @p of @vf. */
 static gsize
 plane_row_bytes (const GstVideoFrame * vf, guint p)
@@ -121,7 +81,7 @@ fill_device (CompareBackendCuda * self, const CompareLayout * layout,
     GError ** error)
 {
   const GstVideoFrame *vf = &frame->frame;
-  CUstream stream = sharpness_cuda_session_stream (self->session);
+  CUstream stream = sharpness_cuda_session_stream (self->parent.session);
   CUdeviceptr plane_dev[GST_VIDEO_MAX_PLANES] = { 0, };
   gsize plane_pitch[GST_VIDEO_MAX_PLANES] = { 0, };
 
@@ -141,9 +101,9 @@ fill_device (CompareBackendCuda * self, const CompareLayout * layout,
         gsize rows = GST_VIDEO_FRAME_COMP_HEIGHT (vf, comp);
 
         plane_pitch[p] = GST_ROUND_UP_N (row, PITCH_ALIGN);
-        if (!sharpness_cuda_session_slot (self->session, SLOT_UPLOAD (which,
+        if (!sharpness_cuda_session_slot (self->parent.session, SLOT_UPLOAD (which,
                     p), plane_pitch[p] * rows, &plane_dev[p], error) ||
-            !sharpness_cuda_session_upload (self->session, plane_dev[p],
+            !sharpness_cuda_session_upload (self->parent.session, plane_dev[p],
                 plane_pitch[p], GST_VIDEO_FRAME_PLANE_DATA (vf, p),
                 GST_VIDEO_FRAME_PLANE_STRIDE (vf, p), row, rows, error))
           return FALSE;
@@ -159,7 +119,7 @@ fill_device (CompareBackendCuda * self, const CompareLayout * layout,
           PITCH_ALIGN);
       CUdeviceptr out;
 
-      if (!sharpness_cuda_session_slot (self->session, SLOT_EXTRACT (which,
+      if (!sharpness_cuda_session_slot (self->parent.session, SLOT_EXTRACT (which,
                   c), out_stride * h, &out, error))
         return FALSE;
       if (compare_cuda_extract (stream, (void *) (guintptr) out, out_stride,
@@ -188,10 +148,10 @@ fail (CompareBackendCuda * self, GError ** error)
 {
   const gchar *msg = self->cuda ? compare_cuda_last_error (self->cuda) :
       "no backend";
-  gboolean lost = sharpness_cuda_session_check_lost (self->session);
+  gboolean lost = sharpness_cuda_session_check_lost (self->parent.session);
 
   if (lost)
-    GST_ERROR_OBJECT (self->parent.element, "CUDA context is unusable: %s",
+    GST_ERROR_OBJECT (self->parent.parent.element, "CUDA context is unusable: %s",
         msg);
   g_set_error (error, SHARPNESS_SCORER_ERROR, lost ?
       SHARPNESS_SCORER_ERROR_DEVICE_LOST : SHARPNESS_SCORER_ERROR_FRAME,
@@ -210,20 +170,20 @@ cuda_compare (CompareBackend * b, const CompareLayout * layout,
   ComparePair pair;
   gboolean ok, device_error = FALSE;
 
-  if (!sharpness_cuda_session_ready (self->session, error))
+  if (!sharpness_cuda_session_ready (self->parent.session, error))
     return FALSE;
   /* The distorted frame may bring its context; a reference in another
    * context is then read through the host rather than switching back and
    * forth every frame. */
-  if (!sharpness_cuda_session_map (self->session, dist, dist_info, TRUE, &df,
+  if (!sharpness_cuda_session_map (self->parent.session, dist, dist_info, TRUE, &df,
           error))
     return FALSE;
-  if (!sharpness_cuda_session_map (self->session, ref, ref_info, !df.device,
+  if (!sharpness_cuda_session_map (self->parent.session, ref, ref_info, !df.device,
           &rf, error)) {
     sharpness_cuda_session_unmap (&df);
     return FALSE;
   }
-  if (!sharpness_cuda_session_push (self->session, error)) {
+  if (!sharpness_cuda_session_push (self->parent.session, error)) {
     sharpness_cuda_session_unmap (&rf);
     sharpness_cuda_session_unmap (&df);
     return FALSE;
@@ -233,39 +193,33 @@ cuda_compare (CompareBackend * b, const CompareLayout * layout,
   ok = fill_device (self, layout, &rf, 0, &pair, error) &&
       fill_device (self, layout, &df, 1, &pair, error);
   if (ok) {
-    gboolean psnr = (req->metrics & COMPARE_METRIC_PSNR) != 0;
-    gboolean ssim = (req->metrics & COMPARE_METRIC_SSIM) != 0;
+    const CompareCudaRequest creq = {
+      .psnr = (req->metrics & COMPARE_METRIC_PSNR) != 0,
+      .ssim = !(req->metrics & COMPARE_METRIC_SSIM) ? COMPARE_CUDA_SSIM_NONE :
+          req->wang ? COMPARE_CUDA_SSIM_WANG : COMPARE_CUDA_SSIM_FFMPEG,
+      .downsample = req->downsample,
+      .ms_ssim = (req->metrics & COMPARE_METRIC_MS_SSIM) != 0,
+    };
+    SharpnessStatus status[COMPARE_N_METRICS];
 
-    /* Every call synchronises the stream: the uploads and extractions
-     * above are done, and host memory may be unmapped, once it returns. */
-    if (psnr && ssim && !req->wang) {
-      result->status[0] = result->status[1] =
-          compare_cuda_psnr_ssim (self->cuda, &pair, &result->psnr,
-          &result->ssim);
+    /* One synchronisation of the stream for all metrics: the uploads and
+     * extractions above are done, and host memory may be unmapped, once
+     * it returns (it synchronises also when no metric is asked). */
+    if (compare_cuda_compute (self->cuda, &pair, &creq, &result->psnr,
+            &result->ssim, &result->ms_ssim, status) != SHARPNESS_OK) {
+      device_error = TRUE;
+      CuStreamSynchronize (sharpness_cuda_session_stream
+          (self->parent.session));
     } else {
-      if (psnr)
-        result->status[0] = compare_cuda_psnr (self->cuda, &pair,
-            &result->psnr);
-      if (ssim)
-        result->status[1] = req->wang ?
-            compare_cuda_ssim_wang (self->cuda, &pair, req->downsample,
-            &result->ssim) :
-            compare_cuda_ssim_ffmpeg (self->cuda, &pair, &result->ssim);
+      for (gint m = 0; m < COMPARE_N_METRICS; m++)
+        if (req->metrics & (1 << m))
+          result->status[m] = status[m];
     }
-    if (req->metrics & COMPARE_METRIC_MS_SSIM)
-      result->status[2] = compare_cuda_ms_ssim (self->cuda, &pair,
-          &result->ms_ssim);
-    for (gint m = 0; m < COMPARE_N_METRICS; m++)
-      device_error |= (req->metrics & (1 << m)) &&
-          result->status[m] == SHARPNESS_ERROR_DEVICE;
-    if (!psnr && !ssim && !(req->metrics & COMPARE_METRIC_MS_SSIM))
-      ok = CuStreamSynchronize (sharpness_cuda_session_stream
-          (self->session)) == CUDA_SUCCESS;
   } else {
     /* Copies may be queued from memory about to be unmapped. */
-    CuStreamSynchronize (sharpness_cuda_session_stream (self->session));
+    CuStreamSynchronize (sharpness_cuda_session_stream (self->parent.session));
   }
-  sharpness_cuda_session_pop (self->session);
+  sharpness_cuda_session_pop (self->parent.session);
   sharpness_cuda_session_unmap (&rf);
   sharpness_cuda_session_unmap (&df);
 
@@ -276,38 +230,15 @@ cuda_compare (CompareBackend * b, const CompareLayout * layout,
   return ok;
 }
 
-static void
-cuda_free (CompareBackend * b)
-{
-  CompareBackendCuda *self = (CompareBackendCuda *) b;
-
-  sharpness_cuda_session_free (self->session);
-  g_free (self);
-}
-
 static const CompareBackendClass cuda_class = {
-  .name = "cuda",
-  .open = cuda_open,
-  .close = cuda_close,
-  .is_open = cuda_is_open,
+  .parent = SHARPNESS_CUDA_BACKEND_CLASS ("cuda"),
   .compare = cuda_compare,
-  .set_context = cuda_set_context,
-  .handle_context_query = cuda_handle_context_query,
-  .propose_allocation = cuda_propose_allocation,
-  .free = cuda_free,
 };
 
 CompareBackend *
 compare_backend_new_cuda (GstElement * element)
 {
-  CompareBackendCuda *self;
-
-  if (!sharpness_cuda_session_init_once (NULL))
-    return NULL;
-  self = g_new0 (CompareBackendCuda, 1);
-  self->parent.klass = &cuda_class;
-  self->parent.element = element;
-  self->session = sharpness_cuda_session_new (element, backend_setup,
-      backend_teardown, self);
-  return &self->parent;
+  return (CompareBackend *) sharpness_cuda_backend_new (sizeof
+      (CompareBackendCuda), &cuda_class.parent, element, backend_setup,
+      backend_teardown);
 }

@@ -12,25 +12,6 @@
 #include "sharpness-scorer.h"
 
 gboolean
-compare_backend_open (CompareBackend * b, gint device_id, GError ** error)
-{
-  return b->klass->open (b, device_id, error);
-}
-
-void
-compare_backend_close (CompareBackend * b)
-{
-  if (b)
-    b->klass->close (b);
-}
-
-gboolean
-compare_backend_is_open (CompareBackend * b)
-{
-  return b && b->klass->is_open (b);
-}
-
-gboolean
 compare_backend_compare (CompareBackend * b, const CompareLayout * layout,
     GstBuffer * ref, const GstVideoInfo * ref_info, GstBuffer * dist,
     const GstVideoInfo * dist_info, const CompareRequest * request,
@@ -38,37 +19,8 @@ compare_backend_compare (CompareBackend * b, const CompareLayout * layout,
 {
   for (gint m = 0; m < COMPARE_N_METRICS; m++)
     result->status[m] = SHARPNESS_ERROR_UNSUPPORTED;
-  return b->klass->compare (b, layout, ref, ref_info, dist, dist_info,
+  return ((const CompareBackendClass *) b->parent.klass)->compare (b, layout, ref, ref_info, dist, dist_info,
       request, result, error);
-}
-
-void
-compare_backend_set_context (CompareBackend * b, GstContext * context,
-    gint device_id)
-{
-  if (b && b->klass->set_context)
-    b->klass->set_context (b, context, device_id);
-}
-
-gboolean
-compare_backend_handle_context_query (CompareBackend * b, GstQuery * query)
-{
-  return b && b->klass->handle_context_query &&
-      b->klass->handle_context_query (b, query);
-}
-
-gboolean
-compare_backend_propose_allocation (CompareBackend * b, GstQuery * query)
-{
-  return b && b->klass->propose_allocation &&
-      b->klass->propose_allocation (b, query);
-}
-
-void
-compare_backend_free (CompareBackend * b)
-{
-  if (b)
-    b->klass->free (b);
 }
 
 void
@@ -95,7 +47,7 @@ typedef struct
 } CompareBackendCpu;
 
 static gboolean
-cpu_open (CompareBackend * backend, gint device_id, GError ** error)
+cpu_open (SharpnessBackend * backend, gint device_id, GError ** error)
 {
   CompareBackendCpu *self = (CompareBackendCpu *) backend;
 
@@ -111,7 +63,7 @@ cpu_open (CompareBackend * backend, gint device_id, GError ** error)
 }
 
 static void
-cpu_close (CompareBackend * backend)
+cpu_close (SharpnessBackend * backend)
 {
   CompareBackendCpu *self = (CompareBackendCpu *) backend;
 
@@ -120,7 +72,7 @@ cpu_close (CompareBackend * backend)
 }
 
 static gboolean
-cpu_is_open (CompareBackend * backend)
+cpu_is_open (SharpnessBackend * backend)
 {
   return ((CompareBackendCpu *) backend)->scratch != NULL;
 }
@@ -165,19 +117,21 @@ cpu_compare (CompareBackend * backend, const CompareLayout * layout,
 }
 
 static void
-cpu_free (CompareBackend * backend)
+cpu_free (SharpnessBackend * backend)
 {
   cpu_close (backend);
   g_free (backend);
 }
 
 static const CompareBackendClass cpu_class = {
-  .name = "cpu",
-  .open = cpu_open,
-  .close = cpu_close,
-  .is_open = cpu_is_open,
+  .parent = {
+        .name = "cpu",
+        .open = cpu_open,
+        .close = cpu_close,
+        .is_open = cpu_is_open,
+        .free = cpu_free,
+      },
   .compare = cpu_compare,
-  .free = cpu_free,
 };
 
 CompareBackend *
@@ -185,8 +139,8 @@ compare_backend_new_cpu (GstElement * element)
 {
   CompareBackendCpu *self = g_new0 (CompareBackendCpu, 1);
 
-  self->parent.klass = &cpu_class;
-  self->parent.element = element;
+  self->parent.parent.klass = &cpu_class.parent;
+  self->parent.parent.element = element;
   return &self->parent;
 }
 

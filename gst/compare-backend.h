@@ -14,6 +14,7 @@
 
 #include "compare.h"
 #include "compare-frame.h"
+#include "sharpness-backend.h"
 
 G_BEGIN_DECLS
 
@@ -46,54 +47,32 @@ typedef struct
 
 typedef struct _CompareBackend CompareBackend;
 
+/* A backend (sharpness-backend.h) that compares frames. */
 typedef struct
 {
-  const gchar *name;
-  gboolean (*open) (CompareBackend * backend, gint device_id,
-      GError ** error);
-  void (*close) (CompareBackend * backend);
-  gboolean (*is_open) (CompareBackend * backend);
+  SharpnessBackendClass parent;
   /* FALSE (with @error) only when the frames could not be read or the
    * device failed; metric refusals go to result->status. */
   gboolean (*compare) (CompareBackend * backend, const CompareLayout * layout,
       GstBuffer * ref, const GstVideoInfo * ref_info, GstBuffer * dist,
       const GstVideoInfo * dist_info, const CompareRequest * request,
       CompareResult * result, GError ** error);
-  void (*set_context) (CompareBackend * backend, GstContext * context,
-      gint device_id);
-  gboolean (*handle_context_query) (CompareBackend * backend,
-      GstQuery * query);
-  gboolean (*propose_allocation) (CompareBackend * backend, GstQuery * query);
-  void (*free) (CompareBackend * backend);
 } CompareBackendClass;
 
 struct _CompareBackend
 {
-  const CompareBackendClass *klass;
-  GstElement *element;          /* owner, not reffed */
+  SharpnessBackend parent;
 };
 
 CompareBackend *compare_backend_new_cpu (GstElement * element);
 /* NULL when no CUDA driver is usable or the plugin has no CUDA. */
 CompareBackend *compare_backend_new_cuda (GstElement * element);
 
-gboolean compare_backend_open (CompareBackend * backend, gint device_id,
-    GError ** error);
-void compare_backend_close (CompareBackend * backend);
-gboolean compare_backend_is_open (CompareBackend * backend);
 gboolean compare_backend_compare (CompareBackend * backend,
     const CompareLayout * layout, GstBuffer * ref,
     const GstVideoInfo * ref_info, GstBuffer * dist,
     const GstVideoInfo * dist_info, const CompareRequest * request,
     CompareResult * result, GError ** error);
-void compare_backend_set_context (CompareBackend * backend,
-    GstContext * context, gint device_id);
-gboolean compare_backend_handle_context_query (CompareBackend * backend,
-    GstQuery * query);
-gboolean compare_backend_propose_allocation (CompareBackend * backend,
-    GstQuery * query);
-void compare_backend_free (CompareBackend * backend);
-
 /* Runs the requested metrics of @request on @pair (host pointers) with
  * the CPU core. */
 void compare_backend_run_cpu (CompareScratch * scratch,

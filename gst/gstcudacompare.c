@@ -35,9 +35,11 @@
 #include "compare-frame.h"
 #include "compare-meta.h"
 #include "compare-report.h"
+#include "sharpness-backend-choice.h"
 #include "sharpness-caps.h"
 #include "sharpness-messages.h"
 #include "sharpness-scorer.h"
+#include "sharpness-warn-once.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_compare_debug);
 #define GST_CAT_DEFAULT gst_cuda_compare_debug
@@ -60,13 +62,6 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
 
 typedef enum
 {
-  GST_COMPARE_BACKEND_AUTO,
-  GST_COMPARE_BACKEND_CPU,
-  GST_COMPARE_BACKEND_CUDA
-} GstCompareBackend;
-
-typedef enum
-{
   GST_COMPARE_SSIM_FFMPEG,
   GST_COMPARE_SSIM_WANG
 } GstCompareSsimMode;
@@ -74,7 +69,7 @@ typedef enum
 #define DEFAULT_METRICS (COMPARE_METRIC_PSNR | COMPARE_METRIC_SSIM)
 #define DEFAULT_SSIM_MODE GST_COMPARE_SSIM_FFMPEG
 #define DEFAULT_SSIM_DOWNSAMPLE FALSE
-#define DEFAULT_BACKEND GST_COMPARE_BACKEND_AUTO
+#define DEFAULT_BACKEND GST_SHARPNESS_BACKEND_AUTO
 #define DEFAULT_DEVICE_ID -1
 #define DEFAULT_PINNED_POOL TRUE
 #define DEFAULT_POST_MESSAGES TRUE
@@ -101,7 +96,7 @@ typedef struct
   guint metrics;
   GstCompareSsimMode ssim_mode;
   gboolean ssim_downsample;
-  GstCompareBackend backend;
+  GstSharpnessBackend backend;
   gint device_id;
   gboolean pinned_pool;
   gboolean post_messages;
@@ -117,7 +112,7 @@ struct _GstCudaCompare
   GstAggregatorPad *ref_pad, *dist_pad;
 
   GstCudaCompareSettings settings;      /* object lock */
-  GHashTable *warned;           /* object lock: warnings posted since start */
+  SharpnessWarnOnce warned;     /* warnings posted since start */
 
   /* Streaming state (src task), from start to stop. */
   GstVideoInfo ref_info, dist_info;
@@ -131,7 +126,7 @@ struct _GstCudaCompare
   gboolean dist_cuda_memory, ref_cuda_memory;
   CompareBackend *cpu;          /* always */
   CompareBackend *cuda;         /* NULL when CUDA is unusable */
-  gboolean gpu_tried;
+  SharpnessBackendChoice choice;        /* of cpu or cuda */
   CompareCounts counts;
   guint64 dist_index;           /* distorted frames output */
   CompareStats total, interval;
@@ -142,8 +137,6 @@ struct _GstCudaCompare
   gboolean summary_posted;
 };
 
-static gchar *cuda_unavailable_reason;
-
 #define gst_cuda_compare_parent_class parent_class
 G_DEFINE_TYPE_WITH_CODE (GstCudaCompare, gst_cuda_compare,
     GST_TYPE_AGGREGATOR,
@@ -151,13 +144,6 @@ G_DEFINE_TYPE_WITH_CODE (GstCudaCompare, gst_cuda_compare,
         "CUDA full-reference comparison"));
 GST_ELEMENT_REGISTER_DEFINE (cudacompare, "cudacompare", GST_RANK_NONE,
     GST_TYPE_CUDA_COMPARE);
-
-void
-gst_cuda_compare_set_cuda_unavailable (const gchar * why)
-{
-  g_free (cuda_unavailable_reason);
-  cuda_unavailable_reason = g_strdup (why);
-}
 
 #define GST_TYPE_COMPARE_METRICS (gst_compare_metrics_get_type ())
 static GType
@@ -198,26 +184,6 @@ gst_compare_ssim_mode_get_type (void)
   return type;
 }
 
-#define GST_TYPE_COMPARE_BACKEND (gst_compare_backend_get_type ())
-static GType
-gst_compare_backend_get_type (void)
-{
-  static gsize type = 0;
-  static const GEnumValue values[] = {
-    {GST_COMPARE_BACKEND_AUTO,
-        "CUDA when a device is usable, else the CPU", "auto"},
-    {GST_COMPARE_BACKEND_CPU, "CPU", "cpu"},
-    {GST_COMPARE_BACKEND_CUDA,
-        "CUDA; the element fails to start without a usable device", "cuda"},
-    {0, NULL, NULL}
-  };
-
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static ("GstCompareBackend",
-            values));
-  return type;
-}
-
 #define GST_TYPE_COMPARE_STATS_FORMAT (gst_compare_stats_format_get_type ())
 static GType
 gst_compare_stats_format_get_type (void)
@@ -249,62 +215,8 @@ get_settings (GstCudaCompare * self, GstCudaCompareSettings * s)
   GST_OBJECT_UNLOCK (self);
 }
 
-/* TRUE the first time @text is seen since start. */
-static gboolean
-first_time (GstCudaCompare * self, const gchar * text)
-{
-  gboolean first;
-
-  GST_OBJECT_LOCK (self);
-  first = !g_hash_table_contains (self->warned, text);
-  if (first)
-    g_hash_table_add (self->warned, g_strdup (text));
-  GST_OBJECT_UNLOCK (self);
-  return first;
-}
-
-#define WARN_ONCE(self, domain, code, ...) G_STMT_START {               \
-  gchar *_text = g_strdup_printf (__VA_ARGS__);                         \
-  if (first_time (self, _text))                                         \
-    GST_ELEMENT_WARNING (self, domain, code, ("%s", _text), (NULL));    \
-  g_free (_text);                                                       \
-} G_STMT_END
-
-static gchar *
-open_gpu (GstCudaCompare * self, gint device_id)
-{
-  GError *err = NULL;
-  gchar *why;
-
-  self->gpu_tried = TRUE;
-  if (!self->cuda)
-    return g_strdup (cuda_unavailable_reason);
-  if (compare_backend_open (self->cuda, device_id, &err))
-    return NULL;
-  why = g_strdup (err ? err->message : "the CUDA backend failed to open");
-  g_clear_error (&err);
-  return why;
-}
-
-static gboolean
-use_gpu (GstCudaCompare * self, const GstCudaCompareSettings * s)
-{
-  gchar *why;
-
-  if (s->backend == GST_COMPARE_BACKEND_CPU)
-    return FALSE;
-  if (compare_backend_is_open (self->cuda))
-    return TRUE;
-  if (self->gpu_tried)
-    return FALSE;
-  why = open_gpu (self, s->device_id);
-  if (!why)
-    return TRUE;
-  WARN_ONCE (self, RESOURCE, NOT_FOUND,
-      "No usable CUDA device, comparing on the CPU: %s", why);
-  g_free (why);
-  return FALSE;
-}
+#define WARN_ONCE(self, domain, code, ...) \
+  SHARPNESS_WARN_ONCE (self, &(self)->warned, domain, code, __VA_ARGS__)
 
 /* The metrics the CPU computes far slower than a live stream needs (one
  * thread, 1080p 4:2:0: SSIM wang 280 ms, with ssim-downsample 46 ms,
@@ -332,10 +244,8 @@ reset_interval (GstCudaCompare * self)
 static void
 release_streaming_state (GstCudaCompare * self)
 {
-  if (self->cuda)
-    compare_backend_close (self->cuda);
-  self->gpu_tried = FALSE;
-  compare_backend_close (self->cpu);
+  sharpness_backend_choice_stop (&self->choice);
+  sharpness_backend_close (SHARPNESS_BACKEND (self->cpu));
   if (!compare_stats_file_close (&self->stats_file))
     GST_ELEMENT_WARNING (self, RESOURCE, WRITE,
         ("Could not write the stats file completely"), (NULL));
@@ -348,13 +258,10 @@ gst_cuda_compare_start (GstAggregator * agg)
   GstCudaCompare *self = GST_CUDA_COMPARE (agg);
   GstCudaCompareSettings s;
   GError *err = NULL;
-  gchar *why;
 
   get_settings (self, &s);
 
-  GST_OBJECT_LOCK (self);
-  g_hash_table_remove_all (self->warned);
-  GST_OBJECT_UNLOCK (self);
+  sharpness_warn_once_reset (&self->warned);
   gst_video_info_init (&self->ref_info);
   gst_video_info_init (&self->dist_info);
   self->have_ref_info = self->have_dist_info = FALSE;
@@ -367,7 +274,7 @@ gst_cuda_compare_start (GstAggregator * agg)
   compare_psnr_summary_init (&self->psnr_summary);
   self->summary_posted = FALSE;
 
-  if (!compare_backend_open (self->cpu, -1, &err)) {
+  if (!sharpness_backend_open (SHARPNESS_BACKEND (self->cpu), -1, &err)) {
     GST_ELEMENT_ERROR (self, CORE, FAILED, ("%s", err->message), (NULL));
     g_clear_error (&err);
     g_free (s.stats_file);
@@ -395,24 +302,11 @@ gst_cuda_compare_start (GstAggregator * agg)
   }
   g_free (s.stats_file);
 
-  if (s.backend == GST_COMPARE_BACKEND_CPU)
-    return TRUE;
-  why = open_gpu (self, s.device_id);
-  if (!why) {
-    GST_INFO_OBJECT (self, "comparing on the CUDA backend");
-    return TRUE;
-  }
-  if (s.backend == GST_COMPARE_BACKEND_CUDA) {
-    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
-        ("backend=cuda, but no CUDA device is usable: %s", why),
-        ("set backend=auto or backend=cpu to compare on the CPU"));
-    g_free (why);
+  if (!sharpness_backend_choice_start (&self->choice, s.backend,
+          s.device_id)) {
     release_streaming_state (self);
     return FALSE;
   }
-  WARN_ONCE (self, RESOURCE, NOT_FOUND,
-      "No usable CUDA device, comparing on the CPU: %s", why);
-  g_free (why);
   return TRUE;
 }
 
@@ -555,7 +449,8 @@ gst_cuda_compare_sink_query (GstAggregator * agg, GstAggregatorPad * pad,
   GstCudaCompare *self = GST_CUDA_COMPARE (agg);
 
   if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
-      compare_backend_handle_context_query (self->cuda, query))
+      sharpness_backend_handle_context_query (SHARPNESS_BACKEND
+          (self->cuda), query))
     return TRUE;
   return GST_AGGREGATOR_CLASS (parent_class)->sink_query (agg, pad, query);
 }
@@ -566,7 +461,8 @@ gst_cuda_compare_src_query (GstAggregator * agg, GstQuery * query)
   GstCudaCompare *self = GST_CUDA_COMPARE (agg);
 
   if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
-      compare_backend_handle_context_query (self->cuda, query))
+      sharpness_backend_handle_context_query (SHARPNESS_BACKEND
+          (self->cuda), query))
     return TRUE;
   return GST_AGGREGATOR_CLASS (parent_class)->src_query (agg, query);
 }
@@ -580,12 +476,13 @@ gst_cuda_compare_propose_allocation (GstAggregator * agg,
 
   GST_OBJECT_LOCK (self);
   pinned = self->settings.pinned_pool &&
-      self->settings.backend != GST_COMPARE_BACKEND_CPU;
+      self->settings.backend != GST_SHARPNESS_BACKEND_CPU;
   GST_OBJECT_UNLOCK (self);
   /* Pinned host memory is plain system memory for downstream too (the
    * distorted frames leave as they came). */
   if (pinned)
-    compare_backend_propose_allocation (self->cuda, query);
+    sharpness_backend_propose_allocation (SHARPNESS_BACKEND (self->cuda),
+        query);
   /* The reference frames end here: any stride is fine.  The distorted
    * ones go downstream, which was not asked. */
   if (pad == self->ref_pad)
@@ -602,7 +499,8 @@ gst_cuda_compare_set_context (GstElement * element, GstContext * context)
   GST_OBJECT_LOCK (self);
   device_id = self->settings.device_id;
   GST_OBJECT_UNLOCK (self);
-  compare_backend_set_context (self->cuda, context, device_id);
+  sharpness_backend_set_context (SHARPNESS_BACKEND (self->cuda), context,
+      device_id);
 
   GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
 }
@@ -648,7 +546,8 @@ compare_pair (GstCudaCompare * self, const GstCudaCompareSettings * s,
   guint heavy;
 
   *computed = 0;
-  if (use_gpu (self, s)) {
+  if (sharpness_backend_choice_use_gpu (&self->choice, s->backend,
+          s->device_id)) {
     if (compare_backend_compare (self->cuda, &self->layout, ref,
             &self->ref_info, dist, &self->dist_info, &req, result, &err))
       goto done;
@@ -656,7 +555,7 @@ compare_pair (GstCudaCompare * self, const GstCudaCompareSettings * s,
             SHARPNESS_SCORER_ERROR_DEVICE_LOST)) {
       WARN_ONCE (self, RESOURCE, FAILED, "The CUDA device was lost, "
           "comparing on the CPU from now on: %s", err->message);
-      compare_backend_close (self->cuda);
+      sharpness_backend_close (SHARPNESS_BACKEND (self->cuda));
     } else {
       WARN_ONCE (self, RESOURCE, FAILED, "Comparing on the GPU failed, "
           "comparing on the CPU instead: %s", err->message);
@@ -665,7 +564,7 @@ compare_pair (GstCudaCompare * self, const GstCudaCompareSettings * s,
   }
 
   /* A fallback may never make a frame late. */
-  heavy = s->backend == GST_COMPARE_BACKEND_CPU ? 0 : heavy_metrics (&req);
+  heavy = s->backend == GST_SHARPNESS_BACKEND_CPU ? 0 : heavy_metrics (&req);
   if (heavy) {
     WARN_ONCE (self, RESOURCE, FAILED, "%s%s too slow on the CPU to keep "
         "up with the stream and no CUDA device computes %s: left out (set "
@@ -1024,11 +923,11 @@ gst_cuda_compare_finalize (GObject * object)
 {
   GstCudaCompare *self = GST_CUDA_COMPARE (object);
 
-  g_clear_pointer (&self->cuda, compare_backend_free);
-  g_clear_pointer (&self->cpu, compare_backend_free);
+  sharpness_backend_free (SHARPNESS_BACKEND (self->cuda));
+  sharpness_backend_free (SHARPNESS_BACKEND (self->cpu));
   g_free (self->settings.stats_file);
   gst_caps_replace (&self->dist_caps, NULL);
-  g_hash_table_unref (self->warned);
+  sharpness_warn_once_clear (&self->warned);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -1063,7 +962,7 @@ install_properties (GObjectClass * gobject_class)
           "for the CPU, SSIM wang and MS-SSIM, are then left out); cuda "
           "makes the element fail to start without a usable device; cpu "
           "computes every metric on the CPU",
-          GST_TYPE_COMPARE_BACKEND, DEFAULT_BACKEND, flags));
+          GST_TYPE_SHARPNESS_BACKEND, DEFAULT_BACKEND, flags));
   g_object_class_install_property (gobject_class, PROP_CUDA_DEVICE_ID,
       g_param_spec_int ("cuda-device-id", "CUDA device ID",
           "CUDA device to use, -1 for any (a CUDA context shared by the "
@@ -1138,7 +1037,7 @@ gst_cuda_compare_class_init (GstCudaCompareClass * klass)
 
   gst_type_mark_as_plugin_api (GST_TYPE_COMPARE_METRICS, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_COMPARE_SSIM_MODE, 0);
-  gst_type_mark_as_plugin_api (GST_TYPE_COMPARE_BACKEND, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_SHARPNESS_BACKEND, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_COMPARE_STATS_FORMAT, 0);
 }
 
@@ -1160,7 +1059,7 @@ gst_cuda_compare_init (GstCudaCompare * self)
     .stats_file = NULL,
     .stats_format = DEFAULT_STATS_FORMAT,
   };
-  self->warned = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  sharpness_warn_once_init (&self->warned, GST_OBJECT (self));
 
   templ = gst_element_class_get_pad_template (GST_ELEMENT_GET_CLASS (self),
       "ref_sink");
@@ -1174,6 +1073,8 @@ gst_cuda_compare_init (GstCudaCompare * self)
   gst_element_add_pad (element, GST_PAD (self->dist_pad));
 
   self->cpu = compare_backend_new_cpu (element);
-  if (!cuda_unavailable_reason)
+  if (!sharpness_backend_choice_cuda_unavailable ())
     self->cuda = compare_backend_new_cuda (element);
+  sharpness_backend_choice_init (&self->choice, element, GST_CAT_DEFAULT,
+      &self->warned, SHARPNESS_BACKEND (self->cuda), "compare", "comparing");
 }

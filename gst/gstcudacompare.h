@@ -15,10 +15,6 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (GstCudaCompare, gst_cuda_compare, GST, CUDA_COMPARE,
     GstAggregator)
 
-/* From plugin_init when the CUDA driver cannot be used (@why says why):
- * every instance then compares on the CPU. */
-void gst_cuda_compare_set_cuda_unavailable (const gchar * why);
-
 GST_ELEMENT_REGISTER_DECLARE (cudacompare);
 
 G_END_DECLS

@@ -26,12 +26,15 @@
 
 #include <gst/video/video.h>
 
+#include "sharpness-backend-choice.h"
 #include "sharpness-blur-detector.h"
 #include "sharpness-blur-segments.h"
 #include "sharpness-caps.h"
+#include "sharpness-frame-regions.h"
 #include "sharpness-messages.h"
 #include "sharpness-meta.h"
 #include "sharpness-scorer.h"
+#include "sharpness-warn-once.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_sharpness_debug);
 #define GST_CAT_DEFAULT gst_cuda_sharpness_debug
@@ -40,13 +43,6 @@ static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (SHARPNESS_CAPS));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (SHARPNESS_CAPS));
-
-typedef enum
-{
-  GST_SHARPNESS_BACKEND_AUTO,
-  GST_SHARPNESS_BACKEND_CPU,
-  GST_SHARPNESS_BACKEND_CUDA
-} GstSharpnessBackend;
 
 #define DEFAULT_METRIC SHARPNESS_METRIC_LAPLACIAN
 #define DEFAULT_BACKEND GST_SHARPNESS_BACKEND_AUTO
@@ -61,6 +57,17 @@ typedef enum
 #define DEFAULT_MIN_BLURRY_DURATION 0
 #define DEFAULT_MAX_BLURRY_GAP 2
 #define MAX_BLURRY_GAP 10000
+
+#define DEFAULT_TILES_COLS 0      /* off */
+#define DEFAULT_TILES_ROWS 0
+#define DEFAULT_POOLING GST_SHARPNESS_POOLING_MEAN
+#define DEFAULT_POOLING_PERCENT 10.0
+
+typedef enum
+{
+  GST_SHARPNESS_POOLING_MEAN,
+  GST_SHARPNESS_POOLING_TOP_PERCENT
+} GstSharpnessPooling;
 
 #define BLURRY_START_NAME "sharpness-blurry-start"
 #define BLURRY_END_NAME "sharpness-blurry-end"
@@ -79,7 +86,11 @@ enum
   PROP_RELATIVE_THRESHOLD,
   PROP_WINDOW,
   PROP_MIN_BLURRY_DURATION,
-  PROP_MAX_BLURRY_GAP
+  PROP_MAX_BLURRY_GAP,
+  PROP_TILES,
+  PROP_POOLING,
+  PROP_POOLING_PERCENT,
+  PROP_ROI_TYPES
 };
 
 /* The properties; the streaming thread copies them under the object lock
@@ -97,6 +108,12 @@ typedef struct
   guint window;
   guint64 min_blurry_duration;
   guint max_blurry_gap;
+  guint tiles_cols, tiles_rows;  /* 0: off */
+  GstSharpnessPooling pooling;
+  gdouble pooling_percent;
+  /* GQuarks, NULL: every type.  Never modified once set (a new array
+   * replaces it), so a copy of the settings holds a reference. */
+  GArray *roi_types;
 } GstCudaSharpnessSettings;
 
 struct _GstCudaSharpness
@@ -104,7 +121,7 @@ struct _GstCudaSharpness
   GstBaseTransform parent;
 
   GstCudaSharpnessSettings settings;    /* object lock */
-  GHashTable *warned;           /* object lock: warnings posted since start */
+  SharpnessWarnOnce warned;     /* warnings posted since start */
 
   /* Why the last caps were refused (object lock), logged at debug level
    * only: accept-caps and caps queries are often speculative.  Posted as
@@ -121,13 +138,14 @@ struct _GstCudaSharpness
   gboolean refusal_posted;      /* object lock */
   SharpnessScorer *cpu;         /* always */
   SharpnessScorer *cuda;        /* NULL when CUDA is unusable */
+  SharpnessBackendChoice choice;        /* of cpu or cuda */
   SharpnessBlurDetector *detector;
   SharpnessSignature signature; /* scratch: the frame's, for cut detection */
+  SharpnessFrameRegions regions;        /* tiles and ROIs of the frame */
   /* Blurry-segment alarms (min-blurry-duration > 0); alarm_metric is the
    * metric of the open run. */
   SharpnessSegmentTracker segments;
   SharpnessMetric alarm_metric;
-  gboolean gpu_tried;           /* CUDA backend opened, or failed to */
   SharpnessMetric stats_metric; /* metric of the statistics below */
   guint64 frame_index;
   SharpnessStats interval_stats;
@@ -136,9 +154,6 @@ struct _GstCudaSharpness
   SharpnessStats total_stats;
 };
 
-/* Why the CUDA driver is unusable (set once by plugin_init), or NULL. */
-static gchar *cuda_unavailable_reason;
-
 #define gst_cuda_sharpness_parent_class parent_class
 G_DEFINE_TYPE_WITH_CODE (GstCudaSharpness, gst_cuda_sharpness,
     GST_TYPE_BASE_TRANSFORM,
@@ -146,13 +161,6 @@ G_DEFINE_TYPE_WITH_CODE (GstCudaSharpness, gst_cuda_sharpness,
         "CUDA sharpness analyzer"));
 GST_ELEMENT_REGISTER_DEFINE (cudasharpness, "cudasharpness", GST_RANK_NONE,
     GST_TYPE_CUDA_SHARPNESS);
-
-void
-gst_cuda_sharpness_set_cuda_unavailable (const gchar * why)
-{
-  g_free (cuda_unavailable_reason);
-  cuda_unavailable_reason = g_strdup (why);
-}
 
 /* The GEnum of the `metric` property, built from the metric table. */
 #define GST_TYPE_SHARPNESS_METRIC (gst_sharpness_metric_get_type ())
@@ -174,97 +182,44 @@ gst_sharpness_metric_get_type (void)
   return type;
 }
 
-#define GST_TYPE_SHARPNESS_BACKEND (gst_sharpness_backend_get_type ())
+#define GST_TYPE_SHARPNESS_POOLING (gst_sharpness_pooling_get_type ())
 static GType
-gst_sharpness_backend_get_type (void)
+gst_sharpness_pooling_get_type (void)
 {
   static gsize type = 0;
   static const GEnumValue values[] = {
-    {GST_SHARPNESS_BACKEND_AUTO,
-        "CUDA when a device is usable, else the CPU", "auto"},
-    {GST_SHARPNESS_BACKEND_CPU, "CPU", "cpu"},
-    {GST_SHARPNESS_BACKEND_CUDA,
-        "CUDA; the element fails to start without a usable device", "cuda"},
+    {GST_SHARPNESS_POOLING_MEAN, "The whole frame's score", "mean"},
+    {GST_SHARPNESS_POOLING_TOP_PERCENT,
+        "The mean of the sharpest pooling-percent % of the tiles",
+        "top-percent"},
     {0, NULL, NULL}
   };
 
-  if (g_once_init_enter (&type)) {
+  if (g_once_init_enter (&type))
     g_once_init_leave (&type,
-        g_enum_register_static ("GstSharpnessBackend", values));
-  }
+        g_enum_register_static ("GstSharpnessPooling", values));
   return type;
 }
 
+/* A copy of the settings; release it with clear_settings(). */
 static void
 get_settings (GstCudaSharpness * self, GstCudaSharpnessSettings * settings)
 {
   GST_OBJECT_LOCK (self);
   *settings = self->settings;
+  if (settings->roi_types)
+    g_array_ref (settings->roi_types);
   GST_OBJECT_UNLOCK (self);
 }
 
-/* TRUE the first time @text is seen since start: the caller posts it then,
- * so a persistent problem is reported once rather than per frame. */
-static gboolean
-first_time (GstCudaSharpness * self, const gchar * text)
+static void
+clear_settings (GstCudaSharpnessSettings * settings)
 {
-  gboolean first;
-
-  GST_OBJECT_LOCK (self);
-  first = !g_hash_table_contains (self->warned, text);
-  if (first)
-    g_hash_table_add (self->warned, g_strdup (text));
-  GST_OBJECT_UNLOCK (self);
-  return first;
+  g_clear_pointer (&settings->roi_types, g_array_unref);
 }
 
-#define WARN_ONCE(self, domain, code, ...) G_STMT_START {               \
-  gchar *_text = g_strdup_printf (__VA_ARGS__);                         \
-  if (first_time (self, _text))                                         \
-    GST_ELEMENT_WARNING (self, domain, code, ("%s", _text), (NULL));    \
-  g_free (_text);                                                       \
-} G_STMT_END
-
-/* Opens the CUDA backend; NULL on success, else why it is unusable. */
-static gchar *
-open_gpu (GstCudaSharpness * self, gint device_id)
-{
-  GError *err = NULL;
-  gchar *why;
-
-  self->gpu_tried = TRUE;
-  if (!self->cuda)
-    return g_strdup (cuda_unavailable_reason);
-  if (sharpness_scorer_open (self->cuda, device_id, &err))
-    return NULL;
-  why = g_strdup (err ? err->message : "the CUDA backend failed to open");
-  g_clear_error (&err);
-  return why;
-}
-
-/* TRUE when this frame goes to the GPU.  A switch from cpu to auto or cuda
- * while playing opens the device then; a failure is a warning there, since
- * the stream must keep flowing. */
-static gboolean
-use_gpu (GstCudaSharpness * self, const GstCudaSharpnessSettings * s)
-{
-  gchar *why;
-
-  if (s->backend == GST_SHARPNESS_BACKEND_CPU)
-    return FALSE;
-  if (sharpness_scorer_is_open (self->cuda))
-    return TRUE;
-  if (self->gpu_tried)
-    return FALSE;
-
-  why = open_gpu (self, s->device_id);
-  if (!why)
-    return TRUE;
-  WARN_ONCE (self, RESOURCE, NOT_FOUND,
-      "No usable CUDA device, scoring on the CPU: %s", why);
-  g_free (why);
-  return FALSE;
-}
+#define WARN_ONCE(self, domain, code, ...) \
+  SHARPNESS_WARN_ONCE (self, &(self)->warned, domain, code, __VA_ARGS__)
 
 static void
 reset_interval (GstCudaSharpness * self)
@@ -277,10 +232,8 @@ reset_interval (GstCudaSharpness * self)
 static void
 release_streaming_state (GstCudaSharpness * self)
 {
-  if (self->cuda)
-    sharpness_scorer_close (self->cuda);
-  self->gpu_tried = FALSE;
-  sharpness_scorer_close (self->cpu);
+  sharpness_backend_choice_stop (&self->choice);
+  sharpness_backend_close (SHARPNESS_BACKEND (self->cpu));
   g_clear_pointer (&self->detector, sharpness_blur_detector_free);
 }
 
@@ -290,11 +243,11 @@ gst_cuda_sharpness_start (GstBaseTransform * trans)
   GstCudaSharpness *self = GST_CUDA_SHARPNESS (trans);
   GstCudaSharpnessSettings s;
   GError *err = NULL;
-  gchar *why;
 
   get_settings (self, &s);
+  clear_settings (&s);          /* roi_types is not needed here */
 
-  if (!sharpness_scorer_open (self->cpu, -1, &err)) {
+  if (!sharpness_backend_open (SHARPNESS_BACKEND (self->cpu), -1, &err)) {
     GST_ELEMENT_ERROR (self, CORE, FAILED, ("%s", err->message), (NULL));
     g_clear_error (&err);
     return FALSE;
@@ -313,28 +266,14 @@ gst_cuda_sharpness_start (GstBaseTransform * trans)
   self->negotiated = FALSE;
   GST_OBJECT_LOCK (self);
   self->refusal_posted = FALSE;
-  g_hash_table_remove_all (self->warned);
   GST_OBJECT_UNLOCK (self);
+  sharpness_warn_once_reset (&self->warned);
 
-  if (s.backend == GST_SHARPNESS_BACKEND_CPU)
-    return TRUE;
-
-  why = open_gpu (self, s.device_id);
-  if (!why) {
-    GST_INFO_OBJECT (self, "scoring on the CUDA backend");
-    return TRUE;
-  }
-  if (s.backend == GST_SHARPNESS_BACKEND_CUDA) {
-    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
-        ("backend=cuda, but no CUDA device is usable: %s", why),
-        ("set backend=auto or backend=cpu to score on the CPU"));
-    g_free (why);
+  if (!sharpness_backend_choice_start (&self->choice, s.backend,
+          s.device_id)) {
     release_streaming_state (self);
     return FALSE;
   }
-  WARN_ONCE (self, RESOURCE, NOT_FOUND,
-      "No usable CUDA device, scoring on the CPU: %s", why);
-  g_free (why);
   return TRUE;
 }
 
@@ -487,7 +426,8 @@ gst_cuda_sharpness_query (GstBaseTransform * trans, GstPadDirection direction,
   gboolean ret;
 
   if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
-      sharpness_scorer_handle_context_query (self->cuda, query))
+      sharpness_backend_handle_context_query (SHARPNESS_BACKEND (self->cuda),
+          query))
     return TRUE;
 
   ret = GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
@@ -522,7 +462,8 @@ gst_cuda_sharpness_propose_allocation (GstBaseTransform * trans,
       self->settings.backend != GST_SHARPNESS_BACKEND_CPU;
   GST_OBJECT_UNLOCK (self);
   /* The scorer adds its pool only where downstream proposed none. */
-  if (pinned && sharpness_scorer_propose_allocation (self->cuda, query))
+  if (pinned && sharpness_backend_propose_allocation (SHARPNESS_BACKEND
+          (self->cuda), query))
     ret = TRUE;
   return ret;
 }
@@ -677,22 +618,24 @@ cpu_may_score (GstCudaSharpness * self, const GstCudaSharpnessSettings * s)
   return FALSE;
 }
 
+/* Runs @job on the GPU when in use, else (or when the GPU failed on it)
+ * on the CPU.  FALSE (warned once) when the frame goes on unscored. */
 static gboolean
-score_frame (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
-    GstBuffer * buf, gdouble * score)
+run_job (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
+    GstBuffer * buf, const SharpnessScorerJob * job)
 {
   GError *err = NULL;
 
-  if (use_gpu (self, s)) {
-    if (sharpness_scorer_score (self->cuda, s->metric, buf, &self->info,
-            score, &err))
+  if (sharpness_backend_choice_use_gpu (&self->choice, s->backend,
+          s->device_id)) {
+    if (sharpness_scorer_run (self->cuda, buf, &self->info, job, &err))
       return TRUE;
     if (g_error_matches (err, SHARPNESS_SCORER_ERROR,
             SHARPNESS_SCORER_ERROR_DEVICE_LOST)) {
       /* The context is unusable: stay off the GPU until the next start. */
       WARN_ONCE (self, RESOURCE, FAILED, "The CUDA device was lost, scoring "
           "on the CPU from now on: %s", err->message);
-      sharpness_scorer_close (self->cuda);
+      sharpness_backend_close (SHARPNESS_BACKEND (self->cuda));
     } else if (g_error_matches (err, SHARPNESS_SCORER_ERROR,
             SHARPNESS_SCORER_ERROR_METRIC)) {
       /* The metric refused the frame (too small, say): so would the CPU. */
@@ -710,8 +653,7 @@ score_frame (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
 
   if (!cpu_may_score (self, s))
     return FALSE;
-  if (sharpness_scorer_score (self->cpu, s->metric, buf, &self->info, score,
-          &err))
+  if (sharpness_scorer_run (self->cpu, buf, &self->info, job, &err))
     return TRUE;
   if (g_error_matches (err, SHARPNESS_SCORER_ERROR,
           SHARPNESS_SCORER_ERROR_MAP))
@@ -723,6 +665,69 @@ score_frame (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
         err->message);
   g_clear_error (&err);
   return FALSE;
+}
+
+/* The refusal for metrics without tile sums (perceptual ones): once, and
+ * the frame is scored whole. */
+static void
+refuse_regions (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
+    GstBuffer * buf)
+{
+  const gchar *nick = sharpness_metric_info[s->metric].nick;
+
+  if (s->tiles_cols > 0)
+    WARN_ONCE (self, RESOURCE, SETTINGS, "tiles are computed for the "
+        "classical metrics only: %s frames get their whole-frame score and "
+        "no tile fields", nick);
+  if (s->pooling == GST_SHARPNESS_POOLING_TOP_PERCENT)
+    WARN_ONCE (self, RESOURCE, SETTINGS, "tiles are computed for the "
+        "classical metrics only: pooling=top-percent does not apply to %s, "
+        "whose frame score stays the whole frame's", nick);
+  if (gst_buffer_get_meta (buf, GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE))
+    WARN_ONCE (self, RESOURCE, SETTINGS, "tiles are computed for the "
+        "classical metrics only: %s scores the whole frame, not its regions "
+        "of interest (no sharpness param added)", nick);
+}
+
+/* Scores the frame into @r: its score and, for the classical metrics, its
+ * tiles (`tiles`, `pooling`) and ROIs, all in one backend call. */
+static gboolean
+score_frame (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
+    GstBuffer * buf, SharpnessFrameResult * r)
+{
+  SharpnessScorerJob job = {.kind = SHARPNESS_SCORER_SCORE,.metric =
+        s->metric
+  };
+  SharpnessRegionsRequest req = {
+    .metric = s->metric,
+    .width = GST_VIDEO_INFO_WIDTH (&self->info),
+    .height = GST_VIDEO_INFO_HEIGHT (&self->info),
+    .tiles_cols = s->tiles_cols,
+    .tiles_rows = s->tiles_rows,
+    .top_percent = s->pooling == GST_SHARPNESS_POOLING_TOP_PERCENT,
+    .percent = s->pooling_percent,
+    .roi_types = s->roi_types,
+    .category = GST_CAT_DEFAULT,
+  };
+  gboolean regions = sharpness_metric_has_tiles (s->metric);
+  gdouble score = 0.0;
+
+  if (!regions) {
+    refuse_regions (self, s, buf);
+    job.score = &score;
+  } else if (!sharpness_frame_regions_plan (&self->regions,
+          GST_OBJECT (self), &req, buf, &job, &score)) {
+    WARN_ONCE (self, RESOURCE, NO_SPACE_LEFT, "Out of memory for the tile "
+        "grid: frames get their whole-frame score only");
+  }
+
+  if (!run_job (self, s, buf, &job))
+    return FALSE;
+  if (regions)
+    sharpness_frame_regions_finish (&self->regions, &req, &job, score, r);
+  else
+    r->score = score;
+  return TRUE;
 }
 
 /* One message per frame, or, with an interval, one when the frames since
@@ -803,9 +808,10 @@ gst_cuda_sharpness_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   sharpness_blur_detector_configure (self->detector, s.metric, s.window);
 
   /* On failure the frame goes on untouched; score_frame warned. */
-  if (!score_frame (self, &s, buf, &r.score)) {
+  if (!score_frame (self, &s, buf, &r)) {
     sharpness_stats_add_unscored (&self->total_stats);
     self->unscored_since_message++;
+    clear_settings (&s);
     return GST_FLOW_OK;
   }
 
@@ -815,13 +821,17 @@ gst_cuda_sharpness_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   GST_LOG_OBJECT (self, "frame %" G_GUINT64_FORMAT ": %s %g%s", r.frame,
       r.metric, r.score, r.blurry ? " (blurry)" : "");
 
-  sharpness_meta_set (buf, r.metric, r.score, r.blurry);
+  if (r.n_rois > 0)
+    sharpness_frame_regions_set_roi_params (&self->regions, s.metric,
+        s.threshold);
+  sharpness_meta_set (buf, &r);
   sharpness_stats_add (&self->total_stats, r.score, r.blurry);
   sharpness_frame_result_set_times (&r, buf,
       &GST_BASE_TRANSFORM (self)->segment, &self->info);
   r.unscored = self->unscored_since_message;
   post_result (self, &s, &r);
   update_alarm (self, &s, &r);
+  clear_settings (&s);
   return GST_FLOW_OK;
 }
 
@@ -834,7 +844,8 @@ gst_cuda_sharpness_set_context (GstElement * element, GstContext * context)
   GST_OBJECT_LOCK (self);
   device_id = self->settings.device_id;
   GST_OBJECT_UNLOCK (self);
-  sharpness_scorer_set_context (self->cuda, context, device_id);
+  sharpness_backend_set_context (SHARPNESS_BACKEND (self->cuda), context,
+      device_id);
 
   GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
 }
@@ -881,6 +892,27 @@ gst_cuda_sharpness_set_property (GObject * object, guint prop_id,
       break;
     case PROP_MAX_BLURRY_GAP:
       s->max_blurry_gap = g_value_get_uint (value);
+      break;
+    case PROP_TILES:{
+      const gchar *text = g_value_get_string (value);
+
+      /* GLib cannot validate a string property: refuse a bad one here. */
+      if (!sharpness_tiles_parse (text, &s->tiles_cols, &s->tiles_rows))
+        g_warning ("cudasharpness: invalid tiles \"%s\": expected "
+            "\"COLSxROWS\" with 1 to %d columns and rows (e.g. \"8x4\"), "
+            "or \"\" or \"off\"; tiles unchanged", text,
+            SHARPNESS_TILES_MAX);
+      break;
+    }
+    case PROP_POOLING:
+      s->pooling = g_value_get_enum (value);
+      break;
+    case PROP_POOLING_PERCENT:
+      s->pooling_percent = g_value_get_double (value);
+      break;
+    case PROP_ROI_TYPES:
+      g_clear_pointer (&s->roi_types, g_array_unref);
+      s->roi_types = sharpness_roi_types_parse (g_value_get_string (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -932,6 +964,22 @@ gst_cuda_sharpness_get_property (GObject * object, guint prop_id,
     case PROP_MAX_BLURRY_GAP:
       g_value_set_uint (value, s->max_blurry_gap);
       break;
+    case PROP_TILES:
+      if (s->tiles_cols > 0)
+        g_value_take_string (value, g_strdup_printf ("%ux%u", s->tiles_cols,
+                s->tiles_rows));
+      else
+        g_value_set_string (value, "");
+      break;
+    case PROP_POOLING:
+      g_value_set_enum (value, s->pooling);
+      break;
+    case PROP_POOLING_PERCENT:
+      g_value_set_double (value, s->pooling_percent);
+      break;
+    case PROP_ROI_TYPES:
+      g_value_take_string (value, sharpness_roi_types_to_string (s->roi_types));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -944,11 +992,13 @@ gst_cuda_sharpness_finalize (GObject * object)
 {
   GstCudaSharpness *self = GST_CUDA_SHARPNESS (object);
 
-  g_clear_pointer (&self->cuda, sharpness_scorer_free);
-  g_clear_pointer (&self->cpu, sharpness_scorer_free);
+  sharpness_backend_free (SHARPNESS_BACKEND (self->cuda));
+  sharpness_backend_free (SHARPNESS_BACKEND (self->cpu));
   g_free (self->refusal);
   gst_caps_replace (&self->event_caps, NULL);
-  g_hash_table_unref (self->warned);
+  sharpness_warn_once_clear (&self->warned);
+  sharpness_frame_regions_clear (&self->regions);
+  g_clear_pointer (&self->settings.roi_types, g_array_unref);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -1037,6 +1087,38 @@ install_properties (GObjectClass * gobject_class)
           "Number of consecutive sharp frames a blurry run may contain "
           "before it ends (for min-blurry-duration)",
           0, MAX_BLURRY_GAP, DEFAULT_MAX_BLURRY_GAP, flags));
+  g_object_class_install_property (gobject_class, PROP_TILES,
+      g_param_spec_string ("tiles", "Tiles",
+          "Tile map, \"COLSxROWS\" (1 to 64 each, e.g. \"8x4\"), \"\" or "
+          "\"off\" = off: with a classical metric, each tile of the frame's "
+          "luma is scored in the same pass as the frame, and the meta and "
+          "'sharpness' messages carry tiles-cols, tiles-rows and "
+          "tile-scores (row-major); perceptual metrics refuse with one "
+          "warning and keep their frame score",
+          "", flags));
+  g_object_class_install_property (gobject_class, PROP_POOLING,
+      g_param_spec_enum ("pooling", "Pooling",
+          "Frame score: mean = the whole frame's; top-percent = the mean of "
+          "the sharpest pooling-percent % of the tiles (of 'tiles', or of an "
+          "8x8 grid when tiles is off), so that a sharp subject on a soft "
+          "background is not blurry; the blurry decision uses this score. "
+          "Classical metrics only (others keep the whole frame's score, "
+          "with one warning)",
+          GST_TYPE_SHARPNESS_POOLING, DEFAULT_POOLING, flags));
+  g_object_class_install_property (gobject_class, PROP_POOLING_PERCENT,
+      g_param_spec_double ("pooling-percent", "Pooling percent",
+          "Share of the tiles, sharpest first, that pooling=top-percent "
+          "averages (at least one tile)",
+          G_MINDOUBLE, 100.0, DEFAULT_POOLING_PERCENT, flags));
+  g_object_class_install_property (gobject_class, PROP_ROI_TYPES,
+      g_param_spec_string ("roi-types", "ROI types",
+          "Comma-separated region-of-interest types to score (e.g. "
+          "\"face\"), \"\" = all: each GstVideoRegionOfInterestMeta of "
+          "these types gets a 'sharpness' param (metric, score, blurry: "
+          "worse than threshold when set) scored inside the region, and the "
+          "'sharpness' message lists roi-ids, roi-types and roi-scores. "
+          "Classical metrics only",
+          "", flags));
 }
 
 static void
@@ -1078,6 +1160,7 @@ gst_cuda_sharpness_class_init (GstCudaSharpnessClass * klass)
 
   gst_type_mark_as_plugin_api (GST_TYPE_SHARPNESS_METRIC, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_SHARPNESS_BACKEND, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_SHARPNESS_POOLING, 0);
 }
 
 static void
@@ -1095,14 +1178,23 @@ gst_cuda_sharpness_init (GstCudaSharpness * self)
     .window = DEFAULT_WINDOW,
     .min_blurry_duration = DEFAULT_MIN_BLURRY_DURATION,
     .max_blurry_gap = DEFAULT_MAX_BLURRY_GAP,
+    .tiles_cols = DEFAULT_TILES_COLS,
+    .tiles_rows = DEFAULT_TILES_ROWS,
+    .pooling = DEFAULT_POOLING,
+    .pooling_percent = DEFAULT_POOLING_PERCENT,
+    .roi_types = NULL,
   };
-  self->warned = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  sharpness_frame_regions_init (&self->regions);
+  sharpness_warn_once_init (&self->warned, GST_OBJECT (self));
   gst_video_info_init (&self->info);
   gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);
   gst_pad_add_probe (GST_BASE_TRANSFORM_SINK_PAD (self),
       GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, sink_event_probe, self, NULL);
 
   self->cpu = sharpness_scorer_new_cpu (GST_ELEMENT (self));
-  if (!cuda_unavailable_reason)
+  if (!sharpness_backend_choice_cuda_unavailable ())
     self->cuda = sharpness_scorer_new_cuda (GST_ELEMENT (self));
+  sharpness_backend_choice_init (&self->choice, GST_ELEMENT (self),
+      GST_CAT_DEFAULT, &self->warned, SHARPNESS_BACKEND (self->cuda), "score",
+      "scoring");
 }

@@ -14,10 +14,6 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (GstCudaSharpness, gst_cuda_sharpness, GST,
     CUDA_SHARPNESS, GstBaseTransform)
 
-/* From plugin_init when the CUDA driver cannot be used (@why says why):
- * every instance then scores on the CPU. */
-void gst_cuda_sharpness_set_cuda_unavailable (const gchar * why);
-
 GST_ELEMENT_REGISTER_DECLARE (cudasharpness);
 
 G_END_DECLS

@@ -11,7 +11,9 @@
 
 #include "gstcudasharpness.h"
 #include "gstcudacompare.h"
+#include "gstsharpnessoverlay.h"
 #include "compare-meta.h"
+#include "sharpness-backend-choice.h"
 #include "sharpness-meta.h"
 #include "sharpness-scorer.h"
 
@@ -31,12 +33,13 @@ plugin_init (GstPlugin * plugin)
 
   /* Without a usable driver the element still works, on the CPU. */
   if (!sharpness_scorer_cuda_init_once (&why)) {
-    gst_cuda_sharpness_set_cuda_unavailable (why ? why : "CUDA is unusable");
-    gst_cuda_compare_set_cuda_unavailable (why ? why : "CUDA is unusable");
+    sharpness_backend_choice_set_cuda_unavailable (why ? why :
+        "CUDA is unusable");
   }
 
   return GST_ELEMENT_REGISTER (cudasharpness, plugin) &&
-      GST_ELEMENT_REGISTER (cudacompare, plugin);
+      GST_ELEMENT_REGISTER (cudacompare, plugin) &&
+      GST_ELEMENT_REGISTER (sharpnessoverlay, plugin);
 }
 
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, sharpness,

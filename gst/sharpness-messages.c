@@ -38,6 +38,52 @@ sharpness_stats_mean (const SharpnessStats * stats)
   return stats->frames ? stats->sum / stats->frames : 0.0;
 }
 
+/* @s's field @name: a GST_TYPE_ARRAY of @n values of @type taken from
+ * @values (gint, gdouble or const gchar * each). */
+static void
+set_array (GstStructure * s, const gchar * name, GType type, guint n,
+    gconstpointer values)
+{
+  GValue array = G_VALUE_INIT, v = G_VALUE_INIT;
+
+  g_value_init (&array, GST_TYPE_ARRAY);
+  g_value_init (&v, type);
+  for (guint i = 0; i < n; i++) {
+    if (type == G_TYPE_INT)
+      g_value_set_int (&v, ((const gint *) values)[i]);
+    else if (type == G_TYPE_DOUBLE)
+      g_value_set_double (&v, ((const gdouble *) values)[i]);
+    else
+      g_value_set_string (&v, ((const gchar * const *) values)[i]);
+    gst_value_array_append_value (&array, &v);
+  }
+  g_value_unset (&v);
+  gst_structure_take_value (s, name, &array);
+}
+
+void
+sharpness_frame_result_set_regions (const SharpnessFrameResult * r,
+    GstStructure * s)
+{
+  if (r->tiles_cols > 0) {
+    gst_structure_set (s, "tiles-cols", G_TYPE_UINT, r->tiles_cols,
+        "tiles-rows", G_TYPE_UINT, r->tiles_rows, NULL);
+    set_array (s, "tile-scores", G_TYPE_DOUBLE,
+        r->tiles_cols * r->tiles_rows, r->tile_scores);
+  } else {
+    gst_structure_remove_fields (s, "tiles-cols", "tiles-rows",
+        "tile-scores", NULL);
+  }
+  if (r->n_rois > 0) {
+    set_array (s, "roi-ids", G_TYPE_INT, r->n_rois, r->roi_ids);
+    set_array (s, "roi-types", G_TYPE_STRING, r->n_rois, r->roi_types);
+    set_array (s, "roi-scores", G_TYPE_DOUBLE, r->n_rois, r->roi_scores);
+  } else {
+    gst_structure_remove_fields (s, "roi-ids", "roi-types", "roi-scores",
+        NULL);
+  }
+}
+
 GstMessage *
 sharpness_message_new_frame (GstObject * src,
     const SharpnessFrameResult * result, const SharpnessStats * interval)
@@ -52,6 +98,8 @@ sharpness_message_new_frame (GstObject * src,
       "score", G_TYPE_DOUBLE, result->score,
       "blurry", G_TYPE_BOOLEAN, result->blurry,
       "unscored", G_TYPE_UINT64, result->unscored, NULL);
+
+  sharpness_frame_result_set_regions (result, s);
 
   /* The interval counts are guint (like level's); they saturate rather
    * than wrap after 2^32 frames. */

@@ -42,6 +42,16 @@ typedef struct
   gboolean blurry;
   guint64 unscored;             /* frames left unscored since the previous
                                  * `sharpness` message */
+  /* The tile map (tiles_cols 0: none): tiles_cols x tiles_rows scores,
+   * row-major. */
+  guint tiles_cols, tiles_rows;
+  const gdouble *tile_scores;
+  /* The regions of interest scored (n_rois 0: none): their meta's id,
+   * type name and score. */
+  guint n_rois;
+  const gint *roi_ids;
+  const gchar *const *roi_types;
+  const gdouble *roi_scores;
 } SharpnessFrameResult;
 
 /* Fills the time fields of @result for @buffer, as `level` does: PTS, its
@@ -50,7 +60,14 @@ typedef struct
 void sharpness_frame_result_set_times (SharpnessFrameResult * result,
     GstBuffer * buffer, const GstSegment * segment, const GstVideoInfo * info);
 
-/* `sharpness` for @result; with @interval (the frames since the previous
+/* Sets on @s the fields of @result's tile map (tiles-cols, tiles-rows,
+ * tile-scores) and ROIs (roi-ids, roi-types, roi-scores), and removes
+ * those @result has none of (a meta updated by a second pass).  The
+ * field contract of docs/element.md, read by sharpnessoverlay. */
+void sharpness_frame_result_set_regions (const SharpnessFrameResult * result,
+    GstStructure * s);
+
+/* `sharpness` for @result (its tiles and ROIs included); with @interval (the frames since the previous
  * message, @result's included) it also carries frames, mean, min, max and
  * blurry-frames. */
 GstMessage *sharpness_message_new_frame (GstObject * src,

@@ -37,19 +37,21 @@ find_meta (GstBuffer * buffer, const gchar * metric)
 }
 
 void
-sharpness_meta_set (GstBuffer * buffer, const gchar * metric, gdouble score,
-    gboolean blurry)
+sharpness_meta_set (GstBuffer * buffer, const SharpnessFrameResult * r)
 {
   GstCustomMeta *meta;
+  GstStructure *s;
 
   g_return_if_fail (gst_buffer_is_writable (buffer));
 
-  meta = find_meta (buffer, metric);
+  meta = find_meta (buffer, r->metric);
   if (!meta)
     meta = gst_buffer_add_custom_meta (buffer, SHARPNESS_META_NAME);
   g_return_if_fail (meta != NULL);
 
-  gst_structure_set (gst_custom_meta_get_structure (meta),
-      "metric", G_TYPE_STRING, metric,
-      "score", G_TYPE_DOUBLE, score, "blurry", G_TYPE_BOOLEAN, blurry, NULL);
+  s = gst_custom_meta_get_structure (meta);
+  gst_structure_set (s, "metric", G_TYPE_STRING, r->metric,
+      "score", G_TYPE_DOUBLE, r->score, "blurry", G_TYPE_BOOLEAN, r->blurry,
+      NULL);
+  sharpness_frame_result_set_regions (r, s);
 }

@@ -20,7 +20,7 @@ typedef struct
 } SharpnessScorerCpu;
 
 static gboolean
-cpu_open (SharpnessScorer * scorer, gint device_id, GError ** error)
+cpu_open (SharpnessBackend * scorer, gint device_id, GError ** error)
 {
   SharpnessScorerCpu *self = (SharpnessScorerCpu *) scorer;
 
@@ -36,7 +36,7 @@ cpu_open (SharpnessScorer * scorer, gint device_id, GError ** error)
 }
 
 static void
-cpu_close (SharpnessScorer * scorer)
+cpu_close (SharpnessBackend * scorer)
 {
   SharpnessScorerCpu *self = (SharpnessScorerCpu *) scorer;
 
@@ -44,14 +44,33 @@ cpu_close (SharpnessScorer * scorer)
 }
 
 static gboolean
-cpu_is_open (SharpnessScorer * scorer)
+cpu_is_open (SharpnessBackend * scorer)
 {
   return ((SharpnessScorerCpu *) scorer)->cpu != NULL;
 }
 
+static SharpnessStatus
+run_on_plane (SharpnessCpu * cpu, const SharpnessScorerJob * job,
+    const SharpnessPlane * plane)
+{
+  switch (job->kind) {
+    case SHARPNESS_SCORER_SCORE:
+      return sharpness_cpu_score (cpu, job->metric, plane, job->score);
+    case SHARPNESS_SCORER_TILES:
+      return sharpness_cpu_sums_tiles (cpu, job->metric, plane, job->sums,
+          job->tiles);
+    case SHARPNESS_SCORER_REGIONS:
+      for (gint i = 0; i < job->n_regions; i++)
+        job->regions[i].plane = *plane;
+      return sharpness_cpu_sums_batch (cpu, job->metric, job->regions,
+          job->n_regions, job->sums);
+  }
+  return SHARPNESS_ERROR_INVALID;
+}
+
 static gboolean
-cpu_score (SharpnessScorer * scorer, SharpnessMetric metric,
-    GstBuffer * buffer, const GstVideoInfo * info, gdouble * score,
+cpu_run (SharpnessScorer * scorer, GstBuffer * buffer,
+    const GstVideoInfo * info, const SharpnessScorerJob * job,
     GError ** error)
 {
   SharpnessScorerCpu *self = (SharpnessScorerCpu *) scorer;
@@ -70,7 +89,7 @@ cpu_score (SharpnessScorer * scorer, SharpnessMetric metric,
       sharpness_plane_init (&plane, info,
           GST_VIDEO_FRAME_PLANE_DATA (&frame, 0),
           GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0)))
-    status = sharpness_cpu_score (self->cpu, metric, &plane, score);
+    status = run_on_plane (self->cpu, job, &plane);
   gst_video_frame_unmap (&frame);
 
   if (status != SHARPNESS_OK) {
@@ -82,19 +101,21 @@ cpu_score (SharpnessScorer * scorer, SharpnessMetric metric,
 }
 
 static void
-cpu_free (SharpnessScorer * scorer)
+cpu_free (SharpnessBackend * scorer)
 {
   cpu_close (scorer);
   g_free (scorer);
 }
 
 static const SharpnessScorerClass cpu_class = {
-  .name = "cpu",
-  .open = cpu_open,
-  .close = cpu_close,
-  .is_open = cpu_is_open,
-  .score = cpu_score,
-  .free = cpu_free,
+  .parent = {
+        .name = "cpu",
+        .open = cpu_open,
+        .close = cpu_close,
+        .is_open = cpu_is_open,
+        .free = cpu_free,
+      },
+  .run = cpu_run,
 };
 
 SharpnessScorer *
@@ -102,7 +123,7 @@ sharpness_scorer_new_cpu (GstElement * element)
 {
   SharpnessScorerCpu *self = g_new0 (SharpnessScorerCpu, 1);
 
-  self->parent.klass = &cpu_class;
-  self->parent.element = element;
+  self->parent.parent.klass = &cpu_class.parent;
+  self->parent.parent.element = element;
   return &self->parent;
 }

@@ -1,6 +1,9 @@
 /* The CUDA scorer: a CUDA session (sharpness-cuda-session.h: context
  * sharing and adoption, stream ordering, frame mapping, the pinned pool)
- * around the sharpness backend of cuda/.  Compiled only when HAVE_CUDA.
+ * around the sharpness backend of cuda/; the frame scores of the classical
+ * metrics go through the context's scoring service
+ * (sharpness-cuda-service.h), which batches the frames of all elements
+ * sharing the context.  Compiled only when HAVE_CUDA.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -9,17 +12,24 @@
 #include "config.h"
 #endif
 
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudautils.h>
+
 #include "sharpness-scorer.h"
-#include "sharpness-cuda-session.h"
+#include "sharpness-cuda-backend.h"
 #include "sharpness-cuda.h"
+#include "sharpness-cuda-service.h"
 #include "sharpness-frame.h"
 
+/* A SharpnessScorer: its common entry points are the session's. */
 typedef struct
 {
-  SharpnessScorer parent;
-  SharpnessCudaSession *session;
+  SharpnessCudaBackend parent;
   /* Made in the session's context by setup(), freed by teardown(). */
   SharpnessCuda *cuda;
+  /* The context's scoring service, or NULL (SHARPNESS_CUDA_NO_SERVICE, or
+   * it could not be set up): then every frame runs on our own stream. */
+  SharpnessCudaService *service;
 } SharpnessScorerCuda;
 
 gboolean
@@ -33,9 +43,17 @@ backend_setup (gpointer user_data, CUstream stream, GError ** error)
 {
   SharpnessScorerCuda *self = user_data;
   SharpnessStatus status = sharpness_cuda_new (stream, &self->cuda);
+  GError *err = NULL;
 
-  if (status == SHARPNESS_OK)
+  if (status == SHARPNESS_OK) {
+    self->service = sharpness_cuda_service_acquire_current (&err);
+    if (err) {
+      GST_WARNING_OBJECT (self->parent.parent.element, "scoring each frame "
+          "on the element's own stream: %s", err->message);
+      g_clear_error (&err);
+    }
     return TRUE;
+  }
   self->cuda = NULL;
   g_set_error (error, SHARPNESS_SCORER_ERROR,
       SHARPNESS_SCORER_ERROR_NO_DEVICE, "cannot set up the CUDA backend: %s",
@@ -48,56 +66,25 @@ backend_teardown (gpointer user_data)
 {
   SharpnessScorerCuda *self = user_data;
 
+  g_clear_pointer (&self->service, sharpness_cuda_service_release);
   g_clear_pointer (&self->cuda, sharpness_cuda_free);
 }
 
-static void
-cuda_set_context (SharpnessScorer * scorer, GstContext * context,
-    gint device_id)
-{
-  sharpness_cuda_session_set_context (((SharpnessScorerCuda *) scorer)->session,
-      context, device_id);
-}
-
+/* Turns a backend failure into @error (@msg: the device error's message,
+ * NULL: our backend's last).  A device error is checked for stickiness:
+ * after one (an illegal address, say) every call in the context fails,
+ * and the element must not keep trying silently. */
 static gboolean
-cuda_handle_context_query (SharpnessScorer * scorer, GstQuery * query)
-{
-  return sharpness_cuda_session_handle_context_query (((SharpnessScorerCuda *)
-          scorer)->session, query);
-}
-
-static gboolean
-cuda_open (SharpnessScorer * scorer, gint device_id, GError ** error)
-{
-  return sharpness_cuda_session_open (((SharpnessScorerCuda *)
-          scorer)->session, device_id, error);
-}
-
-static void
-cuda_close (SharpnessScorer * scorer)
-{
-  sharpness_cuda_session_close (((SharpnessScorerCuda *) scorer)->session);
-}
-
-static gboolean
-cuda_is_open (SharpnessScorer * scorer)
-{
-  return sharpness_cuda_session_is_open (((SharpnessScorerCuda *)
-          scorer)->session);
-}
-
-/* Turns a backend failure into @error.  A device error is checked for
- * stickiness: after one (an illegal address, say) every call in the
- * context fails, and the element must not keep trying silently. */
-static gboolean
-fail (SharpnessScorerCuda * self, SharpnessStatus status, GError ** error)
+fail (SharpnessScorerCuda * self, SharpnessStatus status, const gchar * msg,
+    GError ** error)
 {
   if (status == SHARPNESS_ERROR_DEVICE) {
-    const gchar *msg = sharpness_cuda_last_error (self->cuda);
-    gboolean lost = sharpness_cuda_session_check_lost (self->session);
+    gboolean lost = sharpness_cuda_session_check_lost (self->parent.session);
 
+    if (!msg)
+      msg = sharpness_cuda_last_error (self->cuda);
     if (lost)
-      GST_ERROR_OBJECT (self->parent.element, "CUDA context is unusable: %s",
+      GST_ERROR_OBJECT (self->parent.parent.element, "CUDA context is unusable: %s",
           msg);
     g_set_error (error, SHARPNESS_SCORER_ERROR, lost ?
         SHARPNESS_SCORER_ERROR_DEVICE_LOST : SHARPNESS_SCORER_ERROR_FRAME,
@@ -109,22 +96,92 @@ fail (SharpnessScorerCuda * self, SharpnessStatus status, GError ** error)
   return FALSE;
 }
 
+/* The frame score of a classical metric through the context's scoring
+ * service, on its stream: the frame must be complete on the device
+ * first.  Host memory is staged on our stream; from 1.24 upstream may
+ * have written the memory on our stream (the pool we propose carries it);
+ * 1.22's producers finish before pushing.  Pushed. */
+static SharpnessStatus
+score_by_service (SharpnessScorerCuda * self, const SharpnessScorerJob * job,
+    const SharpnessPlane * plane, gboolean device, const gchar ** msg)
+{
+  SharpnessPlane staged;
+  SharpnessSums sums;
+  SharpnessStatus status;
+#if GST_CHECK_VERSION (1, 24, 0)
+  gboolean wait = TRUE;
+#else
+  gboolean wait = !device;
+#endif
+
+  if (!device) {
+    status = sharpness_cuda_stage_host (self->cuda, plane, &staged);
+    if (status != SHARPNESS_OK)
+      return status;
+    plane = &staged;
+  }
+  if (wait && CuStreamSynchronize (sharpness_cuda_session_stream
+          (self->parent.session)) != CUDA_SUCCESS) {
+    *msg = "cannot wait for the element's CUDA stream";
+    return SHARPNESS_ERROR_DEVICE;
+  }
+  status = sharpness_cuda_service_sums (self->service, job->metric, plane,
+      &sums, msg);
+  if (status == SHARPNESS_OK)
+    *job->score = sharpness_score_from_sums (job->metric, &sums,
+        plane->width, plane->height);
+  return status;
+}
+
+/* Runs @job on @plane, a device plane when @device, else host memory the
+ * backend copies (staged once for tiles and regions).  Pushed. */
+static SharpnessStatus
+run_on_plane (SharpnessScorerCuda * self, const SharpnessScorerJob * job,
+    const SharpnessPlane * plane, gboolean device, const gchar ** msg)
+{
+  SharpnessCuda *cuda = self->cuda;
+  SharpnessPlane staged;
+  SharpnessStatus status;
+
+  if (job->kind == SHARPNESS_SCORER_SCORE && self->service &&
+      sharpness_cuda_service_handles (job->metric))
+    return score_by_service (self, job, plane, device, msg);
+  if (job->kind == SHARPNESS_SCORER_SCORE)
+    return device ?
+        sharpness_cuda_score_device (cuda, job->metric, plane, job->score) :
+        sharpness_cuda_score_host (cuda, job->metric, plane, job->score);
+  if (!device) {
+    status = sharpness_cuda_stage_host (cuda, plane, &staged);
+    if (status != SHARPNESS_OK)
+      return status;
+    plane = &staged;
+  }
+  if (job->kind == SHARPNESS_SCORER_TILES)
+    return sharpness_cuda_sums_tiles (cuda, job->metric, plane, job->sums,
+        job->tiles);
+  for (gint i = 0; i < job->n_regions; i++)
+    job->regions[i].plane = *plane;
+  return sharpness_cuda_sums_batch (cuda, job->metric, job->regions,
+      job->n_regions, job->sums);
+}
+
 static gboolean
-cuda_score (SharpnessScorer * scorer, SharpnessMetric metric,
-    GstBuffer * buffer, const GstVideoInfo * info, gdouble * score,
+cuda_run (SharpnessScorer * scorer, GstBuffer * buffer,
+    const GstVideoInfo * info, const SharpnessScorerJob * job,
     GError ** error)
 {
   SharpnessScorerCuda *self = (SharpnessScorerCuda *) scorer;
   SharpnessCudaFrame frame;
   SharpnessPlane plane;
   SharpnessStatus status;
+  const gchar *msg = NULL;
   gint stride;
 
-  if (!sharpness_cuda_session_ready (self->session, error))
+  if (!sharpness_cuda_session_ready (self->parent.session, error))
     return FALSE;
   /* Device pointers for CUDA memory (in place), else host memory the
    * backend copies. */
-  if (!sharpness_cuda_session_map (self->session, buffer, info, TRUE, &frame,
+  if (!sharpness_cuda_session_map (self->parent.session, buffer, info, TRUE, &frame,
           error))
     return FALSE;
 
@@ -138,59 +195,30 @@ cuda_score (SharpnessScorer * scorer, SharpnessMetric metric,
     return FALSE;
   }
 
-  if (!sharpness_cuda_session_push (self->session, error)) {
+  if (!sharpness_cuda_session_push (self->parent.session, error)) {
     sharpness_cuda_session_unmap (&frame);
     return FALSE;
   }
-  if (frame.device)
-    status = sharpness_cuda_score_device (self->cuda, metric, &plane, score);
-  else
-    status = sharpness_cuda_score_host (self->cuda, metric, &plane, score);
-  sharpness_cuda_session_pop (self->session);
+  status = run_on_plane (self, job, &plane, frame.device, &msg);
+  /* A failed call may leave a staging copy from host memory queued: it
+   * must be done before that memory is unmapped. */
+  if (status != SHARPNESS_OK && !frame.device)
+    CuStreamSynchronize (sharpness_cuda_session_stream (self->parent.session));
+  sharpness_cuda_session_pop (self->parent.session);
   sharpness_cuda_session_unmap (&frame);
 
-  return status == SHARPNESS_OK ? TRUE : fail (self, status, error);
-}
-
-static gboolean
-cuda_propose_allocation (SharpnessScorer * scorer, GstQuery * query)
-{
-  return sharpness_cuda_session_propose_allocation (((SharpnessScorerCuda *)
-          scorer)->session, query);
-}
-
-static void
-cuda_free (SharpnessScorer * scorer)
-{
-  SharpnessScorerCuda *self = (SharpnessScorerCuda *) scorer;
-
-  sharpness_cuda_session_free (self->session);
-  g_free (self);
+  return status == SHARPNESS_OK ? TRUE : fail (self, status, msg, error);
 }
 
 static const SharpnessScorerClass cuda_class = {
-  .name = "cuda",
-  .open = cuda_open,
-  .close = cuda_close,
-  .is_open = cuda_is_open,
-  .score = cuda_score,
-  .set_context = cuda_set_context,
-  .handle_context_query = cuda_handle_context_query,
-  .propose_allocation = cuda_propose_allocation,
-  .free = cuda_free,
+  .parent = SHARPNESS_CUDA_BACKEND_CLASS ("cuda"),
+  .run = cuda_run,
 };
 
 SharpnessScorer *
 sharpness_scorer_new_cuda (GstElement * element)
 {
-  SharpnessScorerCuda *self;
-
-  if (!sharpness_scorer_cuda_init_once (NULL))
-    return NULL;
-  self = g_new0 (SharpnessScorerCuda, 1);
-  self->parent.klass = &cuda_class;
-  self->parent.element = element;
-  self->session = sharpness_cuda_session_new (element, backend_setup,
-      backend_teardown, self);
-  return &self->parent;
+  return (SharpnessScorer *) sharpness_cuda_backend_new (sizeof
+      (SharpnessScorerCuda), &cuda_class.parent, element, backend_setup,
+      backend_teardown);
 }

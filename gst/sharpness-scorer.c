@@ -13,22 +13,12 @@
 G_DEFINE_QUARK (sharpness-scorer-error-quark, sharpness_scorer_error);
 
 gboolean
-sharpness_scorer_open (SharpnessScorer * scorer, gint device_id,
+sharpness_scorer_run (SharpnessScorer * scorer, GstBuffer * buffer,
+    const GstVideoInfo * info, const SharpnessScorerJob * job,
     GError ** error)
 {
-  return scorer->klass->open (scorer, device_id, error);
-}
-
-void
-sharpness_scorer_close (SharpnessScorer * scorer)
-{
-  scorer->klass->close (scorer);
-}
-
-gboolean
-sharpness_scorer_is_open (SharpnessScorer * scorer)
-{
-  return scorer && scorer->klass->is_open (scorer);
+  return SHARPNESS_SCORER_GET_CLASS (scorer)->run (scorer, buffer, info, job,
+      error);
 }
 
 gboolean
@@ -36,38 +26,35 @@ sharpness_scorer_score (SharpnessScorer * scorer, SharpnessMetric metric,
     GstBuffer * buffer, const GstVideoInfo * info, gdouble * score,
     GError ** error)
 {
-  return scorer->klass->score (scorer, metric, buffer, info, score, error);
-}
+  SharpnessScorerJob job = {.kind = SHARPNESS_SCORER_SCORE,.metric = metric,
+    .score = score
+  };
 
-void
-sharpness_scorer_set_context (SharpnessScorer * scorer, GstContext * context,
-    gint device_id)
-{
-  if (scorer && scorer->klass->set_context)
-    scorer->klass->set_context (scorer, context, device_id);
+  return sharpness_scorer_run (scorer, buffer, info, &job, error);
 }
 
 gboolean
-sharpness_scorer_handle_context_query (SharpnessScorer * scorer,
-    GstQuery * query)
+sharpness_scorer_tiles (SharpnessScorer * scorer, SharpnessMetric metric,
+    GstBuffer * buffer, const GstVideoInfo * info, SharpnessSums * sums,
+    SharpnessTileSums * tiles, GError ** error)
 {
-  return scorer && scorer->klass->handle_context_query &&
-      scorer->klass->handle_context_query (scorer, query);
+  SharpnessScorerJob job = {.kind = SHARPNESS_SCORER_TILES,.metric = metric,
+    .sums = sums,.tiles = tiles
+  };
+
+  return sharpness_scorer_run (scorer, buffer, info, &job, error);
 }
 
 gboolean
-sharpness_scorer_propose_allocation (SharpnessScorer * scorer,
-    GstQuery * query)
+sharpness_scorer_regions (SharpnessScorer * scorer, SharpnessMetric metric,
+    GstBuffer * buffer, const GstVideoInfo * info, SharpnessRegion * regions,
+    gint n_regions, SharpnessSums * sums, GError ** error)
 {
-  return scorer && scorer->klass->propose_allocation &&
-      scorer->klass->propose_allocation (scorer, query);
-}
+  SharpnessScorerJob job = {.kind = SHARPNESS_SCORER_REGIONS,.metric =
+        metric,.sums = sums,.regions = regions,.n_regions = n_regions
+  };
 
-void
-sharpness_scorer_free (SharpnessScorer * scorer)
-{
-  if (scorer)
-    scorer->klass->free (scorer);
+  return sharpness_scorer_run (scorer, buffer, info, &job, error);
 }
 
 gboolean

@@ -1,8 +1,7 @@
 /* The scorer interface: one frame (a GstBuffer of a negotiated
  * GstVideoInfo) in, one score out, on the CPU or on a CUDA device.  The
- * element keeps one code path over it, and a second element can reuse the
- * CUDA side (context sharing and adoption, stream ordering, frame mapping,
- * the pinned pool) as it is.
+ * element keeps one code path over it.  Opening, closing, context sharing
+ * and pools are the common backend entry points (sharpness-backend.h).
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -13,7 +12,9 @@
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
+#include "sharpness-backend.h"
 #include "sharpness-metric.h"
+#include "sharpness-tiles.h"
 
 G_BEGIN_DECLS
 
@@ -40,31 +41,44 @@ typedef enum
   SHARPNESS_SCORER_ERROR_DEVICE_LOST
 } SharpnessScorerError;
 
-/* A backend.  Only open, close, is_open and score are required. */
+/* What one backend call computes on a frame's first plane (the luma, or
+ * the packed pixels, as the frame score reads). */
+typedef enum
+{
+  SHARPNESS_SCORER_SCORE,       /* *score */
+  SHARPNESS_SCORER_TILES,       /* *sums of the frame, and *tiles */
+  SHARPNESS_SCORER_REGIONS      /* sums[i] of regions[i], i < n_regions */
+} SharpnessScorerJobKind;
+
 typedef struct
 {
-  const gchar *name;
-  gboolean (*open) (SharpnessScorer * scorer, gint device_id,
+  SharpnessScorerJobKind kind;
+  SharpnessMetric metric;
+  gdouble *score;
+  SharpnessSums *sums;
+  SharpnessTileSums *tiles;
+  /* rect and tiles set by the caller; the backend fills in plane. */
+  SharpnessRegion *regions;
+  gint n_regions;
+} SharpnessScorerJob;
+
+/* A backend (sharpness-backend.h) that scores frames. */
+typedef struct
+{
+  SharpnessBackendClass parent;
+  /* Maps @buffer for reading and runs @job on its first plane. */
+  gboolean (*run) (SharpnessScorer * scorer, GstBuffer * buffer,
+      const GstVideoInfo * info, const SharpnessScorerJob * job,
       GError ** error);
-  void (*close) (SharpnessScorer * scorer);
-  gboolean (*is_open) (SharpnessScorer * scorer);
-  gboolean (*score) (SharpnessScorer * scorer, SharpnessMetric metric,
-      GstBuffer * buffer, const GstVideoInfo * info, gdouble * score,
-      GError ** error);
-  void (*set_context) (SharpnessScorer * scorer, GstContext * context,
-      gint device_id);
-  gboolean (*handle_context_query) (SharpnessScorer * scorer,
-      GstQuery * query);
-  gboolean (*propose_allocation) (SharpnessScorer * scorer,
-      GstQuery * query);
-  void (*free) (SharpnessScorer * scorer);
 } SharpnessScorerClass;
 
 struct _SharpnessScorer
 {
-  const SharpnessScorerClass *klass;
-  GstElement *element;          /* owner, not reffed: queries, messages */
+  SharpnessBackend parent;
 };
+
+#define SHARPNESS_SCORER_GET_CLASS(s) \
+  ((const SharpnessScorerClass *) ((SharpnessBackend *) (s))->klass)
 
 /* Always available. */
 SharpnessScorer *sharpness_scorer_new_cpu (GstElement * element);
@@ -76,26 +90,30 @@ gboolean sharpness_scorer_cuda_init_once (const gchar ** why);
 /* NULL when sharpness_scorer_cuda_init_once() failed. */
 SharpnessScorer *sharpness_scorer_new_cuda (GstElement * element);
 
-/* @device_id: CUDA device, -1 for any (ignored by the CPU). */
-gboolean sharpness_scorer_open (SharpnessScorer * scorer, gint device_id,
+/* Runs @job on @buffer (system or CUDA memory) laid out as @info says. */
+gboolean sharpness_scorer_run (SharpnessScorer * scorer, GstBuffer * buffer,
+    const GstVideoInfo * info, const SharpnessScorerJob * job,
     GError ** error);
-void sharpness_scorer_close (SharpnessScorer * scorer);
-gboolean sharpness_scorer_is_open (SharpnessScorer * scorer);
 /* Scores @buffer (system or CUDA memory) laid out as @info says. */
 gboolean sharpness_scorer_score (SharpnessScorer * scorer,
     SharpnessMetric metric, GstBuffer * buffer, const GstVideoInfo * info,
     gdouble * score, GError ** error);
-/* GstElement::set_context. */
-void sharpness_scorer_set_context (SharpnessScorer * scorer,
-    GstContext * context, gint device_id);
-/* GST_QUERY_CONTEXT; FALSE when not answered. */
-gboolean sharpness_scorer_handle_context_query (SharpnessScorer * scorer,
-    GstQuery * query);
-/* After downstream answered @query (an in-place element forwards it):
- * adds what the backend offers upstream.  TRUE when it added something. */
-gboolean sharpness_scorer_propose_allocation (SharpnessScorer * scorer,
-    GstQuery * query);
-void sharpness_scorer_free (SharpnessScorer * scorer);
+/* Tiles and regions (docs/tiles.md) of the metrics with
+ * sharpness_metric_has_tiles(); the metric error (UNSUPPORTED) for others.
+ * The CPU and CUDA scorers give the same integer sums.
+ *
+ * The frame's sums and, in the same backend call, those of each tile of
+ * @tiles (a grid of sharpness_tile_sums_init()). */
+gboolean sharpness_scorer_tiles (SharpnessScorer * scorer,
+    SharpnessMetric metric, GstBuffer * buffer, const GstVideoInfo * info,
+    SharpnessSums * sums, SharpnessTileSums * tiles, GError ** error);
+/* The sums of @n_regions rectangles of the frame (on CUDA in one launch):
+ * the caller sets each region's rect (inside the frame; width or height 0:
+ * the whole frame) and tiles (or NULL); the scorer fills in its plane. */
+gboolean sharpness_scorer_regions (SharpnessScorer * scorer,
+    SharpnessMetric metric, GstBuffer * buffer, const GstVideoInfo * info,
+    SharpnessRegion * regions, gint n_regions, SharpnessSums * sums,
+    GError ** error);
 
 /* TRUE for metrics the CPU scores far slower than a live stream needs
  * (seconds per 1080p frame): LPC-SI and CWTVNRS.  A fallback to the CPU

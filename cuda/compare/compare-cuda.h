@@ -7,7 +7,8 @@
  *
  * Call with the owner's CUDA context current.  Work is queued on the
  * stream given at creation, after whatever the caller queued there; each
- * call synchronises that stream before returning its values.  Device
+ * call synchronises that stream once before returning its values (one
+ * launch per metric, results in mapped pinned memory: no copy).  Device
  * buffers grow to the largest frame seen: no allocation per frame.
  */
 #ifndef COMPARE_CUDA_H
@@ -27,7 +28,34 @@ SharpnessStatus compare_cuda_new (void *stream, CompareCuda ** out);
 void compare_cuda_free (CompareCuda * cuda);
 const char *compare_cuda_last_error (const CompareCuda * cuda);
 
-/* @pair holds device pointers (pitched rows as in compare.h). */
+/* What compare_cuda_compute computes. */
+typedef enum
+{
+  COMPARE_CUDA_SSIM_NONE,
+  COMPARE_CUDA_SSIM_FFMPEG,
+  COMPARE_CUDA_SSIM_WANG
+} CompareCudaSsim;
+
+typedef struct
+{
+  int psnr;
+  CompareCudaSsim ssim;
+  int downsample;               /* Wang mode: ssim.m's downsampling */
+  int ms_ssim;
+} CompareCudaRequest;
+
+/* Every metric of @req queued back to back, one synchronisation.  Returns
+ * a device or memory error of the call; otherwise SHARPNESS_OK with each
+ * requested metric's own status in @status (0 PSNR, 1 SSIM, 2 MS-SSIM: a
+ * frame too small for one leaves the others), its values in @psnr, @ssim,
+ * @ms (NULL where not requested). */
+SharpnessStatus compare_cuda_compute (CompareCuda * cuda,
+    const ComparePair * pair, const CompareCudaRequest * req,
+    ComparePsnr * psnr, CompareSsim * ssim, CompareMsSsim * ms,
+    SharpnessStatus status[3]);
+
+/* One metric per call (tests, benchmarks).  @pair holds device pointers
+ * (pitched rows as in compare.h). */
 SharpnessStatus compare_cuda_psnr (CompareCuda * cuda,
     const ComparePair * pair, ComparePsnr * out);
 SharpnessStatus compare_cuda_ssim_ffmpeg (CompareCuda * cuda,
@@ -37,8 +65,7 @@ SharpnessStatus compare_cuda_ssim_wang (CompareCuda * cuda,
 SharpnessStatus compare_cuda_ms_ssim (CompareCuda * cuda,
     const ComparePair * pair, CompareMsSsim * out);
 
-/* PSNR and SSIM (ffmpeg mode) in one call: the SSE pass and the block sums
- * are queued back to back, one synchronisation. */
+/* PSNR and SSIM (ffmpeg mode) in one call. */
 SharpnessStatus compare_cuda_psnr_ssim (CompareCuda * cuda,
     const ComparePair * pair, ComparePsnr * psnr, CompareSsim * ssim);
 

@@ -29,10 +29,33 @@
  *   bench-sharpness [--tiles FILE] [--resolutions 720p,1080p,4K,8K]
  *       [--metrics nick,...] [--seconds S] [--cpu-seconds S]
  *       [--cpu-frame-limit S] [--max-frames N] [--device N]
+ *       [--csv FILE] [--markdown FILE] [--element-props "tiles=8x4 ..."]
+ *
+ * Many streams per GPU (issue 11):
+ *
+ *   bench-sharpness --streams N[,N...]|all [--metrics nick,...]
+ *       [--streams-seconds S] [--streams-warmup S] [--streams-grace S]
+ *       [--streams-ring K] [--compare-no-service] [--device N]
  *       [--csv FILE] [--markdown FILE]
+ *
+ *   runs, for each N (all: 1,8,32,64,128,256) and metric (default
+ *   laplacian,tenengrad,bliinds2), N independent pipelines
+ *   "appsrc ! cudasharpness ! fakesink" in this one process, each fed as
+ *   fast as it takes frames (from appsrc's need-data, in its own streaming
+ *   thread) from its own ring of K natural 1080p NV12 frames already in
+ *   CUDA memory.  After a warm-up, frames leaving the elements are counted
+ *   for S seconds (aggregate frames/s) and each frame's time in its element
+ *   is sampled (sink-pad to src-pad probes: p50, p99); then every source
+ *   sends EOS.  Every frame pushed must come out with a GstSharpnessMeta of
+ *   the metric.  A run whose streams have not all drained grace seconds
+ *   after the stop is reported incomplete, so the benchmark ends in bounded
+ *   time even when throughput collapses.  --compare-no-service runs each
+ *   case again with SHARPNESS_CUDA_NO_SERVICE=1 (each element on its own
+ *   stream, the path before the scoring service).
  *
  * Needs the plugin on GST_PLUGIN_PATH and a CUDA device.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +73,8 @@
 
 #include "sharpness-cuda.h"
 #include "sharpness-metric.h"
+/* The service's counters, read through the loaded plugin (dlsym). */
+#include "../../gst/sharpness-cuda-service.h"
 
 #ifndef BENCH_TILES
 #define BENCH_TILES "tiles.bin"
@@ -126,6 +151,14 @@ typedef struct
   guint max_frames;
   gint device;
   gchar *csv_path, *markdown_path;
+  /* --streams mode: counts of pipelines (NULL: the per-frame modes). */
+  guint *streams;
+  guint n_streams;
+  gdouble streams_seconds, streams_warmup, streams_grace;
+  guint streams_ring;
+  gboolean compare_no_service;
+  /* Extra cudasharpness properties ("tiles=8x4 pooling=top-percent"). */
+  gchar *element_props;
 } Options;
 
 /* Natural picture tiles: Y then Cb, Cr (I420) of size x size pixels. */
@@ -357,19 +390,19 @@ make_sysmem_buffers (const Ring * ring, const GstVideoInfo * info)
   return bufs;
 }
 
-/* NV12 frames in CUDA memory of cuda_ctx, uploaded once, with the pitched
- * layout in a GstVideoMeta. */
+/* @n NV12 frames in CUDA memory of cuda_ctx, frame i holding picture
+ * i % ring->n, uploaded once, with the pitched layout in a GstVideoMeta. */
 static GstBuffer **
-make_cuda_buffers (const Ring * ring)
+make_cuda_buffers_n (const Ring * ring, guint n)
 {
   GstCudaAllocator *alloc =
       (GstCudaAllocator *) gst_allocator_find (GST_CUDA_MEMORY_TYPE_NAME);
-  GstBuffer **bufs = g_new0 (GstBuffer *, ring->n);
+  GstBuffer **bufs = g_new0 (GstBuffer *, n);
   guint i;
 
   if (!alloc)
     g_error ("no CUDA allocator");
-  for (i = 0; i < ring->n; i++) {
+  for (i = 0; i < n; i++) {
 #if GST_CHECK_VERSION (1, 24, 0)
     GstMemory *mem = gst_cuda_allocator_alloc (alloc, cuda_ctx, NULL,
         &ring->nv12);
@@ -386,7 +419,7 @@ make_cuda_buffers (const Ring * ring)
     gst_buffer_add_video_meta_full (bufs[i], GST_VIDEO_FRAME_FLAG_NONE,
         GST_VIDEO_FORMAT_NV12, ring->res->width, ring->res->height, 2,
         cmem->info.offset, cmem->info.stride);
-    fill_buffer (ring, i, bufs[i], &cmem->info);
+    fill_buffer (ring, i % ring->n, bufs[i], &cmem->info);
     /* The first CUDA map uploads the staged frame; later maps do not. */
     if (!gst_memory_map (mem, &map, GST_MAP_READ | GST_MAP_CUDA))
       g_error ("cannot upload a CUDA ring buffer");
@@ -394,6 +427,12 @@ make_cuda_buffers (const Ring * ring)
   }
   gst_object_unref (alloc);
   return bufs;
+}
+
+static GstBuffer **
+make_cuda_buffers (const Ring * ring)
+{
+  return make_cuda_buffers_n (ring, ring->n);
 }
 
 static void
@@ -825,6 +864,452 @@ run_copy_floor (cudaStream_t stream, const Ring * ring, Result * pinned,
   g_free (host);
 }
 
+/* ---- Many streams (--streams) ------------------------------------------ */
+
+/* Latency samples kept per run, over all its streams (the last ones of
+ * each stream when it scores more). */
+#define STREAMS_SAMPLES (4u << 20)
+#define STREAMS_MIN_SAMPLES 4096u
+
+typedef struct _StreamsRun StreamsRun;
+
+/* One "appsrc ! cudasharpness ! fakesink" pipeline and what it did. */
+typedef struct
+{
+  StreamsRun *run;
+  GstElement *pipeline, *src;
+  GstBuffer **ring;             /* K frames of its own, CUDA memory */
+  guint ring_n, next;
+  gboolean eos_sent;            /* streaming thread only */
+  guint64 t_in;                 /* streaming thread only */
+  gint pushed, out, scored;     /* atomic */
+  gint eos, errors, warnings;   /* atomic */
+  guint64 *lat;                 /* ring of latency samples ... */
+  guint lat_cap;
+  guint lat_n;                  /* ... and how many were taken */
+} Stream;
+
+struct _StreamsRun
+{
+  const gchar *nick;            /* the metric the metas must carry */
+  gint stop;                    /* atomic: send EOS instead of frames */
+  gint measuring;               /* atomic: take latency samples */
+  GMutex lock;
+  gchar *first_problem;         /* under lock */
+};
+
+typedef struct
+{
+  guint n;
+  const gchar *nick;
+  gboolean service;
+  gdouble seconds, fps;
+  guint64 frames, p50, p99;
+  guint64 pushed, out, scored;
+  guint streams_done;
+  gboolean complete;
+  gdouble per_round;            /* frames per service round; < 0: n/a */
+  guint max_round;
+  gchar note[200];
+} StreamsResult;
+
+typedef void (*ServiceTotalsFunc) (SharpnessCudaServiceStats * stats);
+
+/* The plugin's sharpness_cuda_service_get_total_stats, found in the loaded
+ * module (NULL for a plugin without it). */
+static ServiceTotalsFunc
+service_totals_func (void)
+{
+  GstPlugin *plugin = gst_registry_find_plugin (gst_registry_get (),
+      "sharpness");
+  GstPlugin *loaded = plugin ? gst_plugin_load (plugin) : NULL;
+  const gchar *file = loaded ? gst_plugin_get_filename (loaded) : NULL;
+  ServiceTotalsFunc func = NULL;
+  void *handle;
+
+  /* RTLD_NOLOAD: the handle GStreamer already opened, nothing new. */
+  handle = file ? dlopen (file, RTLD_NOW | RTLD_NOLOAD) : NULL;
+  if (handle)
+    func = (ServiceTotalsFunc) dlsym (handle,
+        "sharpness_cuda_service_get_total_stats");
+  gst_clear_object (&plugin);
+  gst_clear_object (&loaded);
+  return func;
+}
+
+static void
+streams_problem (StreamsRun * run, const gchar * what)
+{
+  g_mutex_lock (&run->lock);
+  if (!run->first_problem)
+    run->first_problem = g_strdup (what);
+  g_mutex_unlock (&run->lock);
+}
+
+/* appsrc's streaming thread, whenever its queue is empty: the next frame
+ * of the ring (a shallow copy: writable, as in a real pipeline), or EOS
+ * once the run stops.  Feeding from here keeps each element busy without
+ * a thread per stream. */
+static void
+streams_need_data (GstAppSrc * src, guint length, gpointer user_data)
+{
+  Stream *s = user_data;
+
+  if (g_atomic_int_get (&s->run->stop)) {
+    if (!s->eos_sent) {
+      s->eos_sent = TRUE;
+      gst_app_src_end_of_stream (src);
+    }
+    return;
+  }
+  g_atomic_int_inc (&s->pushed);
+  if (gst_app_src_push_buffer (src,
+          gst_buffer_copy (s->ring[s->next++ % s->ring_n])) != GST_FLOW_OK)
+    g_atomic_int_inc (&s->errors);
+}
+
+static GstPadProbeReturn
+streams_on_sink (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  ((Stream *) user_data)->t_in = now_ns ();
+  return GST_PAD_PROBE_OK;
+}
+
+static GstPadProbeReturn
+streams_on_src (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  Stream *s = user_data;
+  guint64 d = now_ns () - s->t_in;
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  GstCustomMeta *meta = gst_buffer_get_custom_meta (buf, "GstSharpnessMeta");
+
+  if (meta && !g_strcmp0 (gst_structure_get_string
+          (gst_custom_meta_get_structure (meta), "metric"), s->run->nick))
+    g_atomic_int_inc (&s->scored);
+  if (g_atomic_int_get (&s->run->measuring))
+    s->lat[s->lat_n++ % s->lat_cap] = d;
+  g_atomic_int_inc (&s->out);
+  return GST_PAD_PROBE_OK;
+}
+
+/* Every message of a stream's bus, in the posting thread: per-frame
+ * "sharpness" messages are dropped unread (the run must not queue millions
+ * of them), EOS and problems are recorded. */
+static GstBusSyncReply
+streams_bus_sync (GstBus * bus, GstMessage * msg, gpointer user_data)
+{
+  Stream *s = user_data;
+  GError *err = NULL;
+
+  switch (GST_MESSAGE_TYPE (msg)) {
+    case GST_MESSAGE_EOS:
+      g_atomic_int_set (&s->eos, 1);
+      break;
+    case GST_MESSAGE_ERROR:
+    case GST_MESSAGE_WARNING:
+      if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+        gst_message_parse_error (msg, &err, NULL);
+        g_atomic_int_inc (&s->errors);
+      } else {
+        gst_message_parse_warning (msg, &err, NULL);
+        g_atomic_int_inc (&s->warnings);
+      }
+      streams_problem (s->run, err->message);
+      g_clear_error (&err);
+      break;
+    default:
+      break;
+  }
+  return GST_BUS_DROP;
+}
+
+static gboolean
+stream_setup (Stream * s, StreamsRun * run, GstBuffer ** ring, guint ring_n,
+    const gchar * caps, guint lat_cap)
+{
+  GstAppSrcCallbacks callbacks = { streams_need_data, NULL, NULL };
+  GstElement *el;
+  GstPad *pad;
+  GstBus *bus;
+  GstContext *context;
+  GError *err = NULL;
+  gchar *desc;
+
+  memset (s, 0, sizeof (*s));
+  s->run = run;
+  s->ring = ring;
+  s->ring_n = ring_n;
+  s->lat_cap = lat_cap;
+  s->lat = g_new (guint64, lat_cap);
+  /* block=false: the source is fed from its own streaming thread, which
+   * must never wait for room in its own queue. */
+  desc = g_strdup_printf ("appsrc name=src format=time block=false "
+      "max-buffers=2 max-bytes=0 caps=\"%s\" ! cudasharpness name=el "
+      "backend=cuda metric=%s %s ! fakesink sync=false async=false", caps,
+      run->nick, opt.element_props);
+  s->pipeline = gst_parse_launch (desc, &err);
+  g_free (desc);
+  if (!s->pipeline) {
+    streams_problem (run, err ? err->message : "cannot build a pipeline");
+    g_clear_error (&err);
+    return FALSE;
+  }
+  context = gst_context_new_cuda_context (cuda_ctx);
+  gst_element_set_context (s->pipeline, context);
+  gst_context_unref (context);
+
+  s->src = gst_bin_get_by_name (GST_BIN (s->pipeline), "src");
+  gst_app_src_set_callbacks (GST_APP_SRC (s->src), &callbacks, s, NULL);
+  el = gst_bin_get_by_name (GST_BIN (s->pipeline), "el");
+  pad = gst_element_get_static_pad (el, "sink");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, streams_on_sink, s,
+      NULL);
+  gst_object_unref (pad);
+  pad = gst_element_get_static_pad (el, "src");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, streams_on_src, s, NULL);
+  gst_object_unref (pad);
+  gst_object_unref (el);
+  bus = gst_element_get_bus (s->pipeline);
+  gst_bus_set_sync_handler (bus, streams_bus_sync, s, NULL);
+  gst_object_unref (bus);
+  return TRUE;
+}
+
+static void
+stream_clear (Stream * s)
+{
+  if (s->pipeline) {
+    gst_element_set_state (s->pipeline, GST_STATE_NULL);
+    gst_object_unref (s->src);
+    gst_object_unref (s->pipeline);
+  }
+  g_free (s->lat);
+}
+
+static guint64
+streams_out_total (Stream * streams, guint n)
+{
+  guint64 total = 0;
+
+  for (guint i = 0; i < n; i++)
+    total += (guint) g_atomic_int_get (&streams[i].out);
+  return total;
+}
+
+/* One case: @n pipelines of @nick for the measured time, then drained
+ * within the grace time; @rings holds K frames per stream. */
+static void
+run_streams_case (guint n, const gchar * nick, gboolean service,
+    GstBuffer ** rings, const gchar * caps, ServiceTotalsFunc totals,
+    StreamsResult * res)
+{
+  StreamsRun run = { 0, };
+  Stream *streams = g_new0 (Stream, n);
+  SharpnessCudaServiceStats st0 = { 0, }, st1 = { 0, };
+  const guint lat_cap = MAX (STREAMS_SAMPLES / n, STREAMS_MIN_SAMPLES);
+  guint64 t0, t1, out0, out1, deadline, *all;
+  guint i, n_all = 0, started = 0;
+  gboolean failed = FALSE;
+
+  memset (res, 0, sizeof (*res));
+  res->n = n;
+  res->nick = nick;
+  res->service = service;
+  res->per_round = -1;
+  run.nick = nick;
+  g_mutex_init (&run.lock);
+  /* Read by the elements when they open: set before the pipelines start. */
+  if (service)
+    g_unsetenv ("SHARPNESS_CUDA_NO_SERVICE");
+  else
+    g_setenv ("SHARPNESS_CUDA_NO_SERVICE", "1", TRUE);
+
+  for (i = 0; i < n && !failed; i++) {
+    failed = !stream_setup (&streams[i], &run, rings + (gsize) i *
+        opt.streams_ring, opt.streams_ring, caps, lat_cap);
+  }
+  /* Each stream starts pushing as soon as it plays. */
+  for (i = 0; i < n && !failed; i++) {
+    if (gst_element_set_state (streams[i].pipeline, GST_STATE_PLAYING) ==
+        GST_STATE_CHANGE_FAILURE) {
+      streams_problem (&run, "a pipeline did not start");
+      failed = TRUE;
+    } else {
+      started++;
+    }
+  }
+
+  g_usleep ((gulong) (opt.streams_warmup * G_USEC_PER_SEC));
+  if (totals)
+    totals (&st0);
+  out0 = streams_out_total (streams, n);
+  t0 = now_ns ();
+  g_atomic_int_set (&run.measuring, 1);
+  /* The measured time, cut short by an error. */
+  while (!failed && now_ns () - t0 < opt.streams_seconds * GST_SECOND) {
+    for (i = 0; i < n; i++)
+      failed |= g_atomic_int_get (&streams[i].errors) > 0;
+    g_usleep (10000);
+  }
+  g_atomic_int_set (&run.measuring, 0);
+  t1 = now_ns ();
+  out1 = streams_out_total (streams, n);
+  if (totals)
+    totals (&st1);
+
+  /* Stop pushing and wait, within the grace time, for every stream to
+   * drain: a collapsed run still ends. */
+  g_atomic_int_set (&run.stop, 1);
+  deadline = now_ns () + (guint64) (opt.streams_grace * GST_SECOND);
+  for (;;) {
+    guint done = 0;
+
+    for (i = 0; i < started; i++)
+      done += g_atomic_int_get (&streams[i].eos) ||
+          g_atomic_int_get (&streams[i].errors) > 0;
+    res->streams_done = done;
+    if (done == started || now_ns () > deadline)
+      break;
+    g_usleep (5000);
+  }
+
+  res->seconds = (t1 - t0) / 1e9;
+  res->frames = out1 - out0;
+  res->fps = res->seconds > 0 ? res->frames / res->seconds : 0;
+  all = g_new (guint64, (gsize) MIN (lat_cap, STREAMS_SAMPLES) * n + 1);
+  for (i = 0; i < n; i++) {
+    Stream *s = &streams[i];
+    guint k = MIN (s->lat_n, s->lat_cap);
+
+    memcpy (all + n_all, s->lat, k * sizeof (guint64));
+    n_all += k;
+  }
+  if (n_all) {
+    qsort (all, n_all, sizeof (guint64), cmp_u64);
+    res->p50 = all[n_all / 2];
+    res->p99 = all[MIN (n_all - 1, (guint) ((guint64) n_all * 99 / 100))];
+  }
+  g_free (all);
+
+  if (totals && st1.batches > st0.batches) {
+    res->per_round = (gdouble) (st1.requests - st0.requests) /
+        (st1.batches - st0.batches);
+    res->max_round = st1.max_batch;
+  }
+
+  for (i = 0; i < n; i++)
+    stream_clear (&streams[i]);
+  /* Counted after the pipelines stopped: nothing moves any more. */
+  for (i = 0; i < n; i++) {
+    res->pushed += (guint) g_atomic_int_get (&streams[i].pushed);
+    res->out += (guint) g_atomic_int_get (&streams[i].out);
+    res->scored += (guint) g_atomic_int_get (&streams[i].scored);
+  }
+  res->complete = !failed && res->streams_done == n &&
+      res->pushed == res->out && res->scored == res->out;
+  if (run.first_problem)
+    g_snprintf (res->note, sizeof (res->note), "%s", run.first_problem);
+  else if (res->streams_done < n)
+    g_snprintf (res->note, sizeof (res->note), "%u of %u streams not "
+        "drained %.0f s after the stop", n - res->streams_done, n,
+        opt.streams_grace);
+  else if (res->scored != res->out || res->pushed != res->out)
+    g_snprintf (res->note, sizeof (res->note), "frames lost or unscored");
+  g_free (run.first_problem);
+  g_mutex_clear (&run.lock);
+  g_free (streams);
+  g_unsetenv ("SHARPNESS_CUDA_NO_SERVICE");
+}
+
+static void
+emit_streams_result (const StreamsResult * r)
+{
+  gchar *round = r->per_round < 0 ? g_strdup ("n/a") :
+      g_strdup_printf ("%.1f (max %u)", r->per_round, r->max_round);
+
+  fprintf (csv, "%u,%s,%s,%.3f,%" G_GUINT64_FORMAT ",%.1f,%" G_GUINT64_FORMAT
+      ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%"
+      G_GUINT64_FORMAT ",%d,%.2f,\"%s\"\n", r->n, r->nick,
+      r->service ? "on" : "off", r->seconds, r->frames, r->fps, r->p50,
+      r->p99, r->pushed, r->out, r->scored, r->complete, r->per_round,
+      r->note);
+  fflush (csv);
+  g_string_append_printf (markdown, "| %u | %s | %s | %.0f | %.1f | %.1f | "
+      "%" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT " | %s | %s |\n", r->n,
+      r->nick, r->service ? "on" : "off", r->fps, r->p50 / 1000.0,
+      r->p99 / 1000.0, r->scored, r->pushed, round, r->complete ? "yes" :
+      r->note[0] ? r->note : "no");
+  g_printerr ("  %u streams, %s, service %s: %.0f frames/s, p50 %.1f us, "
+      "p99 %.1f us, %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " scored%s%s\n",
+      r->n, r->nick, r->service ? "on" : "off", r->fps, r->p50 / 1000.0,
+      r->p99 / 1000.0, r->scored, r->pushed, r->note[0] ? ": " : "",
+      r->note);
+  g_free (round);
+}
+
+/* The --streams mode; FALSE when a case was incomplete. */
+static gboolean
+run_streams_mode (const Tiles * tiles, const SharpnessMetric * metrics,
+    guint n_metrics)
+{
+  const Resolution *res = &all_resolutions[1];        /* 1080p */
+  ServiceTotalsFunc totals = service_totals_func ();
+  guint max_n = 0, i, m;
+  GstBuffer **rings;
+  gchar *caps;
+  Ring ring;
+  gboolean all_ok = TRUE;
+
+  for (i = 0; i < opt.n_streams; i++)
+    max_n = MAX (max_n, opt.streams[i]);
+  ring_init (&ring, tiles, res);
+  g_printerr ("%s: %u streams at most, %u frames each in CUDA memory "
+      "(pictures from a ring of %u)\n", res->name, max_n, opt.streams_ring,
+      ring.n);
+  /* Every stream's frames are its own memory, made once for the largest
+   * count and shared by the cases. */
+  rings = make_cuda_buffers_n (&ring, max_n * opt.streams_ring);
+  caps = g_strdup_printf ("video/x-raw(memory:CUDAMemory),format=NV12,"
+      "width=%d,height=%d,framerate=30/1", res->width, res->height);
+
+  fprintf (csv, "streams,metric,service,seconds,frames,fps,p50_ns,p99_ns,"
+      "pushed,out,scored,complete,frames_per_round,note\n");
+  g_string_append_printf (markdown, "\n### Many streams, %s NV12 in CUDA "
+      "memory\n\n%u pipelines `appsrc ! cudasharpness ! fakesink` at most in "
+      "one process, each fed as fast as it takes frames; %.1f s measured "
+      "after %.1f s of warm-up. Latency: sink to src pad of the element. "
+      "Round: frames per scoring-service launch round.%s\n\n"
+      "| streams | metric | service | frames/s | p50 us | p99 us | scored / "
+      "pushed | frames per round | complete |\n"
+      "|---:|---|---|---:|---:|---:|---:|---:|---|\n", res->name, max_n,
+      opt.streams_seconds, opt.streams_warmup, totals ? "" :
+      " (the plugin has no scoring service: rounds n/a)");
+
+  for (m = 0; m < n_metrics; m++) {
+    const gchar *nick = sharpness_metric_info[metrics[m]].nick;
+
+    for (i = 0; i < opt.n_streams; i++) {
+      StreamsResult r;
+
+      g_printerr ("%u streams, %s\n", opt.streams[i], nick);
+      run_streams_case (opt.streams[i], nick, TRUE, rings, caps, totals, &r);
+      emit_streams_result (&r);
+      all_ok &= r.complete;
+      if (opt.compare_no_service) {
+        run_streams_case (opt.streams[i], nick, FALSE, rings, caps, totals,
+            &r);
+        emit_streams_result (&r);
+        all_ok &= r.complete;
+      }
+    }
+  }
+
+  free_buffers (rings, max_n * opt.streams_ring);
+  g_free (caps);
+  ring_clear (&ring);
+  return all_ok;
+}
+
 /* ---- Output ------------------------------------------------------------ */
 
 static void
@@ -934,7 +1419,7 @@ emit_markdown_resolution (const Resolution * res, Result results[][MODE_COUNT],
 static gboolean
 parse_options (int *argc, char ***argv)
 {
-  gchar *resolutions = NULL, *metrics = NULL;
+  gchar *resolutions = NULL, *metrics = NULL, *streams = NULL;
   GOptionEntry entries[] = {
     {"tiles", 0, 0, G_OPTION_ARG_FILENAME, &opt.tiles_path,
         "Natural tiles from export-tiles.py", "FILE"},
@@ -956,6 +1441,24 @@ parse_options (int *argc, char ***argv)
         "CSV output (default bench-sharpness.csv)", "FILE"},
     {"markdown", 0, 0, G_OPTION_ARG_FILENAME, &opt.markdown_path,
         "Markdown output (also printed)", "FILE"},
+    {"streams", 0, 0, G_OPTION_ARG_STRING, &streams,
+          "Many-streams mode: N pipelines in one process for each N of the "
+          "comma-separated list (all: 1,8,32,64,128,256)", "LIST"},
+    {"streams-seconds", 0, 0, G_OPTION_ARG_DOUBLE, &opt.streams_seconds,
+        "Measured time per streams run (default 2)", "S"},
+    {"streams-warmup", 0, 0, G_OPTION_ARG_DOUBLE, &opt.streams_warmup,
+        "Time before measuring, per streams run (default 0.5)", "S"},
+    {"streams-grace", 0, 0, G_OPTION_ARG_DOUBLE, &opt.streams_grace,
+          "Time the streams have to drain after the stop before the run is "
+          "reported incomplete (default 20)", "S"},
+    {"streams-ring", 0, 0, G_OPTION_ARG_INT, &opt.streams_ring,
+        "Frames in each stream's ring (default 4)", "K"},
+    {"element-props", 0, 0, G_OPTION_ARG_STRING, &opt.element_props,
+        "Extra cudasharpness properties for every element run, e.g. "
+          "\"tiles=8x4\"", "PROPS"},
+    {"compare-no-service", 0, 0, G_OPTION_ARG_NONE, &opt.compare_no_service,
+          "Streams mode: run each case again with SHARPNESS_CUDA_NO_SERVICE=1",
+        NULL},
     {NULL}
   };
   GOptionContext *ctx = g_option_context_new ("- cudasharpness benchmark");
@@ -966,6 +1469,10 @@ parse_options (int *argc, char ***argv)
   opt.cpu_seconds = 0.6;
   opt.cpu_frame_limit = 2.0;
   opt.max_frames = 5000;
+  opt.streams_seconds = 2.0;
+  opt.streams_warmup = 0.5;
+  opt.streams_grace = 20.0;
+  opt.streams_ring = 4;
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_add_group (ctx, gst_init_get_option_group ());
   ok = g_option_context_parse (ctx, argc, argv, &err);
@@ -976,15 +1483,43 @@ parse_options (int *argc, char ***argv)
 
   if (!opt.tiles_path)
     opt.tiles_path = g_strdup (BENCH_TILES);
+  if (!opt.element_props)
+    opt.element_props = g_strdup ("");
   if (!opt.csv_path)
-    opt.csv_path = g_strdup ("bench-sharpness.csv");
+    opt.csv_path = g_strdup (streams ? "bench-sharpness-streams.csv" :
+        "bench-sharpness.csv");
   opt.resolutions = g_strsplit (resolutions ? resolutions :
       "720p,1080p,4K,8K", ",", -1);
+  /* The streams mode's own default: a cheap, a mid and a heavy metric. */
+  if (!metrics && streams)
+    metrics = g_strdup ("laplacian,tenengrad,bliinds2");
   opt.metrics = metrics ? g_strsplit (metrics, ",", -1) : NULL;
+  if (streams) {
+    gchar **counts = g_strsplit (g_strcmp0 (streams, "all") ?
+        streams : "1,8,32,64,128,256", ",", -1);
+    guint i;
+
+    opt.streams = g_new0 (guint, g_strv_length (counts));
+    for (i = 0; counts[i]; i++) {
+      gchar *end;
+      guint64 n = g_ascii_strtoull (counts[i], &end, 10);
+
+      if (end == counts[i] || *end || n < 1 || n > 4096) {
+        g_printerr ("bad stream count \"%s\" (1 to 4096)\n", counts[i]);
+        ok = FALSE;
+        break;
+      }
+      opt.streams[opt.n_streams++] = (guint) n;
+    }
+    g_strfreev (counts);
+  }
   g_free (resolutions);
   g_free (metrics);
+  g_free (streams);
   return ok && opt.max_frames > 0 && opt.seconds > 0 && opt.cpu_seconds > 0
-      && opt.cpu_frame_limit > 0;
+      && opt.cpu_frame_limit > 0 && opt.streams_seconds > 0 &&
+      opt.streams_warmup >= 0 && opt.streams_grace > 0 &&
+      opt.streams_ring > 0;
 }
 
 int
@@ -1037,6 +1572,34 @@ main (int argc, char **argv)
   if (!gst_element_factory_find ("cudasharpness")) {
     g_printerr ("cudasharpness not found: set GST_PLUGIN_PATH\n");
     return 2;
+  }
+
+  if (opt.n_streams) {
+    gboolean complete;
+
+    csv = fopen (opt.csv_path, "w");
+    if (!csv) {
+      g_printerr ("cannot write %s: %s\n", opt.csv_path, g_strerror (errno));
+      return 2;
+    }
+    now = g_date_time_new_now_utc ();
+    date = g_date_time_format (now, "%Y-%m-%d %H:%M UTC");
+    g_date_time_unref (now);
+    markdown = g_string_new (NULL);
+    g_string_append_printf (markdown, "Device: %s; %s; natural frames from "
+        "%d photograph tiles.\n", device_name, date, tiles.count);
+    g_free (date);
+    complete = run_streams_mode (&tiles, metrics, n_metrics);
+    fclose (csv);
+    g_print ("%s", markdown->str);
+    if (opt.markdown_path &&
+        !g_file_set_contents (opt.markdown_path, markdown->str, -1, NULL))
+      g_printerr ("cannot write %s\n", opt.markdown_path);
+    g_string_free (markdown, TRUE);
+    g_free (tiles.data);
+    gst_object_unref (cuda_ctx);
+    /* 1: a case lost frames or did not drain in time. */
+    return complete ? 0 : 1;
   }
 
   csv = fopen (opt.csv_path, "w");
@@ -1101,9 +1664,9 @@ main (int argc, char **argv)
     for (m = 0; m < n_metrics; m++) {
       const gchar *nick = sharpness_metric_info[metrics[m]].nick;
       gchar *gpu = g_strdup_printf ("cudasharpness name=el backend=cuda "
-          "metric=%s", nick);
+          "metric=%s %s", nick, opt.element_props);
       gchar *cpu = g_strdup_printf ("cudasharpness name=el backend=cpu "
-          "metric=%s", nick);
+          "metric=%s %s", nick, opt.element_props);
       Result *rr = results[m];
       gdouble pixels = (gdouble) res->width * res->height, cpu_estimate;
 

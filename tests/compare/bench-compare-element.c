@@ -12,7 +12,7 @@
  *
  *   bench-compare-element pipeline REF.h264 DIST.h264 [RUNS [METRICS]]
  *     (BENCH_DECODER=avdec_h264: the same with software decoding)
- *     "2 x (filesrc ! h264parse ! nvh264dec) ! cudacompare ! fakesink"
+ *     "2 x (filesrc ! h264parse ! nvh264dec ! queue) ! cudacompare ! fakesink"
  *     against the two decoders alone (each to its fakesink), both in CUDA
  *     memory, alternating, RUNS times (default 5); prints the best and
  *     median wall times and the ratio (target >= 0.95).
@@ -243,10 +243,13 @@ bench_pipeline (const gchar * ref, const gchar * dist, guint runs,
       g_getenv ("BENCH_DECODER") : "nvh264dec";
   const gchar *caps = g_str_has_prefix (decoder, "nv") ? CUDA_CAPS :
       "video/x-raw";
+  /* A queue on each branch, as with any aggregator: without one a decoder
+   * waits while the pair before is compared (GstAggregator's non-live
+   * pads hold one buffer). */
   gchar *dec_r = g_strdup_printf ("filesrc location=%s ! h264parse ! "
-      "%s ! %s", ref, decoder, caps);
+      "%s ! %s ! queue", ref, decoder, caps);
   gchar *dec_d = g_strdup_printf ("filesrc location=%s ! h264parse ! "
-      "%s ! %s", dist, decoder, caps);
+      "%s ! %s ! queue", dist, decoder, caps);
   gchar *alone = g_strdup_printf ("%s ! fakesink sync=false %s ! fakesink "
       "sync=false", dec_r, dec_d);
   gchar *with = g_strdup_printf ("cudacompare name=c metrics=%s "

@@ -70,7 +70,22 @@ typedef struct
   /* The GstCudaContext "s" and "up" (if any) answer a context query with
    * at the end of the stream, before the pipeline stops. */
   GstCudaContext *context, *upstream_context;
+  /* The tile-scores and roi-scores of each frame's message, serialized
+   * (exact: doubles round-trip), or NULL. */
+  gchar *regions[MAX_FRAMES];
 } Run;
+
+/* When set, the sink-pad probe of "s" adds these ROIs to every frame, as a
+ * detector upstream would (issue 10). */
+static gboolean add_rois;
+static const struct
+{
+  const gchar *type;
+  guint x, y, w, h;
+} rois[] = {
+  {"face", 10, 8, 120, 90}, {"person", 200, 100, 200, 200},
+  {"face", 0, 0, 3, 3}, {"face", 161, 47, 17, 33},
+};
 
 /* Called from the sink-pad probe of "s" with the buffer's index. */
 typedef void (*BufferHook) (guint index, gpointer user_data);
@@ -86,6 +101,8 @@ static void
 run_clear (Run * run)
 {
   g_free (run->warning);
+  for (guint i = 0; i < MAX_FRAMES; i++)
+    g_free (run->regions[i]);
   gst_clear_object (&run->context);
   gst_clear_object (&run->upstream_context);
   memset (run, 0, sizeof (*run));
@@ -96,7 +113,16 @@ on_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 {
   ProbeData *pd = user_data;
   GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
-  GstMemory *mem = gst_buffer_peek_memory (buf, 0);
+  GstMemory *mem;
+
+  if (add_rois) {
+    buf = gst_buffer_make_writable (buf);
+    for (guint i = 0; i < G_N_ELEMENTS (rois); i++)
+      gst_buffer_add_video_region_of_interest_meta (buf, rois[i].type,
+          rois[i].x, rois[i].y, rois[i].w, rois[i].h)->id = i;
+    GST_PAD_PROBE_INFO_DATA (info) = buf;
+  }
+  mem = gst_buffer_peek_memory (buf, 0);
 
   if (pd->hook)
     pd->hook (pd->run->buffers, pd->hook_data);
@@ -133,6 +159,21 @@ context_device (GstCudaContext * ctx)
 
   g_object_get (ctx, "cuda-device-id", &device, NULL);
   return device;
+}
+
+/* The tile and ROI scores of a `sharpness` message as text. */
+static gchar *
+serialize_regions (const GstStructure * st)
+{
+  const GValue *tiles = gst_structure_get_value (st, "tile-scores");
+  const GValue *roi_scores = gst_structure_get_value (st, "roi-scores");
+  gchar *t = tiles ? gst_value_serialize (tiles) : g_strdup ("-");
+  gchar *r = roi_scores ? gst_value_serialize (roi_scores) : g_strdup ("-");
+  gchar *out = g_strdup_printf ("tiles %s rois %s", t, r);
+
+  g_free (t);
+  g_free (r);
+  return out;
 }
 
 /* Runs @desc (with an element "s" and optionally "up") to EOS, calling
@@ -222,6 +263,7 @@ run_pipeline (const gchar * desc, GstCudaContext * pipeline_ctx,
                   "score", G_TYPE_DOUBLE, &score, NULL));
           fail_unless (frame == run->n_scores && frame < MAX_FRAMES,
               "unexpected frame %" G_GUINT64_FORMAT, frame);
+          run->regions[run->n_scores] = serialize_regions (st);
           run->scores[run->n_scores++] = score;
         }
         break;
@@ -369,6 +411,63 @@ GST_START_TEST (test_cudaupload)
     g_free (desc);
     g_free (src);
   }
+}
+
+GST_END_TEST;
+
+/* Tiles, top-percent pooling and ROIs (issue 10) on the GPU, from system
+ * memory (staged) and CUDA memory: frame, tile and ROI scores equal to
+ * backend=cpu's, to the bit.  64x64 tiles of 320x240 (5x3 pixels) take
+ * the kernels' slow tile path, 8x4 the fast one. */
+GST_START_TEST (test_tiles_and_rois)
+{
+  static const struct
+  {
+    const gchar *format, *upload, *options;
+    SharpnessMetric metric;
+  } cases[] = {
+    {"NV12", "", "tiles=8x4", SHARPNESS_METRIC_LAPLACIAN},
+    {"NV12", "", "tiles=64x64 pooling=top-percent",
+        SHARPNESS_METRIC_TENENGRAD},
+    {"NV12", "cudaupload name=up ! " CUDA_CAPS " ! ", "tiles=8x4",
+        SHARPNESS_METRIC_ENTROPY},
+    {"I420", "cudaupload name=up ! " CUDA_CAPS " ! ",
+        "tiles=7x5 pooling=top-percent pooling-percent=30",
+        SHARPNESS_METRIC_VARIANCE},
+    {"BGRx", "cudaupload name=up ! " CUDA_CAPS " ! ", "pooling=top-percent",
+        SHARPNESS_METRIC_SMD},
+  };
+
+  add_rois = TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    const gchar *nick = sharpness_metric_info[cases[i].metric].nick;
+    gchar *src = g_strdup_printf (SOURCE, cases[i].format);
+    gchar *desc = g_strdup_printf ("%s ! %scudasharpness name=s backend=cuda "
+        "metric=%s %s ! fakesink", src, cases[i].upload, nick,
+        cases[i].options);
+    gchar *ref_desc = g_strdup_printf ("%s ! cudasharpness name=s "
+        "backend=cpu metric=%s %s ! fakesink", src, nick, cases[i].options);
+    Run run, ref;
+
+    GST_INFO ("%s", desc);
+    fail_unless (run_pipeline (desc, NULL, NULL, NULL, NULL, NULL, &run),
+        "%s failed", desc);
+    fail_unless_equals_int (run.warnings, 0);
+    fail_unless (run_pipeline (ref_desc, NULL, NULL, NULL, NULL, NULL, &ref));
+    assert_scores_match (cases[i].metric, &run, &ref);
+    for (guint f = 0; f < ref.n_scores; f++) {
+      /* Every frame has ROI scores (the zero-sized ones are none here). */
+      fail_unless (strstr (ref.regions[f], "rois <") != NULL, "%s",
+          ref.regions[f]);
+      fail_unless_equals_string (run.regions[f], ref.regions[f]);
+    }
+    run_clear (&run);
+    run_clear (&ref);
+    g_free (ref_desc);
+    g_free (desc);
+    g_free (src);
+  }
+  add_rois = FALSE;
 }
 
 GST_END_TEST;
@@ -808,6 +907,13 @@ GST_START_TEST (test_fallback_after_cuda_failure)
 
 GST_END_TEST;
 
+/* A failed test leaves no ROIs behind for the next ones. */
+static void
+no_rois (void)
+{
+  add_rois = FALSE;
+}
+
 static Suite *
 cuda_element_suite (void)
 {
@@ -819,6 +925,7 @@ cuda_element_suite (void)
   tcase_set_timeout (tc, 300);
   tcase_set_timeout (nvdec, 300);
   tcase_set_timeout (order, 60);
+  tcase_add_checked_fixture (tc, NULL, no_rois);
   /* Before "general", whose last test breaks a context. */
   suite_add_tcase (s, order);
   suite_add_tcase (s, nvdec);
@@ -829,6 +936,7 @@ cuda_element_suite (void)
   tcase_add_test (tc, test_system_memory_pageable);
   tcase_add_test (tc, test_downstream_pool_stands);
   tcase_add_test (tc, test_cudaupload);
+  tcase_add_test (tc, test_tiles_and_rois);
   tcase_add_test (tc, test_adopts_memory_context);
   tcase_add_test (tc, test_device_id);
   /* Last: it leaves a broken context behind. */

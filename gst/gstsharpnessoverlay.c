@@ -1,0 +1,1116 @@
+/* Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+/**
+ * SECTION:element-sharpnessoverlay
+ * @title: sharpnessoverlay
+ *
+ * Draws what `cudasharpness` measured on a frame over the frame itself:
+ * the tile map (`tiles=COLSxROWS`) as a translucent colour grid, from red
+ * (the least sharp tile of the frame) through yellow to green (the
+ * sharpest), the scored regions of interest as boxes with their scores,
+ * and the frame score (with "BLURRY" when flagged) in the top-left corner.
+ * It reads the "GstSharpnessMeta" custom metas and the `sharpness` params
+ * of the GstVideoRegionOfInterestMeta of each buffer.
+ *
+ * The drawing is a GstVideoOverlayComposition: when downstream announces
+ * GstVideoOverlayCompositionMeta in the allocation query (glimagesink, many
+ * hardware sinks) it is attached to the buffer and the pixels are left
+ * alone; otherwise it is blended into the frame, in any raw format, in
+ * system memory or in CUDA memory (mapped to the host: slow, warned once).
+ * The translucent tile grid is then blended directly into the planes of
+ * the common 8-bit YUV, gray and RGB formats and of P010/I420_10LE (one
+ * table look-up a sample, the same result as GStreamer's blender); the
+ * rest goes through gst_video_overlay_composition_blend.
+ * Frames without a meta, or with `enabled=false`, pass through untouched.
+ * Reference: docs/overlay.md.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 filesrc location=in.mp4 ! decodebin ! videoconvert ! \
+ *     cudasharpness tiles=8x4 ! sharpnessoverlay ! videoconvert ! \
+ *     autovideosink
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstsharpnessoverlay.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <gst/video/video.h>
+
+#include "sharpness-meta.h"
+#include "sharpness-metric.h"
+#include "sharpness-overlay-blend.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_sharpness_overlay_debug);
+#define GST_CAT_DEFAULT gst_sharpness_overlay_debug
+
+#define CUDA_MEMORY_FEATURE "memory:CUDAMemory"
+
+/* System memory: every format gst_video_overlay_composition_blend()
+ * handles (GStreamer 1.22 to 1.26: all of them).  CUDA memory: the formats
+ * GstCudaMemory can hold and map in 1.22 (not GRAY8). */
+#define CUDA_FORMATS "{ I420, YV12, NV12, NV21, P010_10LE, P016_LE, " \
+  "I420_10LE, Y42B, Y444, Y444_16LE, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, " \
+  "RGB, BGR }"
+#define OVERLAY_CAPS \
+  GST_VIDEO_CAPS_MAKE (GST_VIDEO_OVERLAY_COMPOSITION_BLEND_FORMATS) "; " \
+  GST_VIDEO_CAPS_MAKE_WITH_FEATURES (CUDA_MEMORY_FEATURE, CUDA_FORMATS)
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (OVERLAY_CAPS));
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (OVERLAY_CAPS));
+
+#define DEFAULT_ENABLED TRUE
+#define DEFAULT_METRIC NULL
+#define DEFAULT_OPACITY 0.4
+#define DEFAULT_SHOW_TILES TRUE
+#define DEFAULT_SHOW_ROIS TRUE
+#define DEFAULT_SHOW_SCORE TRUE
+#define DEFAULT_TEXT_SCALE 0
+
+enum
+{
+  PROP_0,
+  PROP_ENABLED,
+  PROP_METRIC,
+  PROP_OPACITY,
+  PROP_SHOW_TILES,
+  PROP_SHOW_ROIS,
+  PROP_SHOW_SCORE,
+  PROP_TEXT_SCALE,
+};
+
+/* ARGB as a native-endian 32-bit word is the byte order of
+ * GST_VIDEO_OVERLAY_COMPOSITION_FORMAT_RGB (BGRA in memory on little
+ * endian, ARGB on big endian), not premultiplied. */
+#define ARGB(a, r, g, b) \
+  (((guint32) (a) << 24) | ((guint32) (r) << 16) | ((guint32) (g) << 8) | \
+   (guint32) (b))
+
+#define TEXT_RGB 0xffffff
+#define BLURRY_RGB 0xff4040
+#define LABEL_BG ARGB (176, 0, 0, 0)
+#define ROI_SHARP_RGB 0x00ffff  /* cyan: not a colour of the tile ramp */
+#define ROI_BLURRY_RGB 0xff00ff /* magenta */
+
+#define METRIC_NAME_MAX 64
+#define LABEL_MAX 96
+
+typedef struct
+{
+  gint x, y, w, h;              /* clamped to the frame */
+  gdouble score;
+  gboolean blurry;
+} OverlayRoi;
+
+struct _GstSharpnessOverlay
+{
+  GstBaseTransform parent;
+
+  /* Properties, under the object lock. */
+  gboolean enabled;
+  gchar *metric;
+  gdouble opacity;
+  gboolean show_tiles;
+  gboolean show_rois;
+  gboolean show_score;
+  guint text_scale;
+
+  /* Streaming thread only. */
+  GstVideoInfo info;
+  gboolean cuda_memory;
+  gboolean alloc_checked;       /* downstream asked since the last caps */
+  gboolean attach;              /* downstream composes the overlay */
+  GstBufferPool *canvas_pool;   /* frame-sized ARGB canvases, reused */
+  SharpnessOverlayBlend blend;  /* the tile grid's direct blend */
+  gboolean fast_tiles;          /* the format has the direct blend */
+  gboolean warned_host_map;
+  gboolean warned_blend;
+  gboolean warned_tiles;
+
+  /* The frame in flight: found by prepare_output_buffer on the input
+   * buffer, drawn by transform_ip.  Arrays grow, never shrink. */
+  gboolean draw;
+  guint scale;
+  gboolean draw_tiles;
+  guint8 tile_alpha;
+  guint cols, rows;
+  gdouble *tile_scores;
+  guint32 *tile_argb;
+  guint tiles_alloc;
+  gint direction;
+  gboolean draw_score;
+  gchar label[LABEL_MAX];
+  gboolean blurry;
+  gboolean draw_rois;
+  GArray *rois;
+};
+
+G_DEFINE_TYPE (GstSharpnessOverlay, gst_sharpness_overlay,
+    GST_TYPE_BASE_TRANSFORM);
+GST_ELEMENT_REGISTER_DEFINE (sharpnessoverlay, "sharpnessoverlay",
+    GST_RANK_NONE, GST_TYPE_SHARPNESS_OVERLAY);
+
+/* ------------------------------------------------------------------------ */
+/* A 5x7 bitmap font: what labels need (upper case, digits, score
+ * punctuation); other characters draw as '?'.  Row bits 4..0 = left..right. */
+
+typedef struct
+{
+  gchar c;
+  guint8 rows[7];
+} Glyph;
+
+static const Glyph font[] = {
+  {' ', {0, 0, 0, 0, 0, 0, 0}},
+  {'0', {0x0e, 0x11, 0x13, 0x15, 0x19, 0x11, 0x0e}},
+  {'1', {0x04, 0x0c, 0x04, 0x04, 0x04, 0x04, 0x0e}},
+  {'2', {0x0e, 0x11, 0x01, 0x02, 0x04, 0x08, 0x1f}},
+  {'3', {0x1f, 0x02, 0x04, 0x02, 0x01, 0x11, 0x0e}},
+  {'4', {0x02, 0x06, 0x0a, 0x12, 0x1f, 0x02, 0x02}},
+  {'5', {0x1f, 0x10, 0x1e, 0x01, 0x01, 0x11, 0x0e}},
+  {'6', {0x06, 0x08, 0x10, 0x1e, 0x11, 0x11, 0x0e}},
+  {'7', {0x1f, 0x01, 0x02, 0x04, 0x08, 0x08, 0x08}},
+  {'8', {0x0e, 0x11, 0x11, 0x0e, 0x11, 0x11, 0x0e}},
+  {'9', {0x0e, 0x11, 0x11, 0x0f, 0x01, 0x02, 0x0c}},
+  {'A', {0x0e, 0x11, 0x11, 0x1f, 0x11, 0x11, 0x11}},
+  {'B', {0x1e, 0x11, 0x11, 0x1e, 0x11, 0x11, 0x1e}},
+  {'C', {0x0e, 0x11, 0x10, 0x10, 0x10, 0x11, 0x0e}},
+  {'D', {0x1c, 0x12, 0x11, 0x11, 0x11, 0x12, 0x1c}},
+  {'E', {0x1f, 0x10, 0x10, 0x1e, 0x10, 0x10, 0x1f}},
+  {'F', {0x1f, 0x10, 0x10, 0x1e, 0x10, 0x10, 0x10}},
+  {'G', {0x0e, 0x11, 0x10, 0x17, 0x11, 0x11, 0x0f}},
+  {'H', {0x11, 0x11, 0x11, 0x1f, 0x11, 0x11, 0x11}},
+  {'I', {0x0e, 0x04, 0x04, 0x04, 0x04, 0x04, 0x0e}},
+  {'J', {0x07, 0x02, 0x02, 0x02, 0x02, 0x12, 0x0c}},
+  {'K', {0x11, 0x12, 0x14, 0x18, 0x14, 0x12, 0x11}},
+  {'L', {0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x1f}},
+  {'M', {0x11, 0x1b, 0x15, 0x15, 0x11, 0x11, 0x11}},
+  {'N', {0x11, 0x11, 0x19, 0x15, 0x13, 0x11, 0x11}},
+  {'O', {0x0e, 0x11, 0x11, 0x11, 0x11, 0x11, 0x0e}},
+  {'P', {0x1e, 0x11, 0x11, 0x1e, 0x10, 0x10, 0x10}},
+  {'Q', {0x0e, 0x11, 0x11, 0x11, 0x15, 0x12, 0x0d}},
+  {'R', {0x1e, 0x11, 0x11, 0x1e, 0x14, 0x12, 0x11}},
+  {'S', {0x0f, 0x10, 0x10, 0x0e, 0x01, 0x01, 0x1e}},
+  {'T', {0x1f, 0x04, 0x04, 0x04, 0x04, 0x04, 0x04}},
+  {'U', {0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x0e}},
+  {'V', {0x11, 0x11, 0x11, 0x11, 0x11, 0x0a, 0x04}},
+  {'W', {0x11, 0x11, 0x11, 0x15, 0x15, 0x15, 0x0a}},
+  {'X', {0x11, 0x11, 0x0a, 0x04, 0x0a, 0x11, 0x11}},
+  {'Y', {0x11, 0x11, 0x11, 0x0a, 0x04, 0x04, 0x04}},
+  {'Z', {0x1f, 0x01, 0x02, 0x04, 0x08, 0x10, 0x1f}},
+  {'.', {0, 0, 0, 0, 0, 0x0c, 0x0c}},
+  {'-', {0, 0, 0, 0x1f, 0, 0, 0}},
+  {'+', {0, 0x04, 0x04, 0x1f, 0x04, 0x04, 0}},
+  {':', {0, 0x0c, 0x0c, 0, 0x0c, 0x0c, 0}},
+  {'%', {0x18, 0x19, 0x02, 0x04, 0x08, 0x13, 0x03}},
+  {'/', {0, 0x01, 0x02, 0x04, 0x08, 0x10, 0}},
+  {'_', {0, 0, 0, 0, 0, 0, 0x1f}},
+  {'?', {0x0e, 0x11, 0x01, 0x02, 0x04, 0, 0x04}},
+};
+
+static const guint8 *
+glyph_rows (gchar c)
+{
+  c = g_ascii_toupper (c);
+  for (guint i = 0; i < G_N_ELEMENTS (font); i++)
+    if (font[i].c == c)
+      return font[i].rows;
+  return font[G_N_ELEMENTS (font) - 1].rows;
+}
+
+/* A glyph is 5x7 in a 6x8 cell, times @scale. */
+static gint
+text_width (const gchar * text, guint scale)
+{
+  gint n = (gint) strlen (text);
+  return n > 0 ? (n * 6 - 1) * (gint) scale : 0;
+}
+
+#define TEXT_HEIGHT(scale) (7 * (gint) (scale))
+/* Padding around a label's text inside its background box. */
+#define LABEL_PAD(scale) ((gint) (scale) + 1)
+#define LABEL_HEIGHT(scale) (TEXT_HEIGHT (scale) + 2 * LABEL_PAD (scale))
+
+/* ------------------------------------------------------------------------ */
+/* Drawing into the rows y0 .. y1 - 1 of a frame-sized ARGB canvas. */
+
+typedef struct
+{
+  guint32 *px;                  /* row 0 of the frame */
+  gint width, height;
+  gint y0, y1;
+} Canvas;
+
+static void
+fill_rect (Canvas * c, gint x, gint y, gint w, gint h, guint32 argb)
+{
+  gint xa = MAX (x, 0), xb = MIN (x + w, c->width);
+  gint ya = MAX (y, c->y0), yb = MIN (y + h, c->y1);
+
+  for (gint j = ya; j < yb; j++) {
+    guint32 *row = c->px + (gsize) j * c->width;
+    for (gint i = xa; i < xb; i++)
+      row[i] = argb;
+  }
+}
+
+static void
+stroke_rect (Canvas * c, gint x, gint y, gint w, gint h, gint t, guint32 argb)
+{
+  t = MIN (t, MIN (w, h) / 2 + 1);
+  fill_rect (c, x, y, w, t, argb);
+  fill_rect (c, x, y + h - t, w, t, argb);
+  fill_rect (c, x, y + t, t, h - 2 * t, argb);
+  fill_rect (c, x + w - t, y + t, t, h - 2 * t, argb);
+}
+
+static void
+draw_text (Canvas * c, gint x, gint y, guint scale, const gchar * text,
+    guint32 argb)
+{
+  gint s = (gint) scale;
+
+  for (const gchar * p = text; *p; p++, x += 6 * s) {
+    const guint8 *rows = glyph_rows (*p);
+    for (gint r = 0; r < 7; r++)
+      for (gint b = 0; b < 5; b++)
+        if (rows[r] & (0x10 >> b))
+          fill_rect (c, x + b * s, y + r * s, s, s, argb);
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Layout: the same geometry for the band computation and the drawing. */
+
+/* Offset of "BLURRY" from the start of the score label's text. */
+#define BLURRY_X(self) \
+  ((gint) (strlen ((self)->label) + 1) * 6 * (gint) (self)->scale)
+
+static void
+score_box (GstSharpnessOverlay * self, gint * x, gint * y, gint * w, gint * h)
+{
+  gint s = (gint) self->scale;
+  gint tw = text_width (self->label, self->scale);
+
+  /* "BLURRY" follows the label after one character cell. */
+  if (self->blurry)
+    tw = BLURRY_X (self) + text_width ("BLURRY", self->scale);
+  *x = 2 * s;
+  *y = 2 * s;
+  *w = tw + 2 * LABEL_PAD (s);
+  *h = LABEL_HEIGHT (s);
+}
+
+static void
+roi_label (GstSharpnessOverlay * self, const OverlayRoi * roi, gchar * text,
+    gsize size, gint * x, gint * y, gint * w, gint * h)
+{
+  g_snprintf (text, size, "%.4g", roi->score);
+  *w = text_width (text, self->scale) + 2 * LABEL_PAD (self->scale);
+  *h = LABEL_HEIGHT (self->scale);
+  *x = roi->x;
+  /* Above the box when there is room, else inside its top edge. */
+  *y = roi->y - *h >= 0 ? roi->y - *h : roi->y;
+}
+
+/* The colour ramp: t = 0 the least sharp tile of the frame, red; 0.5
+ * yellow; 1 the sharpest, green. */
+static guint32
+ramp (gdouble t, guint8 alpha)
+{
+  guint r, g;
+
+  t = CLAMP (t, 0.0, 1.0);
+  if (t < 0.5) {
+    r = 255;
+    g = (guint) lround (510.0 * t);
+  } else {
+    r = (guint) lround (510.0 * (1.0 - t));
+    g = 255;
+  }
+  return ARGB (alpha, r, g, 0);
+}
+
+static void
+compute_tile_colours (GstSharpnessOverlay * self)
+{
+  guint n = self->cols * self->rows;
+  gdouble lo = INFINITY, hi = -INFINITY;
+
+  for (guint i = 0; i < n; i++) {
+    gdouble v = self->tile_scores[i];
+    if (isfinite (v)) {
+      lo = MIN (lo, v);
+      hi = MAX (hi, v);
+    }
+  }
+  for (guint i = 0; i < n; i++) {
+    gdouble v = self->tile_scores[i], t = 0.5;
+    /* Equal tiles (or no finite score) give the middle of the ramp: a
+     * relative map cannot tell a uniformly sharp frame from a blurry one. */
+    if (isfinite (v) && hi > lo) {
+      t = (v - lo) / (hi - lo);
+      if (self->direction == SHARPNESS_LOWER_IS_SHARPER)
+        t = 1.0 - t;
+    }
+    self->tile_argb[i] = ramp (t, self->tile_alpha);
+  }
+}
+
+static void
+draw_tiles (GstSharpnessOverlay * self, Canvas * c)
+{
+  gint64 w = c->width, h = c->height;
+  guint32 line = ARGB (self->tile_alpha, 0, 0, 0);
+
+  compute_tile_colours (self);
+  for (guint r = 0; r < self->rows; r++) {
+    gint ya = (gint) (r * h / self->rows);
+    gint yb = (gint) ((r + 1) * h / self->rows);
+    for (guint col = 0; col < self->cols; col++) {
+      gint xa = (gint) (col * w / self->cols);
+      gint xb = (gint) ((col + 1) * w / self->cols);
+      fill_rect (c, xa, ya, xb - xa, yb - ya,
+          self->tile_argb[r * self->cols + col]);
+      /* A thin dark line on the top and left edges of every tile that is
+       * large enough to keep its colour readable. */
+      if (xb - xa >= 8 && yb - ya >= 8) {
+        if (r > 0)
+          fill_rect (c, xa, ya, xb - xa, 1, line);
+        if (col > 0)
+          fill_rect (c, xa, ya, 1, yb - ya, line);
+      }
+    }
+  }
+}
+
+static void
+draw_label (Canvas * c, gint x, gint y, gint w, gint h, guint scale,
+    const gchar * text, guint32 bg, guint32 fg)
+{
+  gint pad = LABEL_PAD (scale);
+
+  fill_rect (c, x, y, w, h, bg);
+  draw_text (c, x + pad, y + pad, scale, text, fg);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reading the metas. */
+
+static const GstStructure *
+find_frame_meta (GstBuffer * buf, const gchar * metric)
+{
+  gpointer state = NULL;
+  GstMeta *meta;
+
+  while ((meta = gst_buffer_iterate_meta (buf, &state))) {
+    const GstStructure *s;
+
+    if (!gst_meta_info_is_custom (meta->info) ||
+        !gst_custom_meta_has_name ((GstCustomMeta *) meta,
+            SHARPNESS_META_NAME))
+      continue;
+    s = gst_custom_meta_get_structure ((GstCustomMeta *) meta);
+    if (!metric || g_strcmp0 (gst_structure_get_string (s, "metric"),
+            metric) == 0)
+      return s;
+  }
+  return NULL;
+}
+
+/* The `sharpness` param of @roi for @metric (any metric when NULL). */
+static const GstStructure *
+find_roi_param (GstVideoRegionOfInterestMeta * roi, const gchar * metric)
+{
+  for (GList * l = roi->params; l; l = l->next) {
+    const GstStructure *p = l->data;
+    if (gst_structure_has_name (p, "sharpness") && (!metric ||
+            g_strcmp0 (gst_structure_get_string (p, "metric"), metric) == 0))
+      return p;
+  }
+  return NULL;
+}
+
+static gboolean
+read_tiles (GstSharpnessOverlay * self, const GstStructure * s)
+{
+  const GValue *arr = gst_structure_get_value (s, "tile-scores");
+  guint cols = 0, rows = 0, n;
+
+  if (!gst_structure_get_uint (s, "tiles-cols", &cols) ||
+      !gst_structure_get_uint (s, "tiles-rows", &rows) || !arr)
+    return FALSE;
+  n = cols * rows;
+  if (cols == 0 || rows == 0 || cols > 1024 || rows > 1024 ||
+      !GST_VALUE_HOLDS_ARRAY (arr) || gst_value_array_get_size (arr) != n)
+    goto bad;
+  if (n > self->tiles_alloc) {
+    self->tile_scores = g_renew (gdouble, self->tile_scores, n);
+    self->tile_argb = g_renew (guint32, self->tile_argb, n);
+    self->tiles_alloc = n;
+  }
+  for (guint i = 0; i < n; i++) {
+    const GValue *v = gst_value_array_get_value (arr, i);
+    if (!G_VALUE_HOLDS_DOUBLE (v))
+      goto bad;
+    self->tile_scores[i] = g_value_get_double (v);
+  }
+  self->cols = cols;
+  self->rows = rows;
+  return TRUE;
+
+bad:
+  if (!self->warned_tiles) {
+    self->warned_tiles = TRUE;
+    GST_WARNING_OBJECT (self, "ignoring a malformed tile map (%ux%u, %s)",
+        cols, rows, arr ? G_VALUE_TYPE_NAME (arr) : "none");
+  }
+  return FALSE;
+}
+
+static void
+read_rois (GstSharpnessOverlay * self, GstBuffer * buf, const gchar * metric)
+{
+  gint fw = GST_VIDEO_INFO_WIDTH (&self->info);
+  gint fh = GST_VIDEO_INFO_HEIGHT (&self->info);
+  gpointer state = NULL;
+  GstMeta *meta;
+
+  g_array_set_size (self->rois, 0);
+  while ((meta = gst_buffer_iterate_meta_filtered (buf, &state,
+              GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE))) {
+    GstVideoRegionOfInterestMeta *roi = (GstVideoRegionOfInterestMeta *) meta;
+    const GstStructure *p = find_roi_param (roi, metric);
+    OverlayRoi r;
+    gint x1, y1;
+
+    if (!p || !gst_structure_get_double (p, "score", &r.score))
+      continue;
+    if (!gst_structure_get_boolean (p, "blurry", &r.blurry))
+      r.blurry = FALSE;
+    r.x = CLAMP ((gint) roi->x, 0, fw);
+    r.y = CLAMP ((gint) roi->y, 0, fh);
+    x1 = (gint) MIN ((gint64) roi->x + roi->w, fw);
+    y1 = (gint) MIN ((gint64) roi->y + roi->h, fh);
+    r.w = x1 - r.x;
+    r.h = y1 - r.y;
+    if (r.w > 0 && r.h > 0)
+      g_array_append_val (self->rois, r);
+  }
+}
+
+/* Decides what to draw on @buf (and whether to draw at all), from the
+ * properties and the buffer's metas. */
+static gboolean
+collect (GstSharpnessOverlay * self, GstBuffer * buf)
+{
+  gchar metric_prop[METRIC_NAME_MAX] = "";
+  const gchar *metric;
+  const GstStructure *s;
+  gboolean enabled, show_tiles, show_rois, show_score;
+  gdouble opacity, score = 0.0;
+  guint text_scale;
+
+  GST_OBJECT_LOCK (self);
+  enabled = self->enabled;
+  if (self->metric)
+    g_strlcpy (metric_prop, self->metric, sizeof (metric_prop));
+  opacity = self->opacity;
+  show_tiles = self->show_tiles;
+  show_rois = self->show_rois;
+  show_score = self->show_score;
+  text_scale = self->text_scale;
+  GST_OBJECT_UNLOCK (self);
+
+  if (!enabled || GST_VIDEO_INFO_FORMAT (&self->info) ==
+      GST_VIDEO_FORMAT_UNKNOWN)
+    return FALSE;
+
+  /* The metric drawn: the property's, else the first meta's, else that
+   * of the first ROI param. */
+  s = find_frame_meta (buf, metric_prop[0] ? metric_prop : NULL);
+  metric = metric_prop[0] ? metric_prop : s ? gst_structure_get_string (s,
+      "metric") : NULL;
+  if (!metric) {
+    gpointer state = NULL;
+    GstMeta *meta;
+    while (!metric && (meta = gst_buffer_iterate_meta_filtered (buf, &state,
+                GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE))) {
+      const GstStructure *p =
+          find_roi_param ((GstVideoRegionOfInterestMeta *) meta, NULL);
+      if (p)
+        metric = gst_structure_get_string (p, "metric");
+    }
+  }
+  if (!metric)
+    return FALSE;
+
+  {
+    const SharpnessMetricInfo *mi =
+        sharpness_metric_get_info (sharpness_metric_from_nick (metric));
+    self->direction = mi ? (gint) mi->direction : SHARPNESS_HIGHER_IS_SHARPER;
+  }
+
+  self->scale = text_scale ? text_scale :
+      (guint) MAX (1, (GST_VIDEO_INFO_HEIGHT (&self->info) + 180) / 360);
+  self->tile_alpha = (guint8) lround (CLAMP (opacity, 0.0, 1.0) * 255.0);
+  self->draw_tiles = show_tiles && s && self->tile_alpha > 0 &&
+      read_tiles (self, s);
+  self->draw_score = show_score && s &&
+      gst_structure_get_double (s, "score", &score);
+  if (self->draw_score) {
+    gchar *up = g_ascii_strup (metric, -1);
+    if (!gst_structure_get_boolean (s, "blurry", &self->blurry))
+      self->blurry = FALSE;
+    g_snprintf (self->label, sizeof (self->label), "%s %.4g", up, score);
+    g_free (up);
+  }
+  self->draw_rois = FALSE;
+  if (show_rois) {
+    read_rois (self, buf, metric);
+    self->draw_rois = self->rois->len > 0;
+  }
+  return self->draw_tiles || self->draw_score || self->draw_rois;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The composition. */
+
+typedef struct
+{
+  GstBuffer *canvas;
+  GstMapInfo map;
+} CanvasRef;
+
+/* The band's pixels live in a pool canvas: it goes back to the pool when
+ * the last rectangle using it (ours, or one a sink kept) is gone. */
+static void
+canvas_ref_free (gpointer data)
+{
+  CanvasRef *ref = data;
+
+  gst_buffer_unmap (ref->canvas, &ref->map);
+  gst_buffer_unref (ref->canvas);
+  g_free (ref);
+}
+
+static gboolean
+ensure_canvas_pool (GstSharpnessOverlay * self)
+{
+  GstStructure *config;
+  guint size = (guint) GST_VIDEO_INFO_WIDTH (&self->info) *
+      GST_VIDEO_INFO_HEIGHT (&self->info) * 4;
+
+  if (self->canvas_pool)
+    return TRUE;
+  self->canvas_pool = gst_buffer_pool_new ();
+  config = gst_buffer_pool_get_config (self->canvas_pool);
+  /* No maximum: a sink that keeps the last composition keeps a canvas. */
+  gst_buffer_pool_config_set_params (config, NULL, size, 1, 0);
+  if (!gst_buffer_pool_set_config (self->canvas_pool, config) ||
+      !gst_buffer_pool_set_active (self->canvas_pool, TRUE)) {
+    gst_clear_object (&self->canvas_pool);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static void
+clear_canvas_pool (GstSharpnessOverlay * self)
+{
+  if (self->canvas_pool) {
+    gst_buffer_pool_set_active (self->canvas_pool, FALSE);
+    gst_clear_object (&self->canvas_pool);
+  }
+}
+
+static void
+extend_band (gint * y0, gint * y1, gint y, gint h)
+{
+  *y0 = MIN (*y0, y);
+  *y1 = MAX (*y1, y + h);
+}
+
+/* The drawing as one rectangle; without the tile grid when @with_tiles is
+ * FALSE (the grid is then blended directly into the frame). */
+static GstVideoOverlayComposition *
+build_composition (GstSharpnessOverlay * self, gboolean with_tiles)
+{
+  gint fw = GST_VIDEO_INFO_WIDTH (&self->info);
+  gint fh = GST_VIDEO_INFO_HEIGHT (&self->info);
+  gint y0 = fh, y1 = 0, x, y, w, h;
+  gint thick = MAX (2, (gint) self->scale);
+  gchar text[32];
+  CanvasRef *ref;
+  Canvas c;
+  GstBuffer *band;
+  GstVideoOverlayRectangle *rect;
+  GstVideoOverlayComposition *comp;
+
+  /* The rows the drawing touches: the rectangle (and its blending) covers
+   * only those. */
+  with_tiles = with_tiles && self->draw_tiles;
+  if (with_tiles)
+    extend_band (&y0, &y1, 0, fh);
+  if (self->draw_score) {
+    score_box (self, &x, &y, &w, &h);
+    extend_band (&y0, &y1, y, h);
+  }
+  if (self->draw_rois) {
+    for (guint i = 0; i < self->rois->len; i++) {
+      const OverlayRoi *r = &g_array_index (self->rois, OverlayRoi, i);
+      extend_band (&y0, &y1, r->y, r->h);
+      roi_label (self, r, text, sizeof (text), &x, &y, &w, &h);
+      extend_band (&y0, &y1, y, h);
+    }
+  }
+  y0 = MAX (y0, 0);
+  y1 = MIN (y1, fh);
+  if (y1 <= y0)
+    return NULL;
+
+  if (!ensure_canvas_pool (self))
+    return NULL;
+  ref = g_new0 (CanvasRef, 1);
+  if (gst_buffer_pool_acquire_buffer (self->canvas_pool, &ref->canvas,
+          NULL) != GST_FLOW_OK) {
+    g_free (ref);
+    return NULL;
+  }
+  if (!gst_buffer_map (ref->canvas, &ref->map, GST_MAP_READWRITE)) {
+    gst_buffer_unref (ref->canvas);
+    g_free (ref);
+    return NULL;
+  }
+
+  c.px = (guint32 *) ref->map.data;
+  c.width = fw;
+  c.height = fh;
+  c.y0 = y0;
+  c.y1 = y1;
+  /* A canvas comes back from the pool with an earlier frame's drawing. */
+  memset (c.px + (gsize) y0 * fw, 0, (gsize) (y1 - y0) * fw * 4);
+
+  if (with_tiles)
+    draw_tiles (self, &c);
+  if (self->draw_rois) {
+    for (guint i = 0; i < self->rois->len; i++) {
+      const OverlayRoi *r = &g_array_index (self->rois, OverlayRoi, i);
+      guint32 rgb = r->blurry ? ROI_BLURRY_RGB : ROI_SHARP_RGB;
+      stroke_rect (&c, r->x, r->y, r->w, r->h, thick, ARGB (255, 0, 0, 0) |
+          rgb);
+      roi_label (self, r, text, sizeof (text), &x, &y, &w, &h);
+      draw_label (&c, x, y, w, h, self->scale, text, ARGB (255, 0, 0, 0) |
+          rgb, ARGB (255, 0, 0, 0));
+    }
+  }
+  if (self->draw_score) {
+    score_box (self, &x, &y, &w, &h);
+    draw_label (&c, x, y, w, h, self->scale, self->label, LABEL_BG,
+        ARGB (255, 0, 0, 0) | TEXT_RGB);
+    if (self->blurry)
+      draw_text (&c, x + LABEL_PAD (self->scale) + BLURRY_X (self),
+          y + LABEL_PAD (self->scale), self->scale, "BLURRY",
+          ARGB (255, 0, 0, 0) | BLURRY_RGB);
+  }
+
+  /* The band as a buffer of its own (a rectangle's pixels are packed:
+   * stride = 4 x width), keeping the canvas mapped and out of the pool
+   * until released. */
+  band = gst_buffer_new_wrapped_full (GST_MEMORY_FLAG_READONLY,
+      ref->map.data + (gsize) y0 * fw * 4, (gsize) (y1 - y0) * fw * 4, 0,
+      (gsize) (y1 - y0) * fw * 4, ref, canvas_ref_free);
+  gst_buffer_add_video_meta (band, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_OVERLAY_COMPOSITION_FORMAT_RGB, fw, y1 - y0);
+  rect = gst_video_overlay_rectangle_new_raw (band, 0, y0, fw, y1 - y0,
+      GST_VIDEO_OVERLAY_FORMAT_FLAG_NONE);
+  gst_buffer_unref (band);
+  if (!rect)
+    return NULL;
+  comp = gst_video_overlay_composition_new (rect);
+  gst_video_overlay_rectangle_unref (rect);
+  return comp;
+}
+
+/* ------------------------------------------------------------------------ */
+/* GstBaseTransform */
+
+/* Whether downstream composes overlays itself: asked once per caps (a
+ * reconfigure renegotiates, which comes back through set_caps). */
+static void
+check_downstream (GstSharpnessOverlay * self)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstCaps *caps = gst_pad_get_current_caps (trans->srcpad);
+  GstQuery *query;
+
+  self->alloc_checked = TRUE;
+  self->attach = FALSE;
+  if (!caps)
+    return;
+  query = gst_query_new_allocation (caps, FALSE);
+  if (gst_pad_peer_query (trans->srcpad, query))
+    self->attach = gst_query_find_allocation_meta (query,
+        GST_VIDEO_OVERLAY_COMPOSITION_META_API_TYPE, NULL);
+  gst_query_unref (query);
+  gst_caps_unref (caps);
+  GST_DEBUG_OBJECT (self, "downstream %s overlay compositions",
+      self->attach ? "composes" : "does not compose");
+}
+
+static GstFlowReturn
+gst_sharpness_overlay_prepare_output_buffer (GstBaseTransform * trans,
+    GstBuffer * inbuf, GstBuffer ** outbuf)
+{
+  GstSharpnessOverlay *self = GST_SHARPNESS_OVERLAY (trans);
+
+  self->draw = collect (self, inbuf);
+  if (!self->draw) {
+    /* Nothing to draw: the very same buffer goes on, not even made
+     * writable (transform_ip leaves it alone). */
+    *outbuf = inbuf;
+    return GST_FLOW_OK;
+  }
+  if (!self->alloc_checked)
+    check_downstream (self);
+  return GST_BASE_TRANSFORM_CLASS (gst_sharpness_overlay_parent_class)
+      ->prepare_output_buffer (trans, inbuf, outbuf);
+}
+
+/* Blends the tile grid straight into the mapped frame: the pixels are those
+ * gst_video_overlay_composition_blend gives for the grid drawn on the
+ * canvas (sharpness-overlay-blend.c), at a fraction of the cost. */
+static void
+blend_tiles_fast (GstSharpnessOverlay * self, GstVideoFrame * frame)
+{
+  GstVideoRectangle hole;
+  gboolean has_hole = FALSE;
+
+  compute_tile_colours (self);
+  /* On the single canvas the translucent score box replaces the grid under
+   * it: leave those pixels to the composition blended next. (Boxes and
+   * text are opaque: drawn over the grid they cover it anyway.) */
+  if (self->draw_score) {
+    score_box (self, &hole.x, &hole.y, &hole.w, &hole.h);
+    has_hole = TRUE;
+  }
+  sharpness_overlay_blend_tiles (&self->blend, frame, self->cols, self->rows,
+      self->tile_argb, 0x000000, self->tile_alpha, has_hole ? &hole : NULL);
+  GST_LOG_OBJECT (self, "tile grid %ux%u blended directly into %s", self->cols,
+      self->rows, gst_video_format_to_string (GST_VIDEO_FRAME_FORMAT (frame)));
+}
+
+static GstFlowReturn
+gst_sharpness_overlay_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
+{
+  GstSharpnessOverlay *self = GST_SHARPNESS_OVERLAY (trans);
+  GstVideoOverlayComposition *comp;
+  GstVideoFrame frame;
+  gboolean fast;
+
+  if (!self->draw)
+    return GST_FLOW_OK;
+  self->draw = FALSE;
+
+  if (self->attach) {
+    /* Downstream draws it; an upstream overlay's composition gets our
+     * rectangle on top. */
+    GstVideoOverlayCompositionMeta *meta;
+
+    comp = build_composition (self, TRUE);
+    if (!comp) {
+      GST_DEBUG_OBJECT (self, "nothing drawn");
+      return GST_FLOW_OK;
+    }
+    meta = gst_buffer_get_video_overlay_composition_meta (buf);
+    if (meta && meta->overlay) {
+      meta->overlay = gst_video_overlay_composition_make_writable
+          (meta->overlay);
+      gst_video_overlay_composition_add_rectangle (meta->overlay,
+          gst_video_overlay_composition_get_rectangle (comp, 0));
+    } else {
+      gst_buffer_add_video_overlay_composition_meta (buf, comp);
+    }
+    gst_video_overlay_composition_unref (comp);
+    return GST_FLOW_OK;
+  }
+
+  /* The translucent grid is blended directly where the format allows; the
+   * rest (boxes, labels: small) goes through GStreamer's blender. */
+  fast = self->draw_tiles && self->fast_tiles;
+  comp = build_composition (self, !fast);
+  if (!comp && !fast) {
+    GST_DEBUG_OBJECT (self, "nothing drawn");
+    return GST_FLOW_OK;
+  }
+
+  if (self->cuda_memory && !self->warned_host_map) {
+    self->warned_host_map = TRUE;
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT,
+        ("sharpnessoverlay: no element downstream composes overlays, so "
+            "every CUDA frame is downloaded to host memory, drawn on and "
+            "uploaded again (slow). Put the overlay after the download "
+            "(... ! cudadownload ! sharpnessoverlay ! ...) or use a sink "
+            "that composes overlays"),
+        ("Downstream does not announce GstVideoOverlayCompositionMeta in "
+            "the allocation query (glimagesink and many hardware sinks "
+            "do); frames in memory:CUDAMemory are mapped for the host"));
+  }
+
+  /* A plain (not GST_MAP_CUDA) map works for any memory; for GstCudaMemory
+   * it stages the frame through host memory. */
+  if (!gst_video_frame_map (&frame, &self->info, buf, GST_MAP_READWRITE)) {
+    if (comp)
+      gst_video_overlay_composition_unref (comp);
+    GST_ELEMENT_ERROR (self, RESOURCE, WRITE, (NULL),
+        ("could not map the frame for writing"));
+    return GST_FLOW_ERROR;
+  }
+  if (fast)
+    blend_tiles_fast (self, &frame);
+  if (comp && !gst_video_overlay_composition_blend (comp, &frame) &&
+      !self->warned_blend) {
+    self->warned_blend = TRUE;
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT,
+        ("Cannot blend the overlay into %s frames",
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&self->info))),
+        (NULL));
+  }
+  gst_video_frame_unmap (&frame);
+  if (comp)
+    gst_video_overlay_composition_unref (comp);
+  return GST_FLOW_OK;
+}
+
+static gboolean
+gst_sharpness_overlay_set_caps (GstBaseTransform * trans, GstCaps * incaps,
+    GstCaps * outcaps)
+{
+  GstSharpnessOverlay *self = GST_SHARPNESS_OVERLAY (trans);
+  GstVideoInfo info;
+  GstCapsFeatures *features = gst_caps_get_features (incaps, 0);
+
+  if (!gst_video_info_from_caps (&info, incaps))
+    return FALSE;
+  if (GST_VIDEO_INFO_WIDTH (&info) != GST_VIDEO_INFO_WIDTH (&self->info) ||
+      GST_VIDEO_INFO_HEIGHT (&info) != GST_VIDEO_INFO_HEIGHT (&self->info))
+    clear_canvas_pool (self);
+  self->info = info;
+  self->cuda_memory = features &&
+      gst_caps_features_contains (features, CUDA_MEMORY_FEATURE);
+  self->alloc_checked = FALSE;
+  self->fast_tiles =
+      sharpness_overlay_blend_supports (GST_VIDEO_INFO_FORMAT (&info));
+  GST_DEBUG_OBJECT (self, "%s: tile grid blended %s", gst_video_format_to_string
+      (GST_VIDEO_INFO_FORMAT (&info)), self->fast_tiles ? "directly" :
+      "by gst_video_overlay_composition_blend");
+  return TRUE;
+}
+
+static gboolean
+gst_sharpness_overlay_start (GstBaseTransform * trans)
+{
+  GstSharpnessOverlay *self = GST_SHARPNESS_OVERLAY (trans);
+
+  gst_video_info_init (&self->info);
+  self->alloc_checked = FALSE;
+  self->attach = FALSE;
+  self->warned_host_map = self->warned_blend = self->warned_tiles = FALSE;
+  return TRUE;
+}
+
+static gboolean
+gst_sharpness_overlay_stop (GstBaseTransform * trans)
+{
+  GstSharpnessOverlay *self = GST_SHARPNESS_OVERLAY (trans);
+
+  clear_canvas_pool (self);
+  sharpness_overlay_blend_clear (&self->blend);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* GObject */
+
+static void
+gst_sharpness_overlay_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstSharpnessOverlay *self = GST_SHARPNESS_OVERLAY (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_ENABLED:
+      self->enabled = g_value_get_boolean (value);
+      break;
+    case PROP_METRIC:
+      g_free (self->metric);
+      self->metric = g_value_dup_string (value);
+      if (self->metric && !self->metric[0])
+        g_clear_pointer (&self->metric, g_free);
+      break;
+    case PROP_OPACITY:
+      self->opacity = g_value_get_double (value);
+      break;
+    case PROP_SHOW_TILES:
+      self->show_tiles = g_value_get_boolean (value);
+      break;
+    case PROP_SHOW_ROIS:
+      self->show_rois = g_value_get_boolean (value);
+      break;
+    case PROP_SHOW_SCORE:
+      self->show_score = g_value_get_boolean (value);
+      break;
+    case PROP_TEXT_SCALE:
+      self->text_scale = g_value_get_uint (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_sharpness_overlay_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstSharpnessOverlay *self = GST_SHARPNESS_OVERLAY (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_ENABLED:
+      g_value_set_boolean (value, self->enabled);
+      break;
+    case PROP_METRIC:
+      g_value_set_string (value, self->metric);
+      break;
+    case PROP_OPACITY:
+      g_value_set_double (value, self->opacity);
+      break;
+    case PROP_SHOW_TILES:
+      g_value_set_boolean (value, self->show_tiles);
+      break;
+    case PROP_SHOW_ROIS:
+      g_value_set_boolean (value, self->show_rois);
+      break;
+    case PROP_SHOW_SCORE:
+      g_value_set_boolean (value, self->show_score);
+      break;
+    case PROP_TEXT_SCALE:
+      g_value_set_uint (value, self->text_scale);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_sharpness_overlay_finalize (GObject * object)
+{
+  GstSharpnessOverlay *self = GST_SHARPNESS_OVERLAY (object);
+
+  clear_canvas_pool (self);
+  sharpness_overlay_blend_clear (&self->blend);
+  g_free (self->metric);
+  g_free (self->tile_scores);
+  g_free (self->tile_argb);
+  g_array_unref (self->rois);
+  G_OBJECT_CLASS (gst_sharpness_overlay_parent_class)->finalize (object);
+}
+
+static void
+gst_sharpness_overlay_class_init (GstSharpnessOverlayClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_PLAYING;
+
+  GST_DEBUG_CATEGORY_INIT (gst_sharpness_overlay_debug, "sharpnessoverlay", 0,
+      "Sharpness heat-map overlay");
+
+  gobject_class->set_property = gst_sharpness_overlay_set_property;
+  gobject_class->get_property = gst_sharpness_overlay_get_property;
+  gobject_class->finalize = gst_sharpness_overlay_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_ENABLED,
+      g_param_spec_boolean ("enabled", "Enabled",
+          "Draw the overlay; when false every buffer passes through "
+          "untouched (no copy, no meta)", DEFAULT_ENABLED, rw));
+  g_object_class_install_property (gobject_class, PROP_METRIC,
+      g_param_spec_string ("metric", "Metric",
+          "Nick of the metric whose GstSharpnessMeta and ROI scores are drawn "
+          "(e.g. \"laplacian\") when several cudasharpness elements scored "
+          "the frame; empty or NULL: the first GstSharpnessMeta of the "
+          "buffer", DEFAULT_METRIC, rw));
+  g_object_class_install_property (gobject_class, PROP_OPACITY,
+      g_param_spec_double ("opacity", "Opacity",
+          "Opacity of the tile map's colour grid, from 0 (not drawn) to 1 "
+          "(opaque); ROI boxes and labels are always opaque", 0.0, 1.0,
+          DEFAULT_OPACITY, rw));
+  g_object_class_install_property (gobject_class, PROP_SHOW_TILES,
+      g_param_spec_boolean ("show-tiles", "Show tiles",
+          "Draw the tile map (tiles-cols x tiles-rows of the meta) as a "
+          "colour grid: red the least sharp tile of the frame, yellow the "
+          "middle, green the sharpest", DEFAULT_SHOW_TILES, rw));
+  g_object_class_install_property (gobject_class, PROP_SHOW_ROIS,
+      g_param_spec_boolean ("show-rois", "Show ROIs",
+          "Draw every region of interest that has a `sharpness` param of the "
+          "metric: its box (cyan: sharp, magenta: blurry) and its score",
+          DEFAULT_SHOW_ROIS, rw));
+  g_object_class_install_property (gobject_class, PROP_SHOW_SCORE,
+      g_param_spec_boolean ("show-score", "Show score",
+          "Draw the metric and the frame score in the top-left corner, with "
+          "BLURRY when the frame is flagged blurry", DEFAULT_SHOW_SCORE, rw));
+  g_object_class_install_property (gobject_class, PROP_TEXT_SCALE,
+      g_param_spec_uint ("text-scale", "Text scale",
+          "Size of the labels' 5x7-pixel font, in multiples (0: automatic, "
+          "about frame height / 360, at least 1)", 0, 32,
+          DEFAULT_TEXT_SCALE, rw));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class,
+      "Sharpness overlay", "Filter/Editor/Video",
+      "Draws the sharpness tile map, region scores and frame score of "
+      "cudasharpness over the video (GstVideoOverlayComposition)",
+      "The gst-sharpness authors");
+
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_sharpness_overlay_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_sharpness_overlay_stop);
+  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_sharpness_overlay_set_caps);
+  trans_class->prepare_output_buffer =
+      GST_DEBUG_FUNCPTR (gst_sharpness_overlay_prepare_output_buffer);
+  trans_class->transform_ip =
+      GST_DEBUG_FUNCPTR (gst_sharpness_overlay_transform_ip);
+  trans_class->passthrough_on_same_caps = FALSE;
+  trans_class->transform_ip_on_passthrough = FALSE;
+}
+
+static void
+gst_sharpness_overlay_init (GstSharpnessOverlay * self)
+{
+  self->enabled = DEFAULT_ENABLED;
+  self->metric = NULL;
+  self->opacity = DEFAULT_OPACITY;
+  self->show_tiles = DEFAULT_SHOW_TILES;
+  self->show_rois = DEFAULT_SHOW_ROIS;
+  self->show_score = DEFAULT_SHOW_SCORE;
+  self->text_scale = DEFAULT_TEXT_SCALE;
+  self->rois = g_array_new (FALSE, FALSE, sizeof (OverlayRoi));
+  gst_video_info_init (&self->info);
+  sharpness_overlay_blend_init (&self->blend);
+  gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);
+}

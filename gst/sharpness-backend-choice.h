@@ -1,0 +1,65 @@
+/* Where an element computes: the `backend` property (auto, cpu, cuda) of
+ * cudasharpness and cudacompare, and the choice it makes at start and per
+ * frame: open the CUDA backend once; with auto, fall back to the CPU with
+ * one warning saying why; with cuda, fail to start.
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef SHARPNESS_BACKEND_CHOICE_H
+#define SHARPNESS_BACKEND_CHOICE_H
+
+#include <gst/gst.h>
+
+#include "sharpness-backend.h"
+#include "sharpness-warn-once.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  GST_SHARPNESS_BACKEND_AUTO,
+  GST_SHARPNESS_BACKEND_CPU,
+  GST_SHARPNESS_BACKEND_CUDA
+} GstSharpnessBackend;
+
+#define GST_TYPE_SHARPNESS_BACKEND (gst_sharpness_backend_get_type ())
+GType gst_sharpness_backend_get_type (void);
+
+/* Once, from plugin_init, when no CUDA driver is usable: @why is then the
+ * reason every element gives for its fallback. */
+void sharpness_backend_choice_set_cuda_unavailable (const gchar * why);
+/* NULL when CUDA may be usable. */
+const gchar *sharpness_backend_choice_cuda_unavailable (void);
+
+typedef struct
+{
+  GstElement *element;
+  GstDebugCategory *category;   /* the element's, for its log */
+  SharpnessWarnOnce *warned;    /* the element's */
+  SharpnessBackend *gpu;        /* the element's CUDA backend, or NULL */
+  /* For the messages: what the element does ("score", "scoring"). */
+  const gchar *verb, *gerund;
+  gboolean tried;               /* gpu opened, or failed to, since start */
+} SharpnessBackendChoice;
+
+void sharpness_backend_choice_init (SharpnessBackendChoice * choice,
+    GstElement * element, GstDebugCategory * category,
+    SharpnessWarnOnce * warned, SharpnessBackend * gpu, const gchar * verb,
+    const gchar * gerund);
+
+/* From start: opens the CUDA backend unless @backend is cpu.  FALSE (an
+ * error posted) when @backend is cuda and no device is usable; with auto,
+ * one warning and TRUE. */
+gboolean sharpness_backend_choice_start (SharpnessBackendChoice * choice,
+    GstSharpnessBackend backend, gint device_id);
+/* Per frame: TRUE when it goes to the GPU.  A switch from cpu to auto or
+ * cuda while playing opens the device then; a failure is a warning there,
+ * since the stream must keep flowing. */
+gboolean sharpness_backend_choice_use_gpu (SharpnessBackendChoice * choice,
+    GstSharpnessBackend backend, gint device_id);
+/* From stop: closes the CUDA backend; the next start tries again. */
+void sharpness_backend_choice_stop (SharpnessBackendChoice * choice);
+
+G_END_DECLS
+#endif /* SHARPNESS_BACKEND_CHOICE_H */
