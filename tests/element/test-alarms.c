@@ -14,32 +14,11 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
+#include "sharpness-harness.h"
+
 #define FRAME (40 * GST_MSECOND)
 #define W 32
 #define H 24
-
-static GstHarness *
-harness_new (GstBus ** bus, const gchar * props)
-{
-  GstElement *e = gst_element_factory_make ("cudasharpness", NULL);
-  gchar **kv = g_strsplit (props, " ", -1);
-  GstHarness *h;
-
-  fail_unless (e != NULL, "cudasharpness is not available");
-  gst_util_set_object_arg (G_OBJECT (e), "backend", "cpu");
-  for (gchar ** p = kv; *p; p++) {
-    gchar **pair = g_strsplit (*p, "=", 2);
-    if (pair[0] && pair[1])
-      gst_util_set_object_arg (G_OBJECT (e), pair[0], pair[1]);
-    g_strfreev (pair);
-  }
-  g_strfreev (kv);
-  *bus = gst_bus_new ();
-  gst_element_set_bus (e, *bus);
-  h = gst_harness_new_with_element (e, "sink", "src");
-  gst_object_unref (e);
-  return h;
-}
 
 static void
 set_caps (GstHarness * h, gint w, gint height)
