@@ -4,15 +4,17 @@
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * A caller appends its request to the pending list.  When no round is in
- * flight it becomes the leader: it takes every pending request (up to
+ * A caller appends its request to the pending list.  When one of the
+ * service's lanes (a stream with its own backend) is free, it becomes that
+ * lane's leader: it takes every pending request (up to
  * SHARPNESS_CUDA_SERVICE_MAX_BATCH), launches them, one backend call per
- * metric among them, on the service's stream, waits for that stream, stores
- * each request's sums and status and wakes the waiters; one of those whose
- * request came in meanwhile leads the next round.  Callers whose request is
- * in a round led by another thread sleep on the condition.  There is no
- * worker thread: a lone stream's frame is launched by its own thread at
- * once, as before (docs/architecture.md).
+ * metric among them, on the lane's stream, waits for that stream, stores
+ * each request's sums and status and wakes the waiters; those whose request
+ * came in meanwhile lead the next rounds.  Up to SERVICE_LANES rounds are in
+ * flight at once, so that a batch is being launched while another is
+ * waited for.  Callers whose request is in a round led by another thread
+ * sleep on the condition.  There is no worker thread: a lone stream's frame
+ * is launched by its own thread at once, as before (docs/architecture.md).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -27,6 +29,10 @@
 #include "sharpness-tiles.h"
 
 #define ERROR_SIZE 256
+/* Rounds in flight at once: one launching while others are waited for
+ * (measured on an H200: one lane serialised 8 streams to half the
+ * throughput of independent ones). */
+#define SERVICE_LANES 4
 
 typedef struct _Request Request;
 
@@ -42,6 +48,21 @@ struct _Request
   char error[ERROR_SIZE];
 };
 
+/* A stream with its backend and launch arrays, used by one leader at a
+ * time. */
+typedef struct
+{
+  SharpnessCuda *cuda;
+  cudaStream_t stream;
+  Request **round;              /* SHARPNESS_CUDA_SERVICE_MAX_BATCH */
+  /* Grown to the largest launch, never per frame. */
+  SharpnessRegion *regions;
+  SharpnessSums *sums;
+  Request **group;
+  guint cap;
+  gboolean busy;                /* under the service's lock */
+} Lane;
+
 struct _SharpnessCudaService
 {
   CUcontext ctx;                /* key in the table; never pushed here */
@@ -51,18 +72,9 @@ struct _SharpnessCudaService
   GCond cond;
   /* Under lock: */
   Request *head, *tail;         /* pending, oldest first */
-  gboolean busy;                /* a leader owns the round below */
   SharpnessCudaServiceStats stats;
 
-  /* Used by the leader only (busy guards them): */
-  SharpnessCuda *cuda;
-  cudaStream_t stream;
-  Request **round;              /* SHARPNESS_CUDA_SERVICE_MAX_BATCH */
-  /* Grown to the largest launch, never per frame. */
-  SharpnessRegion *regions;
-  SharpnessSums *sums;
-  Request **group;
-  guint cap;
+  Lane lanes[SERVICE_LANES];
 };
 
 static GMutex table_lock;
@@ -96,59 +108,76 @@ sharpness_cuda_service_handles (SharpnessMetric metric)
 }
 
 static void
+lane_clear (Lane * lane)
+{
+  if (lane->cuda)
+    sharpness_cuda_free (lane->cuda);
+  /* The context may carry a sticky error by now: nothing to do about it. */
+  if (lane->stream && cudaStreamDestroy (lane->stream) != cudaSuccess)
+    (void) cudaGetLastError ();
+  g_free (lane->round);
+  g_free (lane->regions);
+  g_free (lane->sums);
+  g_free (lane->group);
+}
+
+static void
 service_free (SharpnessCudaService * self)
 {
-  if (self->cuda)
-    sharpness_cuda_free (self->cuda);
-  /* The context may carry a sticky error by now: nothing to do about it. */
-  if (self->stream && cudaStreamDestroy (self->stream) != cudaSuccess)
-    (void) cudaGetLastError ();
-  g_free (self->round);
-  g_free (self->regions);
-  g_free (self->sums);
-  g_free (self->group);
+  for (guint i = 0; i < SERVICE_LANES; i++)
+    lane_clear (&self->lanes[i]);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);
   g_free (self);
+}
+
+static gboolean
+lane_init (Lane * lane, GError ** error)
+{
+  cudaError_t err;
+  SharpnessStatus status;
+
+  lane->round = g_new (Request *, SHARPNESS_CUDA_SERVICE_MAX_BATCH);
+  /* The runtime creates the stream in the context current on this thread
+   * (the caller's); non-blocking: it must not wait for the legacy stream. */
+  err = cudaStreamCreateWithFlags (&lane->stream, cudaStreamNonBlocking);
+  if (err != cudaSuccess) {
+    (void) cudaGetLastError ();
+    lane->stream = NULL;
+    g_set_error (error, SHARPNESS_CUDA_SERVICE_ERROR,
+        SHARPNESS_CUDA_SERVICE_ERROR_SETUP,
+        "cannot create the scoring service's CUDA stream: %s",
+        cudaGetErrorString (err));
+    return FALSE;
+  }
+  status = sharpness_cuda_new (lane->stream, &lane->cuda);
+  if (status != SHARPNESS_OK) {
+    const char *why = sharpness_cuda_last_error (NULL);
+
+    lane->cuda = NULL;
+    g_set_error (error, SHARPNESS_CUDA_SERVICE_ERROR,
+        SHARPNESS_CUDA_SERVICE_ERROR_SETUP,
+        "cannot set up the scoring service's CUDA backend: %s",
+        why && *why ? why : sharpness_status_to_string (status));
+    return FALSE;
+  }
+  return TRUE;
 }
 
 static SharpnessCudaService *
 service_new (CUcontext ctx, GError ** error)
 {
   SharpnessCudaService *self = g_new0 (SharpnessCudaService, 1);
-  cudaError_t err;
-  SharpnessStatus status;
 
   self->ctx = ctx;
   self->refcount = 1;
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
-  self->round = g_new (Request *, SHARPNESS_CUDA_SERVICE_MAX_BATCH);
-
-  /* The runtime creates the stream in the context current on this thread
-   * (the caller's); non-blocking: it must not wait for the legacy stream. */
-  err = cudaStreamCreateWithFlags (&self->stream, cudaStreamNonBlocking);
-  if (err != cudaSuccess) {
-    (void) cudaGetLastError ();
-    self->stream = NULL;
-    g_set_error (error, SHARPNESS_CUDA_SERVICE_ERROR,
-        SHARPNESS_CUDA_SERVICE_ERROR_SETUP,
-        "cannot create the scoring service's CUDA stream: %s",
-        cudaGetErrorString (err));
-    service_free (self);
-    return NULL;
-  }
-  status = sharpness_cuda_new (self->stream, &self->cuda);
-  if (status != SHARPNESS_OK) {
-    const char *why = sharpness_cuda_last_error (NULL);
-
-    self->cuda = NULL;
-    g_set_error (error, SHARPNESS_CUDA_SERVICE_ERROR,
-        SHARPNESS_CUDA_SERVICE_ERROR_SETUP,
-        "cannot set up the scoring service's CUDA backend: %s",
-        why && *why ? why : sharpness_status_to_string (status));
-    service_free (self);
-    return NULL;
+  for (guint i = 0; i < SERVICE_LANES; i++) {
+    if (!lane_init (&self->lanes[i], error)) {
+      service_free (self);
+      return NULL;
+    }
   }
   return self;
 }
@@ -232,7 +261,7 @@ sharpness_cuda_service_release (SharpnessCudaService * self)
 
 /* Room for @n requests of one metric in the launch arrays. */
 static void
-reserve (SharpnessCudaService * self, guint n)
+reserve (Lane * self, guint n)
 {
   if (n <= self->cap)
     return;
@@ -244,8 +273,7 @@ reserve (SharpnessCudaService * self, guint n)
 }
 
 static void
-fail_group (SharpnessCudaService * self, Request ** group, guint n,
-    SharpnessStatus status)
+fail_group (Lane * self, Request ** group, guint n, SharpnessStatus status)
 {
   const char *msg = status == SHARPNESS_ERROR_DEVICE ?
       sharpness_cuda_last_error (self->cuda) : NULL;
@@ -257,12 +285,13 @@ fail_group (SharpnessCudaService * self, Request ** group, guint n,
   }
 }
 
-/* Scores the @n requests of self->round, without the lock (busy).  One
- * backend call per metric among them; a frame alone in its metric takes
- * the single-frame kernel (the lone stream's path), several take one
- * batched launch per sample layout.  Returns the number of calls. */
+/* Scores the @n requests of @self's round, without the service's lock
+ * (the lane is busy).  One backend call per metric among them; a frame
+ * alone in its metric takes the single-frame kernel (the lone stream's
+ * path), several take one batched launch per sample layout.  Returns the
+ * number of calls. */
 static guint
-run_round (SharpnessCudaService * self, guint n)
+run_round (Lane * self, guint n)
 {
   gboolean present[SHARPNESS_METRIC_COUNT] = { FALSE, };
   guint calls = 0;
@@ -312,8 +341,7 @@ run_round (SharpnessCudaService * self, guint n)
   return calls;
 }
 
-/* Under self->lock, busy: what a round of @n requests adds to the
- * counters. */
+/* Under self->lock: what a round of @n requests adds to the counters. */
 static void
 count_round (SharpnessCudaService * self, guint n, guint calls)
 {
@@ -383,34 +411,38 @@ sharpness_cuda_service_sums (SharpnessCudaService * self,
   self->tail = &req;
 
   while (!req.done) {
+    Lane *lane = NULL;
     guint n = 0, calls;
 
-    if (self->busy) {
-      /* Another thread launches; it wakes us when its round is done.  Our
-       * request may be in that round or wait for the next. */
+    for (guint i = 0; i < SERVICE_LANES && !lane; i++)
+      if (!self->lanes[i].busy)
+        lane = &self->lanes[i];
+    if (!lane || !self->head) {
+      /* Every lane launches (or our request is in a round already): its
+       * leader wakes us when its round is done. */
       g_cond_wait (&self->cond, &self->lock);
       continue;
     }
     /* Lead a round of everything pending, oldest first (our own request
      * may be left for the next round when more than the cap wait). */
-    self->busy = TRUE;
+    lane->busy = TRUE;
     while (self->head && n < SHARPNESS_CUDA_SERVICE_MAX_BATCH) {
-      self->round[n++] = self->head;
+      lane->round[n++] = self->head;
       self->head = self->head->next;
     }
     if (!self->head)
       self->tail = NULL;
     g_mutex_unlock (&self->lock);
 
-    calls = run_round (self, n);
+    calls = run_round (lane, n);
 
     g_mutex_lock (&self->lock);
     for (guint i = 0; i < n; i++)
-      self->round[i]->done = TRUE;
+      lane->round[i]->done = TRUE;
     count_round (self, n, calls);
-    self->busy = FALSE;
+    lane->busy = FALSE;
     /* Wakes the waiters of this round, and those of requests that came in
-     * meanwhile: one of them leads the next round. */
+     * meanwhile: they lead the next rounds. */
     g_cond_broadcast (&self->cond);
   }
   g_mutex_unlock (&self->lock);
