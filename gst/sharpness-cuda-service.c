@@ -73,6 +73,8 @@ struct _SharpnessCudaService
   /* Under lock: */
   Request *head, *tail;         /* pending, oldest first */
   SharpnessCudaServiceStats stats;
+  guint guests;                 /* threads between enter() and leave() */
+  GCond guest_cond;
 
   Lane lanes[SERVICE_LANES];
 };
@@ -128,6 +130,7 @@ service_free (SharpnessCudaService * self)
     lane_clear (&self->lanes[i]);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);
+  g_cond_clear (&self->guest_cond);
   g_free (self);
 }
 
@@ -173,6 +176,7 @@ service_new (CUcontext ctx, GError ** error)
   self->refcount = 1;
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
+  g_cond_init (&self->guest_cond);
   for (guint i = 0; i < SERVICE_LANES; i++) {
     if (!lane_init (&self->lanes[i], error)) {
       service_free (self);
@@ -458,6 +462,25 @@ sharpness_cuda_service_sums (SharpnessCudaService * self,
     *error_message = buf;
   }
   return req.status;
+}
+
+void
+sharpness_cuda_service_enter (SharpnessCudaService * self)
+{
+  g_mutex_lock (&self->lock);
+  while (self->guests >= SERVICE_LANES)
+    g_cond_wait (&self->guest_cond, &self->lock);
+  self->guests++;
+  g_mutex_unlock (&self->lock);
+}
+
+void
+sharpness_cuda_service_leave (SharpnessCudaService * self)
+{
+  g_mutex_lock (&self->lock);
+  self->guests--;
+  g_cond_signal (&self->guest_cond);
+  g_mutex_unlock (&self->lock);
 }
 
 void

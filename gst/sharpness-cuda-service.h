@@ -75,6 +75,15 @@ SharpnessStatus sharpness_cuda_service_sums (SharpnessCudaService * service,
     SharpnessMetric metric, const SharpnessPlane * plane, SharpnessSums * sums,
     const char **error_message);
 
+/* Admission for the work the service does not batch (perceptual metrics,
+ * tiles, ROIs), which each element launches on its own stream: at most as
+ * many threads of the context as the service has lanes launch at once, the
+ * others sleep in enter().  Sixty-four threads launching into one context
+ * and waiting on their streams spin in the driver and collapse (issue 11).
+ * Every enter() is followed by one leave(). */
+void sharpness_cuda_service_enter (SharpnessCudaService * service);
+void sharpness_cuda_service_leave (SharpnessCudaService * service);
+
 /* Counters, for tests and the benchmark. */
 typedef struct
 {

@@ -199,7 +199,18 @@ cuda_run (SharpnessScorer * scorer, GstBuffer * buffer,
     sharpness_cuda_session_unmap (&frame);
     return FALSE;
   }
-  status = run_on_plane (self, job, &plane, frame.device, &msg);
+  {
+    /* Work the service does not batch still goes through its admission:
+     * a few threads of the context launch at once, the others sleep. */
+    gboolean guest = self->service && !(job->kind == SHARPNESS_SCORER_SCORE
+        && sharpness_cuda_service_handles (job->metric));
+
+    if (guest)
+      sharpness_cuda_service_enter (self->service);
+    status = run_on_plane (self, job, &plane, frame.device, &msg);
+    if (guest)
+      sharpness_cuda_service_leave (self->service);
+  }
   /* A failed call may leave a staging copy from host memory queued: it
    * must be done before that memory is unmapped. */
   if (status != SHARPNESS_OK && !frame.device)
