@@ -524,9 +524,13 @@ link_video (Job * job, GstPad * pad)
   GstPad *queue_sink = gst_element_get_static_pad (job->queue, "sink");
   /* The queue answers with what the elements after it accept. */
   GstCaps *accepted = gst_pad_query_caps (queue_sink, NULL);
-  GstCaps *offered = gst_pad_query_caps (pad, NULL);
-  gboolean direct = gst_caps_can_intersect (offered, accepted);
-  gboolean ok;
+  /* The stream's caps when already known, else what the decoder can do. */
+  GstCaps *offered = gst_pad_get_current_caps (pad);
+  gboolean direct, ok;
+
+  if (!offered)
+    offered = gst_pad_query_caps (pad, NULL);
+  direct = gst_caps_can_intersect (offered, accepted);
 
   gst_caps_unref (accepted);
   gst_caps_unref (offered);
