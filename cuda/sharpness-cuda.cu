@@ -83,6 +83,7 @@ sharpness_cuda_free (SharpnessCuda * cuda)
   /* Nothing to report to at this point: a failure here leaves at worst a
    * leak in a context that is already broken. */
   (void) cudaStreamSynchronize (cuda->stream);
+  sharpness_cuda_bands_clear (cuda);
   for (int m = 0; m < SHARPNESS_METRIC_COUNT; m++)
     sharpness_state_clear (&cuda->state[m]);
   if (cuda->staging)
@@ -126,6 +127,8 @@ cuda_init (SharpnessCuda * cuda)
                   cuda->result, 0), "result mapping")) != SHARPNESS_OK)
     return st;
   memset (cuda->result, 0, sizeof *cuda->result);
+  if ((st = sharpness_cuda_bands_init (cuda)) != SHARPNESS_OK)
+    return st;
 
   /* Per-device setup (the classical kernels' occupancy): a kernel that
    * cannot run here fails the backend now, not the first frame. */
@@ -178,6 +181,33 @@ lookup (SharpnessCuda * cuda, SharpnessMetric metric,
   return cuda_metrics[metric];
 }
 
+SharpnessStatus
+sharpness_cuda_staging_reserve (SharpnessCuda * cuda, size_t size)
+{
+  SharpnessStatus st;
+
+  if (size <= cuda->staging_size)
+    return SHARPNESS_OK;
+  if (cuda->staging) {
+    /* Every entry point has waited for its streams: nobody reads it. */
+    st = sharpness_cuda_check (cuda, cudaFree (cuda->staging),
+        "staging release");
+    cuda->staging = NULL;
+    cuda->staging_size = 0;
+    if (st != SHARPNESS_OK)
+      return st;
+  }
+  cudaError_t err = cudaMalloc ((void **) &cuda->staging, size);
+  if (err != cudaSuccess) {
+    cuda->staging = NULL;
+    sharpness_cuda_check (cuda, err, "staging allocation");
+    return err == cudaErrorMemoryAllocation ? SHARPNESS_ERROR_NO_MEMORY :
+        SHARPNESS_ERROR_DEVICE;
+  }
+  cuda->staging_size = size;
+  return SHARPNESS_OK;
+}
+
 /* Copies the host plane into the staging buffer (rows padded to 16 bytes,
  * so the kernels' fast path applies) and describes the copy in @dev.  Only
  * the bytes up to each row's last sample travel. */
@@ -189,27 +219,10 @@ upload (SharpnessCuda * cuda, const SharpnessPlane * plane,
   const size_t pixels_bytes = (size_t) plane->width * plane->pixel_stride;
   const size_t pitch = ((width_bytes > pixels_bytes ? width_bytes :
           pixels_bytes) + 15) & ~(size_t) 15;
-  const size_t size = pitch * plane->height;
-  SharpnessStatus st;
-
-  if (size > cuda->staging_size) {
-    if (cuda->staging) {
-      st = sharpness_cuda_check (cuda, cudaFree (cuda->staging),
-          "staging release");
-      cuda->staging = NULL;
-      cuda->staging_size = 0;
-      if (st != SHARPNESS_OK)
-        return st;
-    }
-    cudaError_t err = cudaMalloc ((void **) &cuda->staging, size);
-    if (err != cudaSuccess) {
-      cuda->staging = NULL;
-      sharpness_cuda_check (cuda, err, "staging allocation");
-      return err == cudaErrorMemoryAllocation ? SHARPNESS_ERROR_NO_MEMORY :
-          SHARPNESS_ERROR_DEVICE;
-    }
-    cuda->staging_size = size;
-  }
+  SharpnessStatus st = sharpness_cuda_staging_reserve (cuda,
+      pitch * plane->height);
+  if (st != SHARPNESS_OK)
+    return st;
 
   const size_t src_pitch = plane->height > 1 ? plane->stride : width_bytes;
   st = sharpness_cuda_check (cuda, cudaMemcpy2DAsync (cuda->staging, pitch,
@@ -275,7 +288,20 @@ sharpness_cuda_sums_host (SharpnessCuda * cuda, SharpnessMetric metric,
     return SHARPNESS_ERROR_UNSUPPORTED;
 
   SharpnessPlane dev;
-  SharpnessStatus st = upload (cuda, plane, &dev);
+  SharpnessStatus st;
+  if (entry->sums_arriving) {
+    /* A large pinned plane: the kernel runs while its rows arrive. */
+    SharpnessCudaArrival arrival;
+    st = sharpness_cuda_upload_bands (cuda, plane, &dev, &arrival);
+    if (st == SHARPNESS_OK) {
+      memset (sums, 0, sizeof *sums);
+      return sharpness_cuda_bands_done (cuda,
+          entry->sums_arriving (cuda, &dev, &arrival, sums));
+    }
+    if (st != SHARPNESS_ERROR_UNSUPPORTED)
+      return st;
+  }
+  st = upload (cuda, plane, &dev);
   if (st != SHARPNESS_OK)
     return st;
   return sharpness_cuda_sums_device (cuda, metric, &dev, sums);
@@ -285,8 +311,17 @@ SharpnessStatus
 sharpness_cuda_score_host (SharpnessCuda * cuda, SharpnessMetric metric,
     const SharpnessPlane * plane, double *score)
 {
-  if (!lookup (cuda, metric, plane, score))
+  const SharpnessCudaMetric *entry = lookup (cuda, metric, plane, score);
+  if (!entry)
     return SHARPNESS_ERROR_INVALID;
+  if (entry->sums_arriving) {
+    SharpnessSums sums;
+    SharpnessStatus st = sharpness_cuda_sums_host (cuda, metric, plane, &sums);
+    if (st == SHARPNESS_OK)
+      *score = sharpness_score_from_sums (metric, &sums, plane->width,
+          plane->height);
+    return st;
+  }
 
   SharpnessPlane dev;
   SharpnessStatus st = upload (cuda, plane, &dev);
@@ -308,7 +343,8 @@ sharpness_cuda_stage_host (SharpnessCuda * cuda, const SharpnessPlane * plane,
  * part 256-byte aligned. */
 typedef struct
 {
-  size_t blocks_done, accum, tile_sum, tile_sq, tile_hist, desc, dev_size;
+  size_t blocks_done, packed, accum, tile_sum, tile_sq, tile_hist, desc;
+  size_t dev_size;
   size_t seq, result, r_tile_sum, r_tile_sq, r_tile_hist, mapped_size;
 } ExtLayout;
 
@@ -327,6 +363,7 @@ ext_layout (size_t regions, size_t tiles, size_t hist_tiles, size_t desc)
   size_t at = 0;
 
   l.blocks_done = ext_part (&at, sizeof (unsigned int));
+  l.packed = ext_part (&at, sizeof (unsigned long long));
   l.accum = ext_part (&at, regions * sizeof (SharpnessCudaRegionSums));
   l.tile_sum = ext_part (&at, tiles * sizeof (unsigned long long));
   l.tile_sq = ext_part (&at, tiles * sizeof (unsigned long long));
@@ -404,6 +441,7 @@ sharpness_cuda_ext_reserve (SharpnessCuda * cuda, int regions, int tiles,
   ext->hist_tiles_cap = hc;
   ext->desc_size = desc_size;
   ext->blocks_done = (unsigned int *) (dev + l.blocks_done);
+  ext->packed = (unsigned long long *) (dev + l.packed);
   ext->accum = (SharpnessCudaRegionSums *) (dev + l.accum);
   ext->tile_sum = (unsigned long long *) (dev + l.tile_sum);
   ext->tile_sq = (unsigned long long *) (dev + l.tile_sq);

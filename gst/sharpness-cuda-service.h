@@ -40,6 +40,17 @@ typedef enum
 /* Most frames in one batch (one launch per metric and sample layout). */
 #define SHARPNESS_CUDA_SERVICE_MAX_BATCH 256
 
+/* Tunables, read from the environment once when a service is made (the
+ * first acquire in a context, or the first after its last release):
+ *   SHARPNESS_CUDA_SERVICE_LANES   rounds in flight at once, each on a
+ *                                  stream of its own (1..8, default 4);
+ *   SHARPNESS_CUDA_SERVICE_GUESTS  threads between enter() and leave() at
+ *                                  once (1..64, default 16).
+ * A number out of range is clamped to it; anything else leaves the
+ * default. */
+#define SHARPNESS_CUDA_SERVICE_MAX_LANES 8
+#define SHARPNESS_CUDA_SERVICE_MAX_GUESTS 64
+
 /* TRUE when the environment variable SHARPNESS_CUDA_NO_SERVICE is set to
  * anything but "" or "0" (read at each acquire): acquire then returns NULL without an
  * error and each element scores on its own stream as before, so that both
@@ -76,11 +87,13 @@ SharpnessStatus sharpness_cuda_service_sums (SharpnessCudaService * service,
     const char **error_message);
 
 /* Admission for the work the service does not batch (perceptual metrics,
- * tiles, ROIs), which each element launches on its own stream: at most as
- * many threads of the context as the service has lanes launch at once, the
- * others sleep in enter().  Sixty-four threads launching into one context
- * and waiting on their streams spin in the driver and collapse (issue 11).
- * Every enter() is followed by one leave(). */
+ * tiles, ROIs), which each element launches on its own stream: at most
+ * SHARPNESS_CUDA_SERVICE_GUESTS threads of the context launch at once, the
+ * others sleep in enter() and are let in first come, first served (one
+ * leave() hands its place to the oldest sleeper).  Sixty-four threads
+ * launching into one context and waiting on their streams spin in the
+ * driver and collapse (issue 11).  Every enter() is followed by one
+ * leave(), on the same thread or not. */
 void sharpness_cuda_service_enter (SharpnessCudaService * service);
 void sharpness_cuda_service_leave (SharpnessCudaService * service);
 
@@ -96,6 +109,20 @@ typedef struct
 
 void sharpness_cuda_service_get_stats (SharpnessCudaService * service,
     SharpnessCudaServiceStats * stats);
+
+/* The service's settings and what it is doing now, for tests and the
+ * benchmark. */
+typedef struct
+{
+  guint lanes;                  /* SHARPNESS_CUDA_SERVICE_LANES */
+  guint guest_slots;            /* SHARPNESS_CUDA_SERVICE_GUESTS */
+  guint guests;                 /* threads between enter() and leave() */
+  guint guests_waiting;         /* threads asleep in enter() */
+} SharpnessCudaServiceState;
+
+void sharpness_cuda_service_get_state (SharpnessCudaService * service,
+    SharpnessCudaServiceState * state);
+
 /* Over every service of the process since it started (freed ones
  * included): the benchmark reads it through the plugin's module. */
 void sharpness_cuda_service_get_total_stats (SharpnessCudaServiceStats *

@@ -96,41 +96,43 @@ fail (SharpnessScorerCuda * self, SharpnessStatus status, const gchar * msg,
   return FALSE;
 }
 
-/* The frame score of a classical metric through the context's scoring
- * service, on its stream: the frame must be complete on the device
- * first.  Host memory is staged on our stream; from 1.24 upstream may
- * have written the memory on our stream (the pool we propose carries it);
- * 1.22's producers finish before pushing.  Pushed. */
+/* The frame score of a classical metric in CUDA memory through the
+ * context's scoring service, on its stream: the frame must be complete on
+ * the device first.  From 1.24 upstream may have written the memory on our
+ * stream (the pool we propose carries it); 1.22's producers finish before
+ * pushing.  Pushed. */
 static SharpnessStatus
 score_by_service (SharpnessScorerCuda * self, const SharpnessScorerJob * job,
-    const SharpnessPlane * plane, gboolean device, const gchar ** msg)
+    const SharpnessPlane * plane, const gchar ** msg)
 {
-  SharpnessPlane staged;
   SharpnessSums sums;
   SharpnessStatus status;
-#if GST_CHECK_VERSION (1, 24, 0)
-  gboolean wait = TRUE;
-#else
-  gboolean wait = !device;
-#endif
 
-  if (!device) {
-    status = sharpness_cuda_stage_host (self->cuda, plane, &staged);
-    if (status != SHARPNESS_OK)
-      return status;
-    plane = &staged;
-  }
-  if (wait && CuStreamSynchronize (sharpness_cuda_session_stream
+#if GST_CHECK_VERSION (1, 24, 0)
+  if (CuStreamSynchronize (sharpness_cuda_session_stream
           (self->parent.session)) != CUDA_SUCCESS) {
     *msg = "cannot wait for the element's CUDA stream";
     return SHARPNESS_ERROR_DEVICE;
   }
+#endif
   status = sharpness_cuda_service_sums (self->service, job->metric, plane,
       &sums, msg);
   if (status == SHARPNESS_OK)
     *job->score = sharpness_score_from_sums (job->metric, &sums,
         plane->width, plane->height);
   return status;
+}
+
+/* Frames the service batches: classical frame scores in CUDA memory.  A
+ * frame in system memory is bound by its copy, which the backend overlaps
+ * with the kernel on our own stream (cuda/band-upload.cu): batching it
+ * with other streams' frames would wait for the copy first. */
+static gboolean
+by_service (SharpnessScorerCuda * self, const SharpnessScorerJob * job,
+    gboolean device)
+{
+  return self->service && device && job->kind == SHARPNESS_SCORER_SCORE &&
+      sharpness_cuda_service_handles (job->metric);
 }
 
 /* Runs @job on @plane, a device plane when @device, else host memory the
@@ -143,9 +145,8 @@ run_on_plane (SharpnessScorerCuda * self, const SharpnessScorerJob * job,
   SharpnessPlane staged;
   SharpnessStatus status;
 
-  if (job->kind == SHARPNESS_SCORER_SCORE && self->service &&
-      sharpness_cuda_service_handles (job->metric))
-    return score_by_service (self, job, plane, device, msg);
+  if (by_service (self, job, device))
+    return score_by_service (self, job, plane, msg);
   if (job->kind == SHARPNESS_SCORER_SCORE)
     return device ?
         sharpness_cuda_score_device (cuda, job->metric, plane, job->score) :
@@ -202,8 +203,7 @@ cuda_run (SharpnessScorer * scorer, GstBuffer * buffer,
   {
     /* Work the service does not batch still goes through its admission:
      * a few threads of the context launch at once, the others sleep. */
-    gboolean guest = self->service && !(job->kind == SHARPNESS_SCORER_SCORE
-        && sharpness_cuda_service_handles (job->metric));
+    gboolean guest = self->service && !by_service (self, job, frame.device);
 
     if (guest)
       sharpness_cuda_service_enter (self->service);

@@ -482,22 +482,39 @@ bench_tiles (SharpnessCuda * cuda, FrameRng * rng)
       sharpness_tile_sums_clear (&t);
     }
 
-    /* The frame and 16 ROIs of 64 to 511 pixels a side, at odd offsets. */
-    FrameRng boxes;
-    frame_rng_seed (&boxes, 16);
-    memset (regions, 0, sizeof regions);
-    for (int j = 1; j <= ROIS; j++) {
-      SharpnessRect *r = &regions[j].rect;
-      r->width = 64 + (int) (frame_rng_next (&boxes) % 448);
-      r->height = 64 + (int) (frame_rng_next (&boxes) % 448);
-      r->x = (int) (frame_rng_next (&boxes) % (w - r->width));
-      r->y = (int) (frame_rng_next (&boxes) % (h - r->height));
+    /* The frame and 16 ROIs at odd offsets: large ones (64 to 511 pixels
+     * a side, most of the frame's area in all) and detector-sized ones
+     * (48 to 160: faces, objects).  Each ROI is its own region, so its
+     * cost follows its area: the rows print the ROIs' share of the
+     * frame's pixels. */
+    static const struct
+    {
+      int min, span;
+    } sizes[] = { {64, 448}, {48, 113} };
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+      FrameRng boxes;
+      long long area = 0;
+      char what[32];
+      frame_rng_seed (&boxes, 16);
+      memset (regions, 0, sizeof regions);
+      for (int j = 1; j <= ROIS; j++) {
+        SharpnessRect *r = &regions[j].rect;
+        r->width = sizes[z].min + (int) (frame_rng_next (&boxes) %
+            sizes[z].span);
+        r->height = sizes[z].min + (int) (frame_rng_next (&boxes) %
+            sizes[z].span);
+        r->x = (int) (frame_rng_next (&boxes) % (w - r->width));
+        r->y = (int) (frame_rng_next (&boxes) % (h - r->height));
+        area += (long long) r->width * r->height;
+      }
+      b.regions = regions;
+      b.k = ROIS + 1;
+      b.rois = 1;
+      time_tile_bench (&b, &wall, &event);
+      snprintf (what, sizeof what, "+16 ROIs %d%%", (int) (100 * area /
+              ((long long) w * h)));
+      tile_row (nick, what, 1, wall, event, base_wall, base_event);
     }
-    b.regions = regions;
-    b.k = ROIS + 1;
-    b.rois = 1;
-    time_tile_bench (&b, &wall, &event);
-    tile_row (nick, "frame+16 ROIs", 1, wall, event, base_wall, base_event);
 
     b.rois = 0;
     memset (regions, 0, sizeof regions);

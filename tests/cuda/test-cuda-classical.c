@@ -245,14 +245,20 @@ check_frame (const FrameLayout * layout, int w, int h, size_t pad,
 }
 
 /* The accumulators are reset by the kernel itself: frames in a row, other
- * metrics in between, must not leak into each other. */
+ * metrics in between, must not leak into each other.  With @pinned the
+ * frames take the overlapped upload (cuda/band-upload.cu), whose band flag
+ * carries over from frame to frame. */
 static void
-check_frames_in_a_row (void)
+check_frames_in_a_row (int pinned)
 {
   const FrameLayout *layout = frame_layout_find ("GRAY8");
   const int w = 1920, h = 1080;
   const size_t stride = 1920;
-  uint8_t *a = malloc (stride * h), *b = malloc (stride * h);
+  const int mem = pinned ? MEM_HOST_PINNED : MEM_HOST_PAGEABLE;
+  uint8_t *a = pinned ? sharpness_cuda_host_alloc (stride * h) :
+      malloc (stride * h);
+  uint8_t *b = pinned ? sharpness_cuda_host_alloc (stride * h) :
+      malloc (stride * h);
   if (!a || !b) {
     fprintf (stderr, "out of memory\n");
     exit (1);
@@ -269,7 +275,7 @@ check_frames_in_a_row (void)
     if (sharpness_cpu_sums (cpu, m, &pa, &ref_a) != SHARPNESS_OK ||
         sharpness_cpu_sums (cpu, m, &pb, &ref_b) != SHARPNESS_OK) {
       fail ("CPU backend failed", "in a row", layout, w, h, stride,
-          FRAME_NATURAL, m, MEM_HOST_PAGEABLE);
+          FRAME_NATURAL, m, mem);
       continue;
     }
     /* a, a, b, a: repeats equal, each equal to the CPU. */
@@ -279,15 +285,20 @@ check_frames_in_a_row (void)
       checks++;
       if (sharpness_cuda_sums_host (cuda, m, order[i], &s[i]) != SHARPNESS_OK)
         fail (sharpness_cuda_last_error (cuda), "in a row status", layout, w,
-            h, stride, FRAME_NATURAL, m, MEM_HOST_PAGEABLE);
+            h, stride, FRAME_NATURAL, m, mem);
       else if (!sums_equal (m, &s[i], want[i]))
         fail (describe_sums (m, &s[i], want[i]), "in a row", layout, w, h,
             stride, i == 2 ? FRAME_RANDOM : FRAME_NATURAL, m,
-            MEM_HOST_PAGEABLE);
+            mem);
     }
   }
-  free (a);
-  free (b);
+  if (pinned) {
+    sharpness_cuda_host_free (a);
+    sharpness_cuda_host_free (b);
+  } else {
+    free (a);
+    free (b);
+  }
 }
 
 /* ---- tiles and batches ---- */
@@ -712,7 +723,8 @@ main (int argc, char **argv)
           variant++);
   }
 
-  check_frames_in_a_row ();
+  check_frames_in_a_row (0);
+  check_frames_in_a_row (1);
   check_tiles_and_batches (quick);
 
   sharpness_cuda_free (cuda);

@@ -4,7 +4,10 @@
  * the element uses it; every result must be bit-identical to
  * sharpness_cuda_sums_device() on the same plane, a bad frame must fail
  * alone, several threads must really have been batched together, and a
- * lone thread must never be.
+ * lone thread must never be.  The same with one lane and with eight
+ * (SHARPNESS_CUDA_SERVICE_LANES), and with more threads than a round
+ * takes.  Admission (enter/leave) must let sleepers in first come, first
+ * served, and never more at once than SHARPNESS_CUDA_SERVICE_GUESTS.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -229,6 +232,173 @@ worker_main (gpointer data)
   return NULL;
 }
 
+/* Releases the service and makes a new one with the tunables set to
+ * @lanes and @guests (NULL: unset); checks the settings it took. */
+static void
+remake_service (const char *lanes, const char *guests, guint want_lanes,
+    guint want_guests)
+{
+  SharpnessCudaServiceState state;
+  GError *err = NULL;
+
+  if (!gst_cuda_context_push (ctx)) {
+    fprintf (stderr, "cannot push the CUDA context\n");
+    exit (1);
+  }
+  sharpness_cuda_service_release (service);
+  if (lanes)
+    g_setenv ("SHARPNESS_CUDA_SERVICE_LANES", lanes, TRUE);
+  else
+    g_unsetenv ("SHARPNESS_CUDA_SERVICE_LANES");
+  if (guests)
+    g_setenv ("SHARPNESS_CUDA_SERVICE_GUESTS", guests, TRUE);
+  else
+    g_unsetenv ("SHARPNESS_CUDA_SERVICE_GUESTS");
+  service = sharpness_cuda_service_acquire_current (&err);
+  gst_cuda_context_pop (NULL);
+  if (!service) {
+    fprintf (stderr, "no service with lanes=%s guests=%s: %s\n",
+        lanes ? lanes : "(unset)", guests ? guests : "(unset)",
+        err ? err->message : "?");
+    exit (1);
+  }
+  sharpness_cuda_service_get_state (service, &state);
+  if (state.lanes != want_lanes || state.guest_slots != want_guests)
+    fail ("lanes=%s guests=%s gave %u lanes and %u guests, not %u and %u",
+        lanes ? lanes : "(unset)", guests ? guests : "(unset)",
+        state.lanes, state.guest_slots, want_lanes, want_guests);
+  if (state.guests != 0 || state.guests_waiting != 0)
+    fail ("a new service has guests");
+  g_atomic_int_inc (&checks);
+}
+
+/* Admission: who got in, in which order, and how many at once. */
+static gint guest_order[64];
+static gint guest_count, guests_inside, guests_most;
+
+static void
+guest_in (int index)
+{
+  gint now = g_atomic_int_add (&guests_inside, 1) + 1, most;
+
+  do
+    most = g_atomic_int_get (&guests_most);
+  while (now > most
+      && !g_atomic_int_compare_and_exchange (&guests_most, most, now));
+  if (index >= 0) {
+    gint pos = g_atomic_int_add (&guest_count, 1);
+
+    if (pos < (gint) G_N_ELEMENTS (guest_order))
+      guest_order[pos] = index;
+  }
+}
+
+static gpointer
+queued_guest_main (gpointer data)
+{
+  sharpness_cuda_service_enter (service);
+  guest_in (GPOINTER_TO_INT (data));
+  g_usleep (100);
+  g_atomic_int_add (&guests_inside, -1);
+  sharpness_cuda_service_leave (service);
+  return NULL;
+}
+
+/* Sleepers are let in in the order they came (one slot, arrivals
+ * serialised by waiting until each one sleeps in enter()). */
+static void
+check_admission_order (int threads)
+{
+  GThread **t = g_new (GThread *, threads);
+  SharpnessCudaServiceState state;
+
+  g_assert (threads <= (int) G_N_ELEMENTS (guest_order));
+  guest_count = guests_inside = guests_most = 0;
+  /* The only slot, held while the others queue up. */
+  sharpness_cuda_service_enter (service);
+  guest_in (-1);
+  for (int i = 0; i < threads; i++) {
+    gint64 deadline = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+
+    t[i] = g_thread_new ("guest", queued_guest_main, GINT_TO_POINTER (i));
+    for (;;) {
+      sharpness_cuda_service_get_state (service, &state);
+      if (state.guests_waiting == (guint) i + 1)
+        break;
+      if (state.guests_waiting > (guint) i + 1 || state.guests != 1 ||
+          g_get_monotonic_time () > deadline) {
+        fail ("guest %d: %u asleep and %u in, not %d and 1", i,
+            state.guests_waiting, state.guests, i + 1);
+        break;
+      }
+      g_usleep (200);
+    }
+  }
+  g_atomic_int_add (&guests_inside, -1);
+  sharpness_cuda_service_leave (service);
+  for (int i = 0; i < threads; i++)
+    g_thread_join (t[i]);
+  if (guest_count != threads)
+    fail ("%d of %d guests got in", guest_count, threads);
+  for (int i = 0; i < MIN (guest_count, threads); i++) {
+    if (guest_order[i] != i) {
+      fail ("admission out of order: guest %d got in %d-th", guest_order[i],
+          i + 1);
+      break;
+    }
+  }
+  if (guests_most != 1)
+    fail ("%d guests in at once with one slot", guests_most);
+  sharpness_cuda_service_get_state (service, &state);
+  if (state.guests != 0 || state.guests_waiting != 0)
+    fail ("after the guests: %u in, %u asleep", state.guests,
+        state.guests_waiting);
+  printf ("%d guests queued on one slot: let in in order\n", threads);
+  g_atomic_int_add (&checks, threads + 1);
+  g_free (t);
+}
+
+static gpointer
+busy_guest_main (gpointer data)
+{
+  guint32 r = (guint32) GPOINTER_TO_INT (data) * 2654435761u + 1;
+
+  for (int k = 0; k < 300; k++) {
+    sharpness_cuda_service_enter (service);
+    guest_in (-1);
+    r = r * 1664525u + 1013904223u;
+    if (r >> 30 == 0)
+      g_usleep ((r >> 8) % 50);
+    g_atomic_int_add (&guests_inside, -1);
+    sharpness_cuda_service_leave (service);
+  }
+  return NULL;
+}
+
+/* Many threads in and out: never more than @slots in, nobody stuck. */
+static void
+check_admission_limit (int threads, guint slots)
+{
+  GThread **t = g_new (GThread *, threads);
+  SharpnessCudaServiceState state;
+
+  guest_count = guests_inside = guests_most = 0;
+  for (int i = 0; i < threads; i++)
+    t[i] = g_thread_new ("guest", busy_guest_main, GINT_TO_POINTER (i));
+  for (int i = 0; i < threads; i++)
+    g_thread_join (t[i]);
+  if (guests_most < 1 || (guint) guests_most > slots)
+    fail ("%d guests in at once with %u slots", guests_most, slots);
+  sharpness_cuda_service_get_state (service, &state);
+  if (state.guests != 0 || state.guests_waiting != 0)
+    fail ("after the guests: %u in, %u asleep", state.guests,
+        state.guests_waiting);
+  printf ("%d threads x 300 admissions on %u slots: at most %d in\n",
+      threads, slots, guests_most);
+  g_atomic_int_inc (&checks);
+  g_free (t);
+}
+
 /* @threads threads of @requests requests each; the service's counters
  * before and after in @delta. */
 static void
@@ -301,6 +471,9 @@ main (int argc, char **argv)
     return 1;
   }
   printf ("seed: %" PRIu64 "\n", seed);
+  /* The defaults first, whatever the caller's environment. */
+  g_unsetenv ("SHARPNESS_CUDA_SERVICE_LANES");
+  g_unsetenv ("SHARPNESS_CUDA_SERVICE_GUESTS");
 
   for (int m = 0; m < SHARPNESS_METRIC_COUNT; m++) {
     if (sharpness_metric_has_tiles ((SharpnessMetric) m))
@@ -342,6 +515,42 @@ main (int argc, char **argv)
         " requests in %" G_GUINT64_FORMAT " rounds)", d.requests, d.batches);
   if (d.max_batch > SHARPNESS_CUDA_SERVICE_MAX_BATCH)
     fail ("a round of %u frames, over the cap", d.max_batch);
+
+  /* The tunables, read when a service is made. */
+  remake_service ("8", NULL, 8, 16);
+  remake_service ("99", "0", 8, 1);
+  remake_service ("x", "1000", 4, 64);
+  remake_service ("2", "5", 2, 5);
+
+  /* One lane: every round serialised; more threads than a round takes. */
+  remake_service ("1", NULL, 1, 16);
+  run_threads (1, 100, &d);
+  if (d.batched_requests != 0 || d.max_batch != 1)
+    fail ("one lane: a lone thread was batched");
+  run_threads (16, 200, &d);
+  run_threads (300, 12, &d);
+  if (d.batched_requests == 0 || d.max_batch < 2)
+    fail ("one lane: 300 threads were never batched together");
+  if (d.max_batch > SHARPNESS_CUDA_SERVICE_MAX_BATCH)
+    fail ("one lane: a round of %u frames, over the cap", d.max_batch);
+
+  /* Eight lanes. */
+  remake_service ("8", NULL, 8, 16);
+  run_threads (1, 100, &d);
+  if (d.batched_requests != 0 || d.max_batch != 1)
+    fail ("eight lanes: a lone thread was batched");
+  run_threads (16, 200, &d);
+  run_threads (64, 100, &d);
+
+  /* Admission: first come, first served on one slot; the limit under
+   * load. */
+  remake_service (NULL, "1", 4, 1);
+  check_admission_order (48);
+  check_admission_limit (32, 1);
+  remake_service ("2", "3", 2, 3);
+  check_admission_limit (32, 3);
+  remake_service (NULL, NULL, 4, 16);
+  check_admission_limit (64, 16);
 
   gst_cuda_context_push (ctx);
   sharpness_cuda_service_release (service);
