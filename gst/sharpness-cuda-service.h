@@ -43,7 +43,7 @@ typedef enum
 /* Tunables, read from the environment once when a service is made (the
  * first acquire in a context, or the first after its last release):
  *   SHARPNESS_CUDA_SERVICE_LANES   rounds in flight at once, each on a
- *                                  stream of its own (1..8, default 4);
+ *                                  stream of its own (1..8, default 8);
  *   SHARPNESS_CUDA_SERVICE_GUESTS  threads between enter() and leave() at
  *                                  once (1..64, default 16).
  * A number out of range is clamped to it; anything else leaves the

@@ -3,6 +3,7 @@
  */
 #include <string.h>
 
+#include "sharpness-fields.h"
 #include "sharpness-messages.h"
 
 void
@@ -40,12 +41,12 @@ sharpness_stats_mean (const SharpnessStats * stats)
   return stats->frames ? stats->sum / stats->frames : 0.0;
 }
 
-/* @s's field @name: a GST_TYPE_ARRAY of @n values of @type taken from
+/* @s's field @field: a GST_TYPE_ARRAY of @n values of @type taken from
  * @values (gint, gdouble or const gchar * each).  Up to 4,096 tile scores a
  * frame, twice (meta and message): the array is sized once, and a number
  * is appended by taking a GValue that owns nothing, without a copy. */
 static void
-set_array (GstStructure * s, const gchar * name, GType type, guint n,
+set_array (GstStructure * s, SharpnessField field, GType type, guint n,
     gconstpointer values)
 {
   GValue array = G_VALUE_INIT, v = G_VALUE_INIT;
@@ -63,29 +64,37 @@ set_array (GstStructure * s, const gchar * name, GType type, guint n,
     gst_value_array_append_and_take_value (&array, &v);
     memset (&v, 0, sizeof (v));
   }
-  gst_structure_take_value (s, name, &array);
+  sharpness_structure_take (s, field, &array);
 }
 
+/* Field names through sharpness-fields.h: every frame's message and meta,
+ * without GStreamer 1.22's global quark lock per name. */
 void
 sharpness_frame_result_set_regions (const SharpnessFrameResult * r,
     GstStructure * s)
 {
   if (r->tiles_cols > 0) {
-    gst_structure_set (s, "tiles-cols", G_TYPE_UINT, r->tiles_cols,
-        "tiles-rows", G_TYPE_UINT, r->tiles_rows, NULL);
-    set_array (s, "tile-scores", G_TYPE_DOUBLE,
+    sharpness_structure_set_uint (s, SHARPNESS_FIELD_TILES_COLS,
+        r->tiles_cols);
+    sharpness_structure_set_uint (s, SHARPNESS_FIELD_TILES_ROWS,
+        r->tiles_rows);
+    set_array (s, SHARPNESS_FIELD_TILE_SCORES, G_TYPE_DOUBLE,
         r->tiles_cols * r->tiles_rows, r->tile_scores);
   } else {
-    gst_structure_remove_fields (s, "tiles-cols", "tiles-rows",
-        "tile-scores", NULL);
+    sharpness_structure_remove (s, SHARPNESS_FIELD_TILES_COLS);
+    sharpness_structure_remove (s, SHARPNESS_FIELD_TILES_ROWS);
+    sharpness_structure_remove (s, SHARPNESS_FIELD_TILE_SCORES);
   }
   if (r->n_rois > 0) {
-    set_array (s, "roi-ids", G_TYPE_INT, r->n_rois, r->roi_ids);
-    set_array (s, "roi-types", G_TYPE_STRING, r->n_rois, r->roi_types);
-    set_array (s, "roi-scores", G_TYPE_DOUBLE, r->n_rois, r->roi_scores);
+    set_array (s, SHARPNESS_FIELD_ROI_IDS, G_TYPE_INT, r->n_rois, r->roi_ids);
+    set_array (s, SHARPNESS_FIELD_ROI_TYPES, G_TYPE_STRING, r->n_rois,
+        r->roi_types);
+    set_array (s, SHARPNESS_FIELD_ROI_SCORES, G_TYPE_DOUBLE, r->n_rois,
+        r->roi_scores);
   } else {
-    gst_structure_remove_fields (s, "roi-ids", "roi-types", "roi-scores",
-        NULL);
+    sharpness_structure_remove (s, SHARPNESS_FIELD_ROI_IDS);
+    sharpness_structure_remove (s, SHARPNESS_FIELD_ROI_TYPES);
+    sharpness_structure_remove (s, SHARPNESS_FIELD_ROI_SCORES);
   }
 }
 
@@ -93,29 +102,38 @@ GstMessage *
 sharpness_message_new_frame (GstObject * src,
     const SharpnessFrameResult * result, const SharpnessStats * interval)
 {
-  GstStructure *s = gst_structure_new (SHARPNESS_MESSAGE_NAME,
-      "timestamp", G_TYPE_UINT64, result->timestamp,
-      "stream-time", G_TYPE_UINT64, result->stream_time,
-      "running-time", G_TYPE_UINT64, result->running_time,
-      "duration", G_TYPE_UINT64, result->duration,
-      "frame", G_TYPE_UINT64, result->frame,
-      "metric", G_TYPE_STRING, result->metric,
-      "score", G_TYPE_DOUBLE, result->score,
-      "blurry", G_TYPE_BOOLEAN, result->blurry,
-      "unscored", G_TYPE_UINT64, result->unscored, NULL);
+  GstStructure *s = sharpness_structure_new (SHARPNESS_FIELD_MESSAGE);
+
+  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_TIMESTAMP,
+      result->timestamp);
+  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_STREAM_TIME,
+      result->stream_time);
+  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_RUNNING_TIME,
+      result->running_time);
+  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_DURATION,
+      result->duration);
+  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_FRAME, result->frame);
+  sharpness_structure_set_static_string (s, SHARPNESS_FIELD_METRIC,
+      result->metric);
+  sharpness_structure_set_double (s, SHARPNESS_FIELD_SCORE, result->score);
+  sharpness_structure_set_boolean (s, SHARPNESS_FIELD_BLURRY, result->blurry);
+  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_UNSCORED,
+      result->unscored);
 
   sharpness_frame_result_set_regions (result, s);
 
   /* The interval counts are guint (like level's); they saturate rather
    * than wrap after 2^32 frames. */
-  if (interval)
-    gst_structure_set (s,
-        "frames", G_TYPE_UINT, (guint) MIN (interval->frames, G_MAXUINT),
-        "mean", G_TYPE_DOUBLE, sharpness_stats_mean (interval),
-        "min", G_TYPE_DOUBLE, interval->min,
-        "max", G_TYPE_DOUBLE, interval->max,
-        "blurry-frames", G_TYPE_UINT,
-        (guint) MIN (interval->blurry_frames, G_MAXUINT), NULL);
+  if (interval) {
+    sharpness_structure_set_uint (s, SHARPNESS_FIELD_FRAMES,
+        (guint) MIN (interval->frames, G_MAXUINT));
+    sharpness_structure_set_double (s, SHARPNESS_FIELD_MEAN,
+        sharpness_stats_mean (interval));
+    sharpness_structure_set_double (s, SHARPNESS_FIELD_MIN, interval->min);
+    sharpness_structure_set_double (s, SHARPNESS_FIELD_MAX, interval->max);
+    sharpness_structure_set_uint (s, SHARPNESS_FIELD_BLURRY_FRAMES,
+        (guint) MIN (interval->blurry_frames, G_MAXUINT));
+  }
 
   return gst_message_new_element (src, s);
 }

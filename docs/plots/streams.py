@@ -2,7 +2,8 @@
 # docs/streams.png: many streams per GPU (issue 11): aggregate frames/s and
 # p99 latency per frame against the number of streams, from the CSV files
 # of `bench-sharpness --streams` (docs/streams-h200-*.csv, NVIDIA H200,
-# 1080p NV12 frames already in CUDA memory; docs/gpu-runs-2026-11-23c.md).
+# 1080p NV12 frames already in CUDA memory; docs/gpu-runs-2026-11-23c.md,
+# batches 16 and 18b).
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -47,10 +48,10 @@ ax_fps.axhline(100000, color='grey', lw=0.8, ls=':')
 ax_p99.set_ylabel('p99 time in the element per frame (µs)')
 ax_p99.set_yscale('log')
 ax_p99.axhline(1000, color='grey', lw=0.8, ls=':')
-# Without the service the 128-stream case never finished (killed after
-# 200 s; the run produced no row).
-ax_fps.annotate('service off, 128 streams:\nnever finished', xy=(128, 0),
-                xytext=(24, 20000), fontsize=8,
+# Without the service the 64- and 128-stream cases never finished (killed
+# after 200 and 100 s; the runs produced no rows).
+ax_fps.annotate('service off, 64 and 128 streams:\nnever finished',
+                xy=(64, 0), xytext=(12, 30000), fontsize=8,
                 arrowprops=dict(arrowstyle='->', color='grey'))
 ax_fps.legend(fontsize=8)
 fig.suptitle('cudasharpness, 1080p frames in CUDA memory, NVIDIA H200')

@@ -519,7 +519,7 @@ main (int argc, char **argv)
   /* The tunables, read when a service is made. */
   remake_service ("8", NULL, 8, 16);
   remake_service ("99", "0", 8, 1);
-  remake_service ("x", "1000", 4, 64);
+  remake_service ("x", "1000", 8, 64);
   remake_service ("2", "5", 2, 5);
 
   /* One lane: every round serialised; more threads than a round takes. */
@@ -544,12 +544,12 @@ main (int argc, char **argv)
 
   /* Admission: first come, first served on one slot; the limit under
    * load. */
-  remake_service (NULL, "1", 4, 1);
+  remake_service (NULL, "1", 8, 1);
   check_admission_order (48);
   check_admission_limit (32, 1);
   remake_service ("2", "3", 2, 3);
   check_admission_limit (32, 3);
-  remake_service (NULL, NULL, 4, 16);
+  remake_service (NULL, NULL, 8, 16);
   check_admission_limit (64, 16);
 
   gst_cuda_context_push (ctx);

@@ -1,0 +1,151 @@
+/* Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <string.h>
+
+#include "sharpness-fields.h"
+
+static const gchar *const names[SHARPNESS_N_FIELDS] = {
+#define SHARPNESS_FIELD_NAME(id, name) name,
+  SHARPNESS_FIELD_TABLE (SHARPNESS_FIELD_NAME)
+#undef SHARPNESS_FIELD_NAME
+};
+
+const gchar *
+sharpness_field_name (SharpnessField field)
+{
+  return names[field];
+}
+
+#if GST_CHECK_VERSION (1, 26, 0)
+
+GstStructure *
+sharpness_structure_new (SharpnessField name)
+{
+  return gst_structure_new_static_str_empty (names[name]);
+}
+
+void
+sharpness_structure_take (GstStructure * s, SharpnessField field,
+    GValue * value)
+{
+  gst_structure_take_value_static_str (s, names[field], value);
+  /* Moved: the caller's GValue holds nothing any more. */
+  memset (value, 0, sizeof (*value));
+}
+
+const GValue *
+sharpness_structure_get (const GstStructure * s, SharpnessField field)
+{
+  return gst_structure_get_value (s, names[field]);
+}
+
+void
+sharpness_structure_remove (GstStructure * s, SharpnessField field)
+{
+  if (gst_structure_has_field (s, names[field]))
+    gst_structure_remove_field (s, names[field]);
+}
+
+#else
+
+/* Made once; reading them afterwards takes no lock. */
+static GQuark
+quark (SharpnessField field)
+{
+  static GQuark quarks[SHARPNESS_N_FIELDS];
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once)) {
+    for (guint i = 0; i < SHARPNESS_N_FIELDS; i++)
+      quarks[i] = g_quark_from_static_string (names[i]);
+    g_once_init_leave (&once, 1);
+  }
+  return quarks[field];
+}
+
+GstStructure *
+sharpness_structure_new (SharpnessField name)
+{
+  return gst_structure_new_id_empty (quark (name));
+}
+
+void
+sharpness_structure_take (GstStructure * s, SharpnessField field,
+    GValue * value)
+{
+  gst_structure_id_take_value (s, quark (field), value);
+  /* Moved: the caller's GValue holds nothing any more. */
+  memset (value, 0, sizeof (*value));
+}
+
+const GValue *
+sharpness_structure_get (const GstStructure * s, SharpnessField field)
+{
+  return gst_structure_id_get_value (s, quark (field));
+}
+
+void
+sharpness_structure_remove (GstStructure * s, SharpnessField field)
+{
+  /* The lookup without the lock first: a fresh structure has none. */
+  if (gst_structure_id_has_field (s, quark (field)))
+    gst_structure_remove_field (s, names[field]);
+}
+
+#endif
+
+void
+sharpness_structure_set_double (GstStructure * s, SharpnessField field,
+    gdouble value)
+{
+  GValue v = G_VALUE_INIT;
+
+  g_value_init (&v, G_TYPE_DOUBLE);
+  g_value_set_double (&v, value);
+  sharpness_structure_take (s, field, &v);
+}
+
+void
+sharpness_structure_set_uint64 (GstStructure * s, SharpnessField field,
+    guint64 value)
+{
+  GValue v = G_VALUE_INIT;
+
+  g_value_init (&v, G_TYPE_UINT64);
+  g_value_set_uint64 (&v, value);
+  sharpness_structure_take (s, field, &v);
+}
+
+void
+sharpness_structure_set_uint (GstStructure * s, SharpnessField field,
+    guint value)
+{
+  GValue v = G_VALUE_INIT;
+
+  g_value_init (&v, G_TYPE_UINT);
+  g_value_set_uint (&v, value);
+  sharpness_structure_take (s, field, &v);
+}
+
+void
+sharpness_structure_set_boolean (GstStructure * s, SharpnessField field,
+    gboolean value)
+{
+  GValue v = G_VALUE_INIT;
+
+  g_value_init (&v, G_TYPE_BOOLEAN);
+  g_value_set_boolean (&v, value);
+  sharpness_structure_take (s, field, &v);
+}
+
+void
+sharpness_structure_set_static_string (GstStructure * s,
+    SharpnessField field, const gchar * value)
+{
+  GValue v = G_VALUE_INIT;
+
+  g_value_init (&v, G_TYPE_STRING);
+  g_value_set_static_string (&v, value);
+  sharpness_structure_take (s, field, &v);
+}
