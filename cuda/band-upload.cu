@@ -9,13 +9,14 @@
  * One kernel launch, one result, as for a device plane: the frame costs
  * the copy plus the last band's share of the kernel and the launch's end,
  * instead of copy + kernel + two synchronisations.  Two bands only: each
- * band boundary costs the copy engine a few microseconds (see below).  The flags are written
- * by cuStreamWriteValue32 (the driver's stream memory operation, reached
- * through the runtime's entry-point query: the runtime links no libcuda),
- * which the GPU's front end performs after the band's copy, with a memory
- * barrier, without a copy-engine transfer of its own.  A driver without it
- * leaves the overlap off (sharpness_cuda_upload_bands answers
- * UNSUPPORTED and the caller copies first, as before).
+ * band boundary costs the copy engine a few microseconds (see below).
+ * The flags are written by cuStreamWriteValue32 (the driver's stream
+ * memory operation, reached through the runtime's entry-point query: the
+ * runtime links no libcuda), which the GPU's front end performs after the
+ * band's copy, with a memory barrier, without a copy-engine transfer of
+ * its own.  A driver without it leaves the overlap off
+ * (sharpness_cuda_upload_bands answers UNSUPPORTED and the caller copies
+ * first, as before).
  *
  * The flag counts bands modulo 2^32 across frames: frame f's bands write
  * next + 1 … next + n, and the kernel compares (int) (flag - base), so the
