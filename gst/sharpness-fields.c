@@ -95,57 +95,26 @@ sharpness_structure_remove (GstStructure * s, SharpnessField field)
 
 #endif
 
-void
-sharpness_structure_set_double (GstStructure * s, SharpnessField field,
-    gdouble value)
-{
-  GValue v = G_VALUE_INIT;
-
-  g_value_init (&v, G_TYPE_DOUBLE);
-  g_value_set_double (&v, value);
-  sharpness_structure_take (s, field, &v);
+/* The typed setters: a GValue of @gtype set by @gset, moved in (no
+ * semicolon after each use: each is a whole function definition). */
+#define SHARPNESS_FIELD_SETTER(fn, ctype, gtype, gset) \
+void \
+fn (GstStructure * s, SharpnessField field, ctype value) \
+{ \
+  GValue v = G_VALUE_INIT; \
+  \
+  g_value_init (&v, gtype); \
+  gset (&v, value); \
+  sharpness_structure_take (s, field, &v); \
 }
 
-void
-sharpness_structure_set_uint64 (GstStructure * s, SharpnessField field,
-    guint64 value)
-{
-  GValue v = G_VALUE_INIT;
-
-  g_value_init (&v, G_TYPE_UINT64);
-  g_value_set_uint64 (&v, value);
-  sharpness_structure_take (s, field, &v);
-}
-
-void
-sharpness_structure_set_uint (GstStructure * s, SharpnessField field,
-    guint value)
-{
-  GValue v = G_VALUE_INIT;
-
-  g_value_init (&v, G_TYPE_UINT);
-  g_value_set_uint (&v, value);
-  sharpness_structure_take (s, field, &v);
-}
-
-void
-sharpness_structure_set_boolean (GstStructure * s, SharpnessField field,
-    gboolean value)
-{
-  GValue v = G_VALUE_INIT;
-
-  g_value_init (&v, G_TYPE_BOOLEAN);
-  g_value_set_boolean (&v, value);
-  sharpness_structure_take (s, field, &v);
-}
-
-void
-sharpness_structure_set_static_string (GstStructure * s,
-    SharpnessField field, const gchar * value)
-{
-  GValue v = G_VALUE_INIT;
-
-  g_value_init (&v, G_TYPE_STRING);
-  g_value_set_static_string (&v, value);
-  sharpness_structure_take (s, field, &v);
-}
+SHARPNESS_FIELD_SETTER (sharpness_structure_set_double, gdouble,
+    G_TYPE_DOUBLE, g_value_set_double)
+SHARPNESS_FIELD_SETTER (sharpness_structure_set_uint64, guint64,
+    G_TYPE_UINT64, g_value_set_uint64)
+SHARPNESS_FIELD_SETTER (sharpness_structure_set_uint, guint, G_TYPE_UINT,
+    g_value_set_uint)
+SHARPNESS_FIELD_SETTER (sharpness_structure_set_boolean, gboolean,
+    G_TYPE_BOOLEAN, g_value_set_boolean)
+SHARPNESS_FIELD_SETTER (sharpness_structure_set_static_string,
+    const gchar *, G_TYPE_STRING, g_value_set_static_string)

@@ -30,17 +30,9 @@
 #include <cuda_runtime.h>
 
 #include "bench-floor.h"
+#include "check-cuda.h"
 #include "cuda-frames.h"
 #include "sharpness-cuda.h"
-
-#define CHECK_CUDA(call) do { \
-  cudaError_t err_ = (call); \
-  if (err_ != cudaSuccess) { \
-    fprintf (stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
-        cudaGetErrorString (err_)); \
-    exit (1); \
-  } \
-} while (0)
 
 static int frames = 1000, warmup = 100;
 static cudaStream_t stream;

@@ -24,6 +24,7 @@
 
 #include <cuda_runtime.h>
 
+#include "check-cuda.h"
 #include "cuda-frames.h"
 #include "sharpness-cpu.h"
 #include "sharpness-cuda.h"
@@ -47,15 +48,6 @@ static SharpnessCpu *cpu;
 static SharpnessCuda *cuda;
 static FrameRng rng;
 static int checks, failures;
-
-#define CHECK_CUDA(call) do { \
-  cudaError_t err_ = (call); \
-  if (err_ != cudaSuccess) { \
-    fprintf (stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
-        cudaGetErrorString (err_)); \
-    exit (1); \
-  } \
-} while (0)
 
 static void
 fail (const char *fmt, const char *what, const FrameLayout * layout, int w,

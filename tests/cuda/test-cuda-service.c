@@ -28,19 +28,11 @@
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudautils.h>
 
+#include "check-cuda.h"
 #include "cuda-frames.h"
 #include "sharpness-cuda.h"
 #include "sharpness-cuda-service.h"
 #include "sharpness-tiles.h"
-
-#define CHECK_CUDA(call) do { \
-  cudaError_t err_ = (call); \
-  if (err_ != cudaSuccess) { \
-    fprintf (stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
-        cudaGetErrorString (err_)); \
-    exit (1); \
-  } \
-} while (0)
 
 /* A frame in device memory and its reference sums per metric. */
 typedef struct

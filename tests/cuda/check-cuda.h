@@ -1,0 +1,24 @@
+/* CHECK_CUDA: a CUDA runtime call in the tests and benchmarks of tests/cuda,
+ * which end the program with the call and the error on failure.
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef CHECK_CUDA_H
+#define CHECK_CUDA_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cuda_runtime_api.h>
+
+#define CHECK_CUDA(call) do { \
+  cudaError_t err_ = (call); \
+  if (err_ != cudaSuccess) { \
+    fprintf (stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
+        cudaGetErrorString (err_)); \
+    exit (1); \
+  } \
+} while (0)
+
+#endif /* CHECK_CUDA_H */
