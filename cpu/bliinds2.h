@@ -6,7 +6,7 @@
  *
  * The metric follows the reference `bliinds2_feature_extraction.m`
  * (docs/metrics-bliinds2.md); constants, tables and the prediction model
- * are in the shared core, cpu/common/bliinds2-model.h.
+ * are in the shared core, core/bliinds2-model.h.
  */
 #ifndef SHARPNESS_BLIINDS2_H
 #define SHARPNESS_BLIINDS2_H

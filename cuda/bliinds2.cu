@@ -14,7 +14,7 @@
  * 12 maps (3 scales x 4 statistics) are pooled in one go: radix selection
  * of each 10% threshold (topk-select.cuh), then one pass for every mean.
  * The 24 features come back to the host, which runs the reference's own
- * prediction (cpu/common/bliinds2-model.c) on them.
+ * prediction (core/bliinds2-model.c) on them.
  */
 #include <cmath>
 #include <cstring>

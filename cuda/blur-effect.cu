@@ -10,7 +10,7 @@
  * 3x3 windows of classical.cuh: one block per 32x32 tile of the interior
  * (rows and columns 2 .. size - 2) loads the tile's gray levels with a
  * 6-pixel apron, mirrored at the frame's edges, into shared memory; each
- * thread then sums the terms of cpu/common/classical-terms.h at 4 pixels
+ * thread then sums the terms of core/classical-terms.h at 4 pixels
  * of one column.  One launch a frame, finished by launch-sums.cuh.
  */
 #include <climits>

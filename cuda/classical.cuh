@@ -14,7 +14,7 @@
  * neighbouring lanes through shuffles (lanes 0 and 31 read them).  The grid
  * is persistent: as many blocks as fit on the GPU at once, each warp
  * striding over the items.  Per-pixel terms are integers
- * (cpu/common/classical-terms.h), summed per band in 32 bits, per thread
+ * (core/classical-terms.h), summed per band in 32 bits, per thread
  * and beyond in 64 bits; launch-sums.cuh ends the launch.
  * docs/notes-cuda-classical.md has the measurements.
  *
@@ -60,7 +60,7 @@ using Window3x3 = WindowShape < 1, 1 >;
  * its per-pixel term at column j of rows a (y - 1), b (y) and c (y + 1),
  * each holding the chunk at 1..N and the neighbouring columns at 0 and
  * N + 1.  Specialised in the metric's own file (cuda/classical-<sym>.cu),
- * with the terms of cpu/common/classical-terms.h. */
+ * with the terms of core/classical-terms.h. */
 template <SharpnessMetric M> struct Metric;
 
 /* The rectangle whose terms a launch counts: columns [x0, x1) and rows

@@ -6,7 +6,7 @@
  * A thread of a classical kernel owns kPixels consecutive pixels of a row
  * and reads them with 16-byte loads when the plane allows it; the samples
  * become gray through the __host__ __device__ functions of
- * cpu/common/sharpness-plane.h, so the CPU and the GPU see the same gray image.
+ * core/sharpness-plane.h, so the CPU and the GPU see the same gray image.
  * Chunks that cross the right edge, and planes whose pixel stride or
  * alignment the fast path was not built for, read pixel by pixel through
  * sharpness_plane_gray_at() itself.

@@ -10,7 +10,7 @@
  * (a GPU decoder's frames then stay in CUDA memory), through videoconvert
  * otherwise.  A pad probe after the last cudasharpness reads
  * the scores of every frame from its GstSharpnessMeta, feeds the segment
- * tracker the element's alarms use (gst/sharpness-blur-segments.c), and
+ * tracker the element's alarms use (analysis/sharpness-blur-segments.c), and
  * keeps a copy of the worst frame of the open run for the thumbnail.
  * Results are written in input order as files complete, then freed, so
  * that memory does not grow with the number of inputs.  docs/scan.md.

@@ -74,7 +74,7 @@
 #include "sharpness-cuda.h"
 #include "sharpness-metric.h"
 /* The service's counters, read through the loaded plugin (dlsym). */
-#include "../../gst/sharpness-cuda-service.h"
+#include "sharpness-cuda-service.h"
 #include "sharpness-fields.h"
 
 #ifndef BENCH_TILES
@@ -989,7 +989,7 @@ streams_on_src (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 
   /* By the meta's registered info and the field's quark, not by name: 64
    * streams looking names up every frame contend on GLib's quark lock
-   * (gst/sharpness-fields.h). */
+   * (gst/common/sharpness-fields.h). */
   while (!metric && (meta = gst_buffer_iterate_meta (buf, &state)))
     if (meta->info == s->run->meta_info)
       metric = sharpness_structure_get (gst_custom_meta_get_structure

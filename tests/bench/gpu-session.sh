@@ -28,9 +28,9 @@ GST_DEBUG=sharpnessgpu:6,basesrc:4,videotestsrc:4 timeout 60 \
     cudasharpness backend=cuda ! fakesink >"$out/pool-debug.log" 2>&1
 echo "pool negotiation: $(grep -c 'proposing pinned pool' "$out/pool-debug.log") proposal(s)"
 
-timeout 200 "$build/tests/cuda/test-cuda-element" >"$out/test-cuda-element.log" 2>&1
-echo "test-cuda-element: exit $?"
-tail -n 5 "$out/test-cuda-element.log"
+timeout 200 "$build/tests/elements/cudasharpness/test-cudasharpness-cuda" >"$out/test-cudasharpness-cuda.log" 2>&1
+echo "test-cudasharpness-cuda: exit $?"
+tail -n 5 "$out/test-cudasharpness-cuda.log"
 
 timeout 420 "$build/tests/bench/bench-sharpness" \
     --tiles "$build/tests/bench/tiles.bin" --csv "$out/bench.csv" \

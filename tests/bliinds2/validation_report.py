@@ -90,7 +90,7 @@ def main(argv):
       'the reference release '
       '(`tests/bliinds2/data/live-training-features.csv`) '
       'through `sharpness_bliinds2_predict` with the model embedded in '
-      '`cpu/common/bliinds2-model.c`, and the oracle evaluates the model read from '
+      '`core/bliinds2-model.c`, and the oracle evaluates the model read from '
       '`model-live.txt` directly in numpy (quadratic form by `einsum`, '
       '`np.argmax` for the first maximum).\n' % rows)
     w('- the 652 numbers of the C table (b, gamma, mu, sigma_inv) equal the '

@@ -7,7 +7,7 @@
  * docs/compare.md).  A program, not a test; built by meson when the
  * toolkit has NPP (the GPU machine's does; this project's CI does not).
  *
- *   nvcc -O2 -Icpu/common -Icpu/compare -Itests/compare \
+ *   nvcc -O2 -Icore -Icpu/compare -Itests/compare \
  *       tests/compare/bench-npp-compare.cu -lnppist -lnppc -o bench-npp-compare
  *
  * Copyright (C) 2026 The gst-sharpness authors

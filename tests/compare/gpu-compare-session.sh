@@ -32,7 +32,7 @@ GST_DEBUG=sharpnessgpu:6,cudacompare:4 timeout 60 gst-launch-1.0 \
     >"$out/pool-debug.log" 2>&1
 echo "pool: $(grep -c 'proposed a pool' "$out/pool-debug.log") proposal(s)"
 
-for t in tests/compare/test-cuda-compare-element tests/compare/test-cuda-compare; do
+for t in tests/elements/cudacompare/test-cudacompare-cuda tests/compare/test-cuda-compare; do
   timeout 500 "$build/$t" >"$out/$(basename "$t").log" 2>&1
   echo "$(basename "$t"): exit $?"
   tail -n 4 "$out/$(basename "$t").log"

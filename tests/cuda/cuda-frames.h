@@ -11,7 +11,7 @@
 
 #include "sharpness-plane.h"
 
-/* A sample layout as the element describes it (gst/sharpness-frame.c). */
+/* A sample layout as the element describes it (gst/common/sharpness-frame.c). */
 typedef struct
 {
   const char *name;

@@ -1,4 +1,4 @@
-/* The per-context scoring service (gst/sharpness-cuda-service.h) under
+/* The per-context scoring service (cuda/service/sharpness-cuda-service.h) under
  * load: T threads submit frames of many sizes, strides, sample layouts and
  * classical metrics at once through one service, in a GstCudaContext as
  * the element uses it; every result must be bit-identical to

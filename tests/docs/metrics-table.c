@@ -1,4 +1,4 @@
-/* Prints the metric table of cpu/common/sharpness-metric.h as the markdown table
+/* Prints the metric table of core/sharpness-metric.h as the markdown table
  * of docs/metrics.md.  With a file argument, checks that the file holds
  * exactly that table between its markers instead (a test: the docs cannot
  * drift from the code).

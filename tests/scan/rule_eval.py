@@ -47,7 +47,7 @@ def laplacian(g):
 
 
 def signature(g):
-    """The C signature (gst/sharpness-blur-detector.c), same sampling."""
+    """The C signature (analysis/sharpness-blur-detector.c), same sampling."""
     h, w = g.shape
     step = max(1, min(w, h) // 128)
     ys = np.arange(step // 2, h, step)
@@ -79,7 +79,7 @@ def scores(clip, workdir):
 
 def relative_rule(s, sig, r, window, lower=False, keep_blurry=False,
                   cuts=True, recovery=True):
-    """Replica of gst/sharpness-blur-detector.c's relative test;
+    """Replica of analysis/sharpness-blur-detector.c's relative test;
     keep_blurry=True, cuts=False, recovery=False is the old rule."""
     hist = []
     quota = window
@@ -118,7 +118,7 @@ def relative_rule(s, sig, r, window, lower=False, keep_blurry=False,
 
 
 def segments(blurry, fps, min_duration=0.5, max_gap=2):
-    """gst/sharpness-blur-segments.c on frame flags: [(first, last)]."""
+    """analysis/sharpness-blur-segments.c on frame flags: [(first, last)]."""
     segs, run, gap = [], None, 0
     for i, b in enumerate(blurry):
         if b:

@@ -6,7 +6,7 @@
 #
 #   usage: tools/trixie/run-on-gpu.sh [-t TARBALL] [-e VAR=VALUE]... COMMAND [ARG...]
 #          (default TARBALL: .devgst126.tar.xz in the source tree)
-#   e.g.   tools/trixie/run-on-gpu.sh build-trixie/tests/cuda/test-cuda-element
+#   e.g.   tools/trixie/run-on-gpu.sh build-trixie/tests/elements/cudasharpness/test-cudasharpness-cuda
 #          tools/trixie/run-on-gpu.sh sh -c 'gst-inspect-1.0 nvcodec | head'
 #
 # It runs COMMAND in a chroot of the unpacked root (.devgst126) with /dev,

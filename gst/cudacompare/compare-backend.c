@@ -55,8 +55,8 @@ cpu_open (SharpnessBackend * backend, gint device_id, GError ** error)
     return TRUE;
   self->scratch = compare_scratch_new ();
   if (!self->scratch) {
-    g_set_error (error, SHARPNESS_SCORER_ERROR,
-        SHARPNESS_SCORER_ERROR_NO_DEVICE, "could not allocate the CPU backend");
+    g_set_error (error, SHARPNESS_BACKEND_ERROR,
+        SHARPNESS_BACKEND_ERROR_NO_DEVICE, "could not allocate the CPU backend");
     return FALSE;
   }
   return TRUE;
@@ -92,13 +92,13 @@ cpu_compare (CompareBackend * backend, const CompareLayout * layout,
 
   /* CUDA memory is downloaded by the map: slow, but only a fallback. */
   if (!gst_video_frame_map (&rf, ref_info, ref, GST_MAP_READ)) {
-    g_set_error (error, SHARPNESS_SCORER_ERROR, SHARPNESS_SCORER_ERROR_MAP,
+    g_set_error (error, SHARPNESS_BACKEND_ERROR, SHARPNESS_BACKEND_ERROR_MAP,
         "could not map a reference frame for reading");
     return FALSE;
   }
   if (!gst_video_frame_map (&df, dist_info, dist, GST_MAP_READ)) {
     gst_video_frame_unmap (&rf);
-    g_set_error (error, SHARPNESS_SCORER_ERROR, SHARPNESS_SCORER_ERROR_MAP,
+    g_set_error (error, SHARPNESS_BACKEND_ERROR, SHARPNESS_BACKEND_ERROR_MAP,
         "could not map a distorted frame for reading");
     return FALSE;
   }
@@ -111,7 +111,7 @@ cpu_compare (CompareBackend * backend, const CompareLayout * layout,
   gst_video_frame_unmap (&df);
   gst_video_frame_unmap (&rf);
   if (!ok)
-    g_set_error (error, SHARPNESS_SCORER_ERROR, SHARPNESS_SCORER_ERROR_FRAME,
+    g_set_error (error, SHARPNESS_BACKEND_ERROR, SHARPNESS_BACKEND_ERROR_FRAME,
         "out of memory");
   return ok;
 }

@@ -1,7 +1,7 @@
 /* The cudacompare element's backends: a reference and a distorted frame
  * (GstBuffers of negotiated GstVideoInfos of the same size and format) in,
  * the requested metrics out, on the CPU or on a CUDA device.  Errors use
- * SHARPNESS_SCORER_ERROR (sharpness-scorer.h), with the same meaning.
+ * SHARPNESS_BACKEND_ERROR (sharpness-scorer.h), with the same meaning.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later

@@ -22,7 +22,7 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
-/* The custom meta cudasharpness attaches (gst/sharpness-meta.h): the
+/* The custom meta cudasharpness attaches (gst/cudasharpness/sharpness-meta.h): the
  * plugin registers it when it loads. */
 #define SHARPNESS_META_NAME "GstSharpnessMeta"
 

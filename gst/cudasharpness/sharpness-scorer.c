@@ -10,8 +10,6 @@
 
 #include "sharpness-scorer.h"
 
-G_DEFINE_QUARK (sharpness-scorer-error-quark, sharpness_scorer_error);
-
 gboolean
 sharpness_scorer_run (SharpnessScorer * scorer, GstBuffer * buffer,
     const GstVideoInfo * info, const SharpnessScorerJob * job,
@@ -19,42 +17,6 @@ sharpness_scorer_run (SharpnessScorer * scorer, GstBuffer * buffer,
 {
   return SHARPNESS_SCORER_GET_CLASS (scorer)->run (scorer, buffer, info, job,
       error);
-}
-
-gboolean
-sharpness_scorer_score (SharpnessScorer * scorer, SharpnessMetric metric,
-    GstBuffer * buffer, const GstVideoInfo * info, gdouble * score,
-    GError ** error)
-{
-  SharpnessScorerJob job = {.kind = SHARPNESS_SCORER_SCORE,.metric = metric,
-    .score = score
-  };
-
-  return sharpness_scorer_run (scorer, buffer, info, &job, error);
-}
-
-gboolean
-sharpness_scorer_tiles (SharpnessScorer * scorer, SharpnessMetric metric,
-    GstBuffer * buffer, const GstVideoInfo * info, SharpnessSums * sums,
-    SharpnessTileSums * tiles, GError ** error)
-{
-  SharpnessScorerJob job = {.kind = SHARPNESS_SCORER_TILES,.metric = metric,
-    .sums = sums,.tiles = tiles
-  };
-
-  return sharpness_scorer_run (scorer, buffer, info, &job, error);
-}
-
-gboolean
-sharpness_scorer_regions (SharpnessScorer * scorer, SharpnessMetric metric,
-    GstBuffer * buffer, const GstVideoInfo * info, SharpnessRegion * regions,
-    gint n_regions, SharpnessSums * sums, GError ** error)
-{
-  SharpnessScorerJob job = {.kind = SHARPNESS_SCORER_REGIONS,.metric =
-        metric,.sums = sums,.regions = regions,.n_regions = n_regions
-  };
-
-  return sharpness_scorer_run (scorer, buffer, info, &job, error);
 }
 
 gboolean

@@ -18,7 +18,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                '..', 'common'))
+                                '..', '..', 'common'))
 import scaffold  # noqa: E402
 scaffold.require('numpy', 'skimage')
 

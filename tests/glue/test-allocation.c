@@ -1,5 +1,5 @@
 /* What cudasharpness (an in-place analyser) adds to the allocation query it
- * forwards downstream: gst/sharpness-allocation.c, the logic the CUDA
+ * forwards downstream: gst/common/sharpness-allocation.c, the logic the CUDA
  * scorer offers its pinned pool with, driven without a GPU (a plain video
  * pool stands in for the pinned one).  Issue 7, defect 2: the element used
  * to claim GstVideoMeta for downstream, put its pool ahead of downstream's

@@ -9,6 +9,8 @@
 
 #include "sharpness-backend.h"
 
+G_DEFINE_QUARK (sharpness-backend-error-quark, sharpness_backend_error);
+
 gboolean
 sharpness_backend_open (SharpnessBackend * backend, gint device_id,
     GError ** error)

@@ -20,27 +20,6 @@ G_BEGIN_DECLS
 
 typedef struct _SharpnessScorer SharpnessScorer;
 
-/* Domain of the errors below; messages are a reason a user can act on. */
-#define SHARPNESS_SCORER_ERROR (sharpness_scorer_error_quark ())
-GQuark sharpness_scorer_error_quark (void);
-
-typedef enum
-{
-  /* open: no CUDA context could be made for the requested device. */
-  SHARPNESS_SCORER_ERROR_NO_DEVICE,
-  /* score: the frame could not be mapped (too small for its caps, bad
-   * video meta). */
-  SHARPNESS_SCORER_ERROR_MAP,
-  /* score: the metric refused the frame; the message is
-   * sharpness_status_to_string() of its status. */
-  SHARPNESS_SCORER_ERROR_METRIC,
-  /* score: this frame failed on the device; later ones may not. */
-  SHARPNESS_SCORER_ERROR_FRAME,
-  /* score: the CUDA context hit a sticky error (an illegal address, maybe
-   * from another element sharing it) and is unusable until closed. */
-  SHARPNESS_SCORER_ERROR_DEVICE_LOST
-} SharpnessScorerError;
-
 /* What one backend call computes on a frame's first plane (the luma, or
  * the packed pixels, as the frame score reads). */
 typedef enum
@@ -94,27 +73,6 @@ SharpnessScorer *sharpness_scorer_new_cuda (GstElement * element);
 gboolean sharpness_scorer_run (SharpnessScorer * scorer, GstBuffer * buffer,
     const GstVideoInfo * info, const SharpnessScorerJob * job,
     GError ** error);
-/* Scores @buffer (system or CUDA memory) laid out as @info says. */
-gboolean sharpness_scorer_score (SharpnessScorer * scorer,
-    SharpnessMetric metric, GstBuffer * buffer, const GstVideoInfo * info,
-    gdouble * score, GError ** error);
-/* Tiles and regions (docs/tiles.md) of the metrics with
- * sharpness_metric_has_tiles(); the metric error (UNSUPPORTED) for others.
- * The CPU and CUDA scorers give the same integer sums.
- *
- * The frame's sums and, in the same backend call, those of each tile of
- * @tiles (a grid of sharpness_tile_sums_init()). */
-gboolean sharpness_scorer_tiles (SharpnessScorer * scorer,
-    SharpnessMetric metric, GstBuffer * buffer, const GstVideoInfo * info,
-    SharpnessSums * sums, SharpnessTileSums * tiles, GError ** error);
-/* The sums of @n_regions rectangles of the frame (on CUDA in one launch):
- * the caller sets each region's rect (inside the frame; width or height 0:
- * the whole frame) and tiles (or NULL); the scorer fills in its plane. */
-gboolean sharpness_scorer_regions (SharpnessScorer * scorer,
-    SharpnessMetric metric, GstBuffer * buffer, const GstVideoInfo * info,
-    SharpnessRegion * regions, gint n_regions, SharpnessSums * sums,
-    GError ** error);
-
 /* TRUE for metrics the CPU scores far slower than a live stream needs
  * (seconds per 1080p frame): LPC-SI and CWTVNRS.  A fallback to the CPU
  * leaves their frames unscored rather than late (docs/element.md). */

@@ -44,7 +44,7 @@ SharpnessCudaSession *sharpness_cuda_session_new (GstElement * element,
     gpointer user_data);
 void sharpness_cuda_session_free (SharpnessCudaSession * session);
 
-/* Errors are SHARPNESS_SCORER_ERROR codes (sharpness-scorer.h). */
+/* Errors are SHARPNESS_BACKEND_ERROR codes (sharpness-scorer.h). */
 gboolean sharpness_cuda_session_open (SharpnessCudaSession * session,
     gint device_id, GError ** error);
 void sharpness_cuda_session_close (SharpnessCudaSession * session);

@@ -17,7 +17,7 @@
 #endif
 
 #include "sharpness-cuda-session.h"
-#include "sharpness-scorer.h"
+#include "sharpness-backend.h"
 #include "sharpness-allocation.h"
 #include "gstsharpnesshostallocator.h"
 
@@ -153,7 +153,7 @@ set_error_from_cu (GError ** error, gint code, const gchar * what, CUresult res)
 
   CuGetErrorName (res, &name);
   CuGetErrorString (res, &text);
-  g_set_error (error, SHARPNESS_SCORER_ERROR, code, "%s: %s (%s)", what,
+  g_set_error (error, SHARPNESS_BACKEND_ERROR, code, "%s: %s (%s)", what,
       text ? text : "unknown error", name ? name : "?");
 }
 
@@ -201,8 +201,8 @@ create_device (SharpnessCudaSession * self, GError ** error)
   gboolean ok;
 
   if (!gst_cuda_context_push (self->ctx)) {
-    g_set_error (error, SHARPNESS_SCORER_ERROR,
-        SHARPNESS_SCORER_ERROR_NO_DEVICE,
+    g_set_error (error, SHARPNESS_BACKEND_ERROR,
+        SHARPNESS_BACKEND_ERROR_NO_DEVICE,
         "cannot make the CUDA context current");
     return FALSE;
   }
@@ -216,8 +216,8 @@ create_device (SharpnessCudaSession * self, GError ** error)
   if (!self->stream) {
     gst_clear_cuda_stream (&self->gst_stream);
     gst_cuda_context_pop (NULL);
-    g_set_error (error, SHARPNESS_SCORER_ERROR,
-        SHARPNESS_SCORER_ERROR_NO_DEVICE, "cannot create a CUDA stream");
+    g_set_error (error, SHARPNESS_BACKEND_ERROR,
+        SHARPNESS_BACKEND_ERROR_NO_DEVICE, "cannot create a CUDA stream");
     return FALSE;
   }
 #else
@@ -227,7 +227,7 @@ create_device (SharpnessCudaSession * self, GError ** error)
     if (res != CUDA_SUCCESS) {
       self->stream = NULL;
       gst_cuda_context_pop (NULL);
-      set_error_from_cu (error, SHARPNESS_SCORER_ERROR_NO_DEVICE,
+      set_error_from_cu (error, SHARPNESS_BACKEND_ERROR_NO_DEVICE,
           "cannot create a CUDA stream", res);
       return FALSE;
     }
@@ -256,8 +256,8 @@ sharpness_cuda_session_open (SharpnessCudaSession * self, gint device_id,
   g_return_val_if_fail (self->stream == NULL, FALSE);
 
   if (!sharpness_cuda_session_init_once (&why)) {
-    g_set_error (error, SHARPNESS_SCORER_ERROR,
-        SHARPNESS_SCORER_ERROR_NO_DEVICE, "%s", why);
+    g_set_error (error, SHARPNESS_BACKEND_ERROR,
+        SHARPNESS_BACKEND_ERROR_NO_DEVICE, "%s", why);
     return FALSE;
   }
 
@@ -269,12 +269,12 @@ sharpness_cuda_session_open (SharpnessCudaSession * self, gint device_id,
   if (!gst_cuda_ensure_element_context (self->element, device_id,
           &self->ctx)) {
     if (device_id >= 0)
-      g_set_error (error, SHARPNESS_SCORER_ERROR,
-          SHARPNESS_SCORER_ERROR_NO_DEVICE,
+      g_set_error (error, SHARPNESS_BACKEND_ERROR,
+          SHARPNESS_BACKEND_ERROR_NO_DEVICE,
           "cannot create a CUDA context on device %d", device_id);
     else
-      g_set_error (error, SHARPNESS_SCORER_ERROR,
-          SHARPNESS_SCORER_ERROR_NO_DEVICE, "cannot create a CUDA context");
+      g_set_error (error, SHARPNESS_BACKEND_ERROR,
+          SHARPNESS_BACKEND_ERROR_NO_DEVICE, "cannot create a CUDA context");
     return FALSE;
   }
 
@@ -325,14 +325,14 @@ sharpness_cuda_session_ready (SharpnessCudaSession * self, GError ** error)
     GError *err = NULL;
 
     if (!create_device (self, &err)) {
-      err->code = SHARPNESS_SCORER_ERROR_FRAME;
+      err->code = SHARPNESS_BACKEND_ERROR_FRAME;
       g_propagate_error (error, err);
       return FALSE;
     }
   }
   if (self->lost) {
-    g_set_error (error, SHARPNESS_SCORER_ERROR,
-        SHARPNESS_SCORER_ERROR_DEVICE_LOST,
+    g_set_error (error, SHARPNESS_BACKEND_ERROR,
+        SHARPNESS_BACKEND_ERROR_DEVICE_LOST,
         "CUDA context is unusable after an earlier error");
     return FALSE;
   }
@@ -350,8 +350,8 @@ sharpness_cuda_session_push (SharpnessCudaSession * self, GError ** error)
 {
   if (gst_cuda_context_push (self->ctx))
     return TRUE;
-  g_set_error (error, SHARPNESS_SCORER_ERROR,
-      SHARPNESS_SCORER_ERROR_DEVICE_LOST,
+  g_set_error (error, SHARPNESS_BACKEND_ERROR,
+      SHARPNESS_BACKEND_ERROR_DEVICE_LOST,
       "cannot make the CUDA context current");
   return FALSE;
 }
@@ -435,7 +435,7 @@ map_frame (SharpnessCudaFrame * out, GstBuffer * buffer,
   out->device = device;
   if (!gst_video_frame_map (frame, info, buffer,
           GST_MAP_READ | (device ? GST_MAP_CUDA : 0))) {
-    g_set_error (error, SHARPNESS_SCORER_ERROR, SHARPNESS_SCORER_ERROR_MAP,
+    g_set_error (error, SHARPNESS_BACKEND_ERROR, SHARPNESS_BACKEND_ERROR_MAP,
         "cannot map the frame%s", device ? " as CUDA memory" : "");
     return FALSE;
   }
@@ -464,7 +464,7 @@ map_frame (SharpnessCudaFrame * out, GstBuffer * buffer,
     end = offset + (gsize) stride * (rows - 1) + row_bytes;
     if (rows < 1 || stride <= 0 || (gsize) stride < row_bytes ||
         end > map->size) {
-      g_set_error (error, SHARPNESS_SCORER_ERROR, SHARPNESS_SCORER_ERROR_MAP,
+      g_set_error (error, SHARPNESS_BACKEND_ERROR, SHARPNESS_BACKEND_ERROR_MAP,
           "plane %u (offset %" G_GSIZE_FORMAT ", stride %d) does not fit "
           "the %" G_GSIZE_FORMAT "-byte CUDA memory", p, offset, stride,
           map->size);
@@ -489,7 +489,7 @@ sharpness_cuda_session_map (SharpnessCudaSession * self, GstBuffer * buffer,
   if (!mem || !gst_is_cuda_memory (mem))
     return map_frame (frame, buffer, info, FALSE, error);
   if (n != 1) {
-    g_set_error (error, SHARPNESS_SCORER_ERROR, SHARPNESS_SCORER_ERROR_FRAME,
+    g_set_error (error, SHARPNESS_BACKEND_ERROR, SHARPNESS_BACKEND_ERROR_FRAME,
         "a buffer of CUDA memory holds %u memories", n);
     return FALSE;
   }
@@ -557,7 +557,7 @@ sharpness_cuda_session_slot (SharpnessCudaSession * self, guint slot,
     res = CuMemAlloc (&self->slot[slot], size);
     if (res != CUDA_SUCCESS) {
       self->slot[slot] = 0;
-      set_error_from_cu (error, SHARPNESS_SCORER_ERROR_FRAME,
+      set_error_from_cu (error, SHARPNESS_BACKEND_ERROR_FRAME,
           "cannot allocate device memory", res);
       return FALSE;
     }
@@ -587,7 +587,7 @@ sharpness_cuda_session_upload (SharpnessCudaSession * self, CUdeviceptr dst,
    * driver and returns once the source may be reused. */
   res = CuMemcpy2DAsync (&copy, self->stream);
   if (res != CUDA_SUCCESS) {
-    set_error_from_cu (error, SHARPNESS_SCORER_ERROR_FRAME,
+    set_error_from_cu (error, SHARPNESS_BACKEND_ERROR_FRAME,
         "cannot copy a frame to the device", res);
     return FALSE;
   }

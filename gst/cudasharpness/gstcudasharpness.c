@@ -630,14 +630,14 @@ run_job (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
           s->device_id)) {
     if (sharpness_scorer_run (self->cuda, buf, &self->info, job, &err))
       return TRUE;
-    if (g_error_matches (err, SHARPNESS_SCORER_ERROR,
-            SHARPNESS_SCORER_ERROR_DEVICE_LOST)) {
+    if (g_error_matches (err, SHARPNESS_BACKEND_ERROR,
+            SHARPNESS_BACKEND_ERROR_DEVICE_LOST)) {
       /* The context is unusable: stay off the GPU until the next start. */
       WARN_ONCE (self, RESOURCE, FAILED, "The CUDA device was lost, scoring "
           "on the CPU from now on: %s", err->message);
       sharpness_backend_close (SHARPNESS_BACKEND (self->cuda));
-    } else if (g_error_matches (err, SHARPNESS_SCORER_ERROR,
-            SHARPNESS_SCORER_ERROR_METRIC)) {
+    } else if (g_error_matches (err, SHARPNESS_BACKEND_ERROR,
+            SHARPNESS_BACKEND_ERROR_METRIC)) {
       /* The metric refused the frame (too small, say): so would the CPU. */
       WARN_ONCE (self, STREAM, FAILED, "Scoring %s failed (%s): frames go "
           "on unscored", sharpness_metric_info[s->metric].nick, err->message);
@@ -655,8 +655,8 @@ run_job (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
     return FALSE;
   if (sharpness_scorer_run (self->cpu, buf, &self->info, job, &err))
     return TRUE;
-  if (g_error_matches (err, SHARPNESS_SCORER_ERROR,
-          SHARPNESS_SCORER_ERROR_MAP))
+  if (g_error_matches (err, SHARPNESS_BACKEND_ERROR,
+          SHARPNESS_BACKEND_ERROR_MAP))
     WARN_ONCE (self, STREAM, DECODE, "Could not map a frame for reading: "
         "frames go on unscored");
   else

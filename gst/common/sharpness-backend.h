@@ -15,6 +15,28 @@
 
 G_BEGIN_DECLS
 
+/* Domain of the errors of every backend; messages are a reason a user can
+ * act on. */
+#define SHARPNESS_BACKEND_ERROR (sharpness_backend_error_quark ())
+GQuark sharpness_backend_error_quark (void);
+
+typedef enum
+{
+  /* open: no CUDA context could be made for the requested device. */
+  SHARPNESS_BACKEND_ERROR_NO_DEVICE,
+  /* run: the frame could not be mapped (too small for its caps, bad
+   * video meta). */
+  SHARPNESS_BACKEND_ERROR_MAP,
+  /* run: the metric refused the frame; the message is
+   * sharpness_status_to_string() of its status. */
+  SHARPNESS_BACKEND_ERROR_METRIC,
+  /* run: this frame failed on the device; later ones may not. */
+  SHARPNESS_BACKEND_ERROR_FRAME,
+  /* run: the CUDA context hit a sticky error (an illegal address, maybe
+   * from another element sharing it) and is unusable until closed. */
+  SHARPNESS_BACKEND_ERROR_DEVICE_LOST
+} SharpnessBackendError;
+
 typedef struct _SharpnessBackend SharpnessBackend;
 
 /* The first member of a backend kind's class struct.  Only open, close,
@@ -23,7 +45,7 @@ typedef struct
 {
   const gchar *name;
   /* @device_id: CUDA device, -1 for any (ignored by the CPU).  Errors:
-   * SHARPNESS_SCORER_ERROR (sharpness-scorer.h). */
+   * SHARPNESS_BACKEND_ERROR. */
   gboolean (*open) (SharpnessBackend * backend, gint device_id,
       GError ** error);
   void (*close) (SharpnessBackend * backend);

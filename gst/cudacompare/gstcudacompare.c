@@ -551,8 +551,8 @@ compare_pair (GstCudaCompare * self, const GstCudaCompareSettings * s,
     if (compare_backend_compare (self->cuda, &self->layout, ref,
             &self->ref_info, dist, &self->dist_info, &req, result, &err))
       goto done;
-    if (g_error_matches (err, SHARPNESS_SCORER_ERROR,
-            SHARPNESS_SCORER_ERROR_DEVICE_LOST)) {
+    if (g_error_matches (err, SHARPNESS_BACKEND_ERROR,
+            SHARPNESS_BACKEND_ERROR_DEVICE_LOST)) {
       WARN_ONCE (self, RESOURCE, FAILED, "The CUDA device was lost, "
           "comparing on the CPU from now on: %s", err->message);
       sharpness_backend_close (SHARPNESS_BACKEND (self->cuda));

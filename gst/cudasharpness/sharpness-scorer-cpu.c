@@ -28,7 +28,7 @@ cpu_open (SharpnessBackend * scorer, gint device_id, GError ** error)
     return TRUE;
   self->cpu = sharpness_cpu_new ();
   if (!self->cpu) {
-    g_set_error (error, SHARPNESS_SCORER_ERROR, SHARPNESS_SCORER_ERROR_NO_DEVICE,
+    g_set_error (error, SHARPNESS_BACKEND_ERROR, SHARPNESS_BACKEND_ERROR_NO_DEVICE,
         "could not allocate the CPU backend");
     return FALSE;
   }
@@ -81,7 +81,7 @@ cpu_run (SharpnessScorer * scorer, GstBuffer * buffer,
   g_return_val_if_fail (self->cpu != NULL, FALSE);
 
   if (!gst_video_frame_map (&frame, info, buffer, GST_MAP_READ)) {
-    g_set_error (error, SHARPNESS_SCORER_ERROR, SHARPNESS_SCORER_ERROR_MAP,
+    g_set_error (error, SHARPNESS_BACKEND_ERROR, SHARPNESS_BACKEND_ERROR_MAP,
         "could not map a frame for reading");
     return FALSE;
   }
@@ -93,7 +93,7 @@ cpu_run (SharpnessScorer * scorer, GstBuffer * buffer,
   gst_video_frame_unmap (&frame);
 
   if (status != SHARPNESS_OK) {
-    g_set_error (error, SHARPNESS_SCORER_ERROR, SHARPNESS_SCORER_ERROR_METRIC,
+    g_set_error (error, SHARPNESS_BACKEND_ERROR, SHARPNESS_BACKEND_ERROR_METRIC,
         "%s", sharpness_status_to_string (status));
     return FALSE;
   }

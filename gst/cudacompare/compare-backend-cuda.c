@@ -44,8 +44,8 @@ backend_setup (gpointer user_data, CUstream stream, GError ** error)
   if (status == SHARPNESS_OK)
     return TRUE;
   self->cuda = NULL;
-  g_set_error (error, SHARPNESS_SCORER_ERROR,
-      SHARPNESS_SCORER_ERROR_NO_DEVICE,
+  g_set_error (error, SHARPNESS_BACKEND_ERROR,
+      SHARPNESS_BACKEND_ERROR_NO_DEVICE,
       "cannot set up the CUDA compare backend: %s",
       sharpness_status_to_string (status));
   return FALSE;
@@ -126,8 +126,8 @@ fill_device (CompareBackendCuda * self, const CompareLayout * layout,
               src, stride, w, h, GST_VIDEO_FRAME_COMP_PSTRIDE (vf, comp),
               layout->sample_bytes, GST_VIDEO_FORMAT_INFO_SHIFT (vf->info.finfo,
                   comp)) != SHARPNESS_OK) {
-        g_set_error (error, SHARPNESS_SCORER_ERROR,
-            SHARPNESS_SCORER_ERROR_FRAME, "cannot extract plane %d", c);
+        g_set_error (error, SHARPNESS_BACKEND_ERROR,
+            SHARPNESS_BACKEND_ERROR_FRAME, "cannot extract plane %d", c);
         return FALSE;
       }
       src = (const guint8 *) (guintptr) out;
@@ -153,8 +153,8 @@ fail (CompareBackendCuda * self, GError ** error)
   if (lost)
     GST_ERROR_OBJECT (self->parent.parent.element, "CUDA context is unusable: %s",
         msg);
-  g_set_error (error, SHARPNESS_SCORER_ERROR, lost ?
-      SHARPNESS_SCORER_ERROR_DEVICE_LOST : SHARPNESS_SCORER_ERROR_FRAME,
+  g_set_error (error, SHARPNESS_BACKEND_ERROR, lost ?
+      SHARPNESS_BACKEND_ERROR_DEVICE_LOST : SHARPNESS_BACKEND_ERROR_FRAME,
       "CUDA compare backend: %s", msg);
   return FALSE;
 }

@@ -55,8 +55,8 @@ backend_setup (gpointer user_data, CUstream stream, GError ** error)
     return TRUE;
   }
   self->cuda = NULL;
-  g_set_error (error, SHARPNESS_SCORER_ERROR,
-      SHARPNESS_SCORER_ERROR_NO_DEVICE, "cannot set up the CUDA backend: %s",
+  g_set_error (error, SHARPNESS_BACKEND_ERROR,
+      SHARPNESS_BACKEND_ERROR_NO_DEVICE, "cannot set up the CUDA backend: %s",
       sharpness_status_to_string (status));
   return FALSE;
 }
@@ -86,11 +86,11 @@ fail (SharpnessScorerCuda * self, SharpnessStatus status, const gchar * msg,
     if (lost)
       GST_ERROR_OBJECT (self->parent.parent.element, "CUDA context is unusable: %s",
           msg);
-    g_set_error (error, SHARPNESS_SCORER_ERROR, lost ?
-        SHARPNESS_SCORER_ERROR_DEVICE_LOST : SHARPNESS_SCORER_ERROR_FRAME,
+    g_set_error (error, SHARPNESS_BACKEND_ERROR, lost ?
+        SHARPNESS_BACKEND_ERROR_DEVICE_LOST : SHARPNESS_BACKEND_ERROR_FRAME,
         "CUDA backend: %s", msg);
   } else {
-    g_set_error (error, SHARPNESS_SCORER_ERROR, SHARPNESS_SCORER_ERROR_METRIC,
+    g_set_error (error, SHARPNESS_BACKEND_ERROR, SHARPNESS_BACKEND_ERROR_METRIC,
         "%s", sharpness_status_to_string (status));
   }
   return FALSE;
@@ -189,7 +189,7 @@ cuda_run (SharpnessScorer * scorer, GstBuffer * buffer,
   stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame.frame, 0);
   if (stride <= 0 || !sharpness_plane_init (&plane, &frame.frame.info,
           GST_VIDEO_FRAME_PLANE_DATA (&frame.frame, 0), stride)) {
-    g_set_error (error, SHARPNESS_SCORER_ERROR, SHARPNESS_SCORER_ERROR_MAP,
+    g_set_error (error, SHARPNESS_BACKEND_ERROR, SHARPNESS_BACKEND_ERROR_MAP,
         "unsupported layout of %s (plane 0 stride %d)",
         GST_VIDEO_INFO_NAME (info), stride);
     sharpness_cuda_session_unmap (&frame);
