@@ -7,8 +7,10 @@
 
 #include <string.h>
 
-#define SHARPNESS_METRIC_INFO_ROW(ID, sym, nick, name, dir, kind, range, desc) \
-  [SHARPNESS_METRIC_##ID] = { SHARPNESS_METRIC_##ID, nick, name, dir, kind, range, desc },
+#define SHARPNESS_METRIC_INFO_ROW(ID, sym, nick, name, dir, kind, cpu, range, \
+    desc) \
+  [SHARPNESS_METRIC_##ID] = { SHARPNESS_METRIC_##ID, nick, name, dir, kind, \
+    cpu, range, desc },
 const SharpnessMetricInfo sharpness_metric_info[SHARPNESS_METRIC_COUNT] = {
   SHARPNESS_METRIC_TABLE (SHARPNESS_METRIC_INFO_ROW)
 };

@@ -72,8 +72,8 @@ typedef struct
 typedef SharpnessCpuSumsMetric SharpnessCpuMetric_SHARPNESS_KIND_SUMS;
 typedef SharpnessCpuScoreMetric SharpnessCpuMetric_SHARPNESS_KIND_FLOAT;
 
-#define SHARPNESS_CPU_METRIC_DECLARE(ID, sym, nick, name, dir, kind, range, \
-    desc) \
+#define SHARPNESS_CPU_METRIC_DECLARE(ID, sym, nick, name, dir, kind, cpu, \
+    range, desc) \
   extern const SharpnessCpuMetric_##kind sharpness_cpu_metric_##sym;
 SHARPNESS_METRIC_TABLE (SHARPNESS_CPU_METRIC_DECLARE)
 #undef SHARPNESS_CPU_METRIC_DECLARE

@@ -18,7 +18,8 @@ typedef struct
 
 #define SHARPNESS_CPU_ENTRY_SHARPNESS_KIND_SUMS(desc) { &(desc), NULL }
 #define SHARPNESS_CPU_ENTRY_SHARPNESS_KIND_FLOAT(desc) { NULL, &(desc) }
-#define SHARPNESS_CPU_ENTRY(ID, sym, nick, name, dir, kind, range, desc) \
+#define SHARPNESS_CPU_ENTRY(ID, sym, nick, name, dir, kind, cpu, range, \
+    desc) \
   [SHARPNESS_METRIC_##ID] = \
       SHARPNESS_CPU_ENTRY_##kind (sharpness_cpu_metric_##sym),
 

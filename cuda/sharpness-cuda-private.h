@@ -172,8 +172,8 @@ typedef struct
   SharpnessCudaArrivingSumsFunc sums_arriving;
 } SharpnessCudaMetric;
 
-#define SHARPNESS_CUDA_METRIC_DECLARE(ID, sym, nick, name, dir, kind, range, \
-    desc) extern const SharpnessCudaMetric sharpness_cuda_metric_##sym;
+#define SHARPNESS_CUDA_METRIC_DECLARE(ID, sym, nick, name, dir, kind, cpu, \
+    range, desc) extern const SharpnessCudaMetric sharpness_cuda_metric_##sym;
 SHARPNESS_METRIC_TABLE (SHARPNESS_CUDA_METRIC_DECLARE)
 #undef SHARPNESS_CUDA_METRIC_DECLARE
 
@@ -181,14 +181,14 @@ SHARPNESS_METRIC_TABLE (SHARPNESS_CUDA_METRIC_DECLARE)
  * files' definitions. */
 namespace sharpness_cuda
 {
-#define SHARPNESS_CUDA_METRIC_KIND(ID, sym, nick, name, dir, kind, range, \
-    desc) kind,
+#define SHARPNESS_CUDA_METRIC_KIND(ID, sym, nick, name, dir, kind, cpu, \
+    range, desc) kind,
 constexpr SharpnessKind kMetricKind[] = {
   SHARPNESS_METRIC_TABLE (SHARPNESS_CUDA_METRIC_KIND)
 };
 #undef SHARPNESS_CUDA_METRIC_KIND
-#define SHARPNESS_CUDA_METRIC_SYM(ID, sym, nick, name, dir, kind, range, \
-    desc) #sym,
+#define SHARPNESS_CUDA_METRIC_SYM(ID, sym, nick, name, dir, kind, cpu, \
+    range, desc) #sym,
 constexpr const char *kMetricSym[] = {
   SHARPNESS_METRIC_TABLE (SHARPNESS_CUDA_METRIC_SYM)
 };

@@ -18,8 +18,8 @@
 /* The metrics' descriptors, generated from SHARPNESS_METRIC_TABLE: one row
  * per metric, in SharpnessMetric order, nothing written by hand (a metric
  * without its file fails to link; its file checks its kind and sym). */
-#define SHARPNESS_CUDA_METRIC_ROW(ID, sym, nick, name, dir, kind, range, \
-    desc) &sharpness_cuda_metric_##sym,
+#define SHARPNESS_CUDA_METRIC_ROW(ID, sym, nick, name, dir, kind, cpu, \
+    range, desc) &sharpness_cuda_metric_##sym,
 static const SharpnessCudaMetric *const cuda_metrics[] = {
   SHARPNESS_METRIC_TABLE (SHARPNESS_CUDA_METRIC_ROW)
 };

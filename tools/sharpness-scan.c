@@ -28,6 +28,7 @@
 #include <gst/pbutils/pbutils.h>
 
 #include "scan.h"
+#include "sharpness-meta.h"
 
 /* The default rule, chosen on clips with known blurs (docs/scan.md,
  * "Choosing the default rule"): the content-normalised blur effect with an
@@ -251,15 +252,6 @@ parse_shard (const gchar * text, guint * index, guint * count)
 /* ------------------------------------------------------------------ */
 /* Streaming side */
 
-static gint
-metric_column (const ScanSettings * s, const gchar * nick)
-{
-  for (guint m = 0; m < s->n_metrics; m++)
-    if (g_strcmp0 (sharpness_metric_info[s->metrics[m]].nick, nick) == 0)
-      return m;
-  return -1;
-}
-
 /* A system-memory copy of @buf (a CUDA buffer is downloaded by the map). */
 static GstSample *
 copy_frame (Job * job, GstBuffer * buf)
@@ -414,30 +406,19 @@ on_buffer (Job * job, GstBuffer * buf)
   ScanFrame fr = { GST_CLOCK_TIME_NONE, FALSE };
   gdouble scores[SCAN_MAX_METRICS];
   GstClockTime pts = GST_BUFFER_PTS (buf), dur = GST_BUFFER_DURATION (buf);
-  gpointer state = NULL;
-  GstMeta *meta;
   SharpnessSegmentFrame sf;
   SharpnessSegment seg;
 
-  for (guint m = 0; m < s->n_metrics; m++)
-    scores[m] = NAN;
-  while ((meta = gst_buffer_iterate_meta (buf, &state))) {
-    GstCustomMeta *custom;
-    const GstStructure *st;
-    gint col;
+  for (guint m = 0; m < s->n_metrics; m++) {
+    SharpnessMetaReading reading;
 
-    if (!gst_meta_info_is_custom (meta->info))
+    scores[m] = NAN;
+    if (!sharpness_meta_read (buf, sharpness_metric_info[s->metrics[m]].nick,
+            &reading))
       continue;
-    custom = (GstCustomMeta *) meta;
-    if (!gst_custom_meta_has_name (custom, "GstSharpnessMeta"))
-      continue;
-    st = gst_custom_meta_get_structure (custom);
-    col = metric_column (s, gst_structure_get_string (st, "metric"));
-    if (col < 0)
-      continue;
-    gst_structure_get_double (st, "score", &scores[col]);
-    if (col == 0)
-      gst_structure_get_boolean (st, "blurry", &fr.blurry);
+    scores[m] = reading.score;
+    if (m == 0)
+      fr.blurry = reading.blurry;
   }
 
   if (GST_CLOCK_TIME_IS_VALID (pts) && job->segment.format == GST_FORMAT_TIME)

@@ -48,12 +48,13 @@ sharpness_backend_choice_cuda_unavailable (void)
 void
 sharpness_backend_choice_init (SharpnessBackendChoice * choice,
     GstElement * element, GstDebugCategory * category,
-    SharpnessWarnOnce * warned, SharpnessBackend * gpu, const gchar * verb,
-    const gchar * gerund)
+    SharpnessWarnOnce * warned, SharpnessBackend * cpu,
+    SharpnessBackend * gpu, const gchar * verb, const gchar * gerund)
 {
   choice->element = element;
   choice->category = category;
   choice->warned = warned;
+  choice->cpu = cpu;
   choice->gpu = gpu;
   choice->verb = verb;
   choice->gerund = gerund;
@@ -84,12 +85,26 @@ warn_fallback (SharpnessBackendChoice * choice, const gchar * why)
       "No usable CUDA device, %s on the CPU: %s", choice->gerund, why);
 }
 
+void
+sharpness_backend_choice_clear (SharpnessBackendChoice * choice)
+{
+  g_clear_pointer (&choice->gpu, sharpness_backend_free);
+  g_clear_pointer (&choice->cpu, sharpness_backend_free);
+}
+
 gboolean
 sharpness_backend_choice_start (SharpnessBackendChoice * choice,
     GstSharpnessBackend backend, gint device_id)
 {
+  GError *err = NULL;
   gchar *why;
 
+  if (!sharpness_backend_open (choice->cpu, -1, &err)) {
+    GST_ELEMENT_ERROR (choice->element, CORE, FAILED, ("%s", err->message),
+        (NULL));
+    g_clear_error (&err);
+    return FALSE;
+  }
   if (backend == GST_SHARPNESS_BACKEND_CPU)
     return TRUE;
   why = open_gpu (choice, device_id);
@@ -103,6 +118,7 @@ sharpness_backend_choice_start (SharpnessBackendChoice * choice,
         ("backend=cuda, but no CUDA device is usable: %s", why),
         ("set backend=auto or backend=cpu to %s on the CPU", choice->verb));
     g_free (why);
+    sharpness_backend_close (choice->cpu);
     return FALSE;
   }
   warn_fallback (choice, why);
@@ -134,5 +150,89 @@ void
 sharpness_backend_choice_stop (SharpnessBackendChoice * choice)
 {
   sharpness_backend_close (choice->gpu);
+  sharpness_backend_close (choice->cpu);
   choice->tried = FALSE;
+}
+
+#define WARN(choice, domain, code, ...) \
+  SHARPNESS_WARN_ONCE ((choice)->element, (choice)->warned, domain, code, \
+      __VA_ARGS__)
+
+/* "Scoring laplacian", "Comparing": the subject of the warnings. */
+static gchar *
+subject (SharpnessBackendChoice * choice, const gchar * what)
+{
+  gchar *s = g_strconcat (choice->gerund, what ? " " : "", what, NULL);
+
+  s[0] = g_ascii_toupper (s[0]);
+  return s;
+}
+
+/* TRUE when the GPU computed @job; else (warned) whether the CPU may. */
+static gboolean
+run_gpu (SharpnessBackendChoice * choice, SharpnessBackendRun run,
+    gpointer job, const gchar * what, gboolean * cpu_may)
+{
+  GError *err = NULL;
+  gchar *subj;
+
+  *cpu_may = TRUE;
+  if (run (choice->gpu, job, &err))
+    return TRUE;
+  subj = subject (choice, what);
+  if (g_error_matches (err, SHARPNESS_BACKEND_ERROR,
+          SHARPNESS_BACKEND_ERROR_DEVICE_LOST)) {
+    /* The context is unusable: stay off the GPU until the next start. */
+    WARN (choice, RESOURCE, FAILED, "The CUDA device was lost, %s on the "
+        "CPU from now on: %s", choice->gerund, err->message);
+    sharpness_backend_close (choice->gpu);
+  } else if (g_error_matches (err, SHARPNESS_BACKEND_ERROR,
+          SHARPNESS_BACKEND_ERROR_METRIC)) {
+    /* The metric refused the frame (too small, say): so would the CPU. */
+    WARN (choice, STREAM, FAILED, "%s failed (%s): frames go on unscored",
+        subj, err->message);
+    *cpu_may = FALSE;
+  } else {
+    WARN (choice, RESOURCE, FAILED, "%s on the GPU failed, %s on the CPU "
+        "instead: %s", subj, choice->gerund, err->message);
+  }
+  g_free (subj);
+  g_clear_error (&err);
+  return FALSE;
+}
+
+gboolean
+sharpness_backend_choice_run (SharpnessBackendChoice * choice,
+    GstSharpnessBackend backend, gint device_id, SharpnessBackendRun run,
+    SharpnessCpuLimit cpu_limit, gpointer user_data, gpointer job,
+    const gchar * what)
+{
+  GError *err = NULL;
+  gchar *subj;
+  gboolean cpu_may = TRUE;
+
+  if (sharpness_backend_choice_use_gpu (choice, backend, device_id)) {
+    if (run_gpu (choice, run, job, what, &cpu_may))
+      return TRUE;
+    if (!cpu_may)
+      return FALSE;
+  }
+  if (backend != GST_SHARPNESS_BACKEND_CPU && cpu_limit &&
+      !cpu_limit (job, user_data))
+    return FALSE;
+  if (run (choice->cpu, job, &err))
+    return TRUE;
+
+  if (g_error_matches (err, SHARPNESS_BACKEND_ERROR,
+          SHARPNESS_BACKEND_ERROR_MAP)) {
+    WARN (choice, STREAM, DECODE, "Could not map a frame for reading: "
+        "frames go on unscored");
+  } else {
+    subj = subject (choice, what);
+    WARN (choice, STREAM, FAILED, "%s on the CPU failed (%s): frames go on "
+        "unscored", subj, err->message);
+    g_free (subj);
+  }
+  g_clear_error (&err);
+  return FALSE;
 }

@@ -40,6 +40,12 @@ sharpness_structure_get (const GstStructure * s, SharpnessField field)
   return gst_structure_get_value (s, names[field]);
 }
 
+gboolean
+sharpness_structure_has_name (const GstStructure * s, SharpnessField name)
+{
+  return gst_structure_has_name (s, names[name]);
+}
+
 void
 sharpness_structure_remove (GstStructure * s, SharpnessField field)
 {
@@ -85,6 +91,12 @@ sharpness_structure_get (const GstStructure * s, SharpnessField field)
   return gst_structure_id_get_value (s, quark (field));
 }
 
+gboolean
+sharpness_structure_has_name (const GstStructure * s, SharpnessField name)
+{
+  return gst_structure_get_name_id (s) == quark (name);
+}
+
 void
 sharpness_structure_remove (GstStructure * s, SharpnessField field)
 {
@@ -118,3 +130,31 @@ SHARPNESS_FIELD_SETTER (sharpness_structure_set_boolean, gboolean,
     G_TYPE_BOOLEAN, g_value_set_boolean)
 SHARPNESS_FIELD_SETTER (sharpness_structure_set_static_string,
     const gchar *, G_TYPE_STRING, g_value_set_static_string)
+
+/* The typed getters: FALSE unless @field holds a @gtype. */
+#define SHARPNESS_FIELD_GETTER(fn, ctype, gtype, gget) \
+gboolean \
+fn (const GstStructure * s, SharpnessField field, ctype * value) \
+{ \
+  const GValue *v = sharpness_structure_get (s, field); \
+  \
+  if (!v || !G_VALUE_HOLDS (v, gtype)) \
+    return FALSE; \
+  *value = gget (v); \
+  return TRUE; \
+}
+
+SHARPNESS_FIELD_GETTER (sharpness_structure_get_double, gdouble,
+    G_TYPE_DOUBLE, g_value_get_double)
+SHARPNESS_FIELD_GETTER (sharpness_structure_get_boolean, gboolean,
+    G_TYPE_BOOLEAN, g_value_get_boolean)
+SHARPNESS_FIELD_GETTER (sharpness_structure_get_uint, guint, G_TYPE_UINT,
+    g_value_get_uint)
+
+const gchar *
+sharpness_structure_get_string (const GstStructure * s, SharpnessField field)
+{
+  const GValue *v = sharpness_structure_get (s, field);
+
+  return v && G_VALUE_HOLDS_STRING (v) ? g_value_get_string (v) : NULL;
+}

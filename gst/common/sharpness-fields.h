@@ -1,17 +1,15 @@
-/* Names written with every frame (the `sharpness` message, GstSharpnessMeta),
- * looked up once.
+/* The names of every structure the elements write (messages, metas, ROI
+ * params) and of their fields, in one table, looked up once.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * GStreamer before 1.26 turns a structure or field name given as a string
  * into a GQuark under GLib's one global lock, on every set and get; a
- * frame's message and meta did that about 30 times.  With 64 streams in one
- * process that lock took the host to 57 % system time (futex) and capped
- * the element at ~125,000 frames/s, 195,000 without messages (H200 host,
- * docs/gpu-runs-2026-11-23c.md).  Here the quarks are made once; from
- * 1.26, whose structures keep field names without the lock, the
- * static-string calls are used.
+ * frame's message and meta did that dozens of times, and with many streams
+ * in one process that lock became the bottleneck (docs/architecture.md).
+ * Here the quarks are made once; from 1.26, whose structures keep field
+ * names without the lock, the static-string calls are used.
  */
 #ifndef SHARPNESS_FIELDS_H
 #define SHARPNESS_FIELDS_H
@@ -21,11 +19,20 @@
 G_BEGIN_DECLS
 
 #define SHARPNESS_FIELD_TABLE(X) \
+  /* Structure names. */ \
   X (MESSAGE, "sharpness") \
+  X (SUMMARY, "sharpness-summary") \
+  X (BLURRY_START, "sharpness-blurry-start") \
+  X (BLURRY_END, "sharpness-blurry-end") \
+  X (ROI_PARAM, "sharpness") \
+  X (COMPARE, "compare") \
+  X (COMPARE_SUMMARY, "compare-summary") \
+  /* Times (sharpness-times.h). */ \
   X (TIMESTAMP, "timestamp") \
   X (STREAM_TIME, "stream-time") \
   X (RUNNING_TIME, "running-time") \
   X (DURATION, "duration") \
+  /* A frame's result: message, meta, ROI params. */ \
   X (FRAME, "frame") \
   X (METRIC, "metric") \
   X (SCORE, "score") \
@@ -37,11 +44,51 @@ G_BEGIN_DECLS
   X (ROI_IDS, "roi-ids") \
   X (ROI_TYPES, "roi-types") \
   X (ROI_SCORES, "roi-scores") \
+  /* Statistics over frames: interval messages, summaries, segments. */ \
   X (FRAMES, "frames") \
   X (MEAN, "mean") \
   X (MIN, "min") \
   X (MAX, "max") \
-  X (BLURRY_FRAMES, "blurry-frames")
+  X (BLURRY_FRAMES, "blurry-frames") \
+  /* Blurry segments. */ \
+  X (START, "start") \
+  X (END, "end") \
+  X (START_FRAME, "start-frame") \
+  X (END_FRAME, "end-frame") \
+  X (WORST_FRAME, "worst-frame") \
+  X (WORST_SCORE, "worst-score") \
+  /* cudacompare (its values are named by compare-meta.h). */ \
+  X (UNPAIRED, "unpaired") \
+  X (PAIRS, "pairs") \
+  X (REF_FRAMES, "ref-frames") \
+  X (DIST_FRAMES, "dist-frames") \
+  X (UNPAIRED_REF, "unpaired-ref") \
+  X (UNPAIRED_DIST, "unpaired-dist") \
+  /* cudacompare's values of a pair: <value>-<plane>, the planes named as
+   * FFmpeg names them (y u v, or r g b), in this order. */ \
+  X (PSNR_Y, "psnr-y") \
+  X (PSNR_U, "psnr-u") \
+  X (PSNR_V, "psnr-v") \
+  X (PSNR_R, "psnr-r") \
+  X (PSNR_G, "psnr-g") \
+  X (PSNR_B, "psnr-b") \
+  X (PSNR_AVG, "psnr-avg") \
+  X (MSE_Y, "mse-y") \
+  X (MSE_U, "mse-u") \
+  X (MSE_V, "mse-v") \
+  X (MSE_R, "mse-r") \
+  X (MSE_G, "mse-g") \
+  X (MSE_B, "mse-b") \
+  X (MSE_AVG, "mse-avg") \
+  X (SSIM_Y, "ssim-y") \
+  X (SSIM_U, "ssim-u") \
+  X (SSIM_V, "ssim-v") \
+  X (SSIM_R, "ssim-r") \
+  X (SSIM_G, "ssim-g") \
+  X (SSIM_B, "ssim-b") \
+  X (SSIM_ALL, "ssim-all") \
+  X (SSIM_DB, "ssim-db") \
+  X (MS_SSIM, "ms-ssim")
 
 typedef enum
 {
@@ -72,6 +119,19 @@ void sharpness_structure_set_static_string (GstStructure * s,
 /* The value of @field in @s, or NULL. */
 const GValue *sharpness_structure_get (const GstStructure * s,
     SharpnessField field);
+/* Typed reads: FALSE when @field is missing or of another type. */
+gboolean sharpness_structure_get_double (const GstStructure * s,
+    SharpnessField field, gdouble * value);
+gboolean sharpness_structure_get_boolean (const GstStructure * s,
+    SharpnessField field, gboolean * value);
+gboolean sharpness_structure_get_uint (const GstStructure * s,
+    SharpnessField field, guint * value);
+/* The string of @field, or NULL. */
+const gchar *sharpness_structure_get_string (const GstStructure * s,
+    SharpnessField field);
+/* TRUE when @s is named @name. */
+gboolean sharpness_structure_has_name (const GstStructure * s,
+    SharpnessField name);
 /* Removes @field from @s when it is there. */
 void sharpness_structure_remove (GstStructure * s, SharpnessField field);
 

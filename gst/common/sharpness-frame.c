@@ -2,37 +2,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "sharpness-frame.h"
-
-gboolean
-sharpness_format_is_supported (GstVideoFormat format)
-{
-  switch (format) {
-    case GST_VIDEO_FORMAT_GRAY8:
-    case GST_VIDEO_FORMAT_GRAY16_LE:
-    case GST_VIDEO_FORMAT_I420:
-    case GST_VIDEO_FORMAT_YV12:
-    case GST_VIDEO_FORMAT_NV12:
-    case GST_VIDEO_FORMAT_NV21:
-    case GST_VIDEO_FORMAT_Y41B:
-    case GST_VIDEO_FORMAT_Y42B:
-    case GST_VIDEO_FORMAT_Y444:
-    case GST_VIDEO_FORMAT_I420_10LE:
-    case GST_VIDEO_FORMAT_P010_10LE:
-    case GST_VIDEO_FORMAT_RGB:
-    case GST_VIDEO_FORMAT_BGR:
-    case GST_VIDEO_FORMAT_RGBx:
-    case GST_VIDEO_FORMAT_BGRx:
-    case GST_VIDEO_FORMAT_xRGB:
-    case GST_VIDEO_FORMAT_xBGR:
-    case GST_VIDEO_FORMAT_RGBA:
-    case GST_VIDEO_FORMAT_BGRA:
-    case GST_VIDEO_FORMAT_ARGB:
-    case GST_VIDEO_FORMAT_ABGR:
-      return TRUE;
-    default:
-      return FALSE;
-  }
-}
+#include "sharpness-formats.h"
 
 gboolean
 sharpness_plane_init (SharpnessPlane * plane, const GstVideoInfo * info,
@@ -40,7 +10,8 @@ sharpness_plane_init (SharpnessPlane * plane, const GstVideoInfo * info,
 {
   const GstVideoFormatInfo *finfo = info->finfo;
 
-  if (!sharpness_format_is_supported (GST_VIDEO_INFO_FORMAT (info)))
+  if (!sharpness_format_has_use (GST_VIDEO_INFO_FORMAT (info),
+          SHARPNESS_FORMAT_SCORE, FALSE))
     return FALSE;
 
   *plane = (SharpnessPlane) {

@@ -20,7 +20,6 @@
 #include "compare-cuda.h"
 #include "compare-cuda-extract.h"
 #include "sharpness-cuda-backend.h"
-#include "sharpness-scorer.h"
 
 /* Session slots: uploaded video planes of the reference (0..3) and of the
  * distorted frame (4..7), extracted planes (8..13). */

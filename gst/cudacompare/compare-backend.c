@@ -9,7 +9,6 @@
 #endif
 
 #include "compare-backend.h"
-#include "sharpness-scorer.h"
 
 gboolean
 compare_backend_compare (CompareBackend * b, const CompareLayout * layout,
@@ -19,8 +18,8 @@ compare_backend_compare (CompareBackend * b, const CompareLayout * layout,
 {
   for (gint m = 0; m < COMPARE_N_METRICS; m++)
     result->status[m] = SHARPNESS_ERROR_UNSUPPORTED;
-  return ((const CompareBackendClass *) b->parent.klass)->compare (b, layout, ref, ref_info, dist, dist_info,
-      request, result, error);
+  return ((const CompareBackendClass *) b->parent.klass)->compare (b, layout,
+      ref, ref_info, dist, dist_info, request, result, error);
 }
 
 void
@@ -28,13 +27,15 @@ compare_backend_run_cpu (CompareScratch * scratch, const ComparePair * pair,
     const CompareRequest * req, CompareResult * result)
 {
   if (req->metrics & COMPARE_METRIC_PSNR)
-    result->status[0] = compare_psnr (pair, &result->psnr);
+    result->status[COMPARE_METRIC_ID_PSNR] = compare_psnr (pair,
+        &result->psnr);
   if (req->metrics & COMPARE_METRIC_SSIM)
-    result->status[1] = req->wang ?
+    result->status[COMPARE_METRIC_ID_SSIM] = req->wang ?
         compare_ssim_wang (scratch, pair, req->downsample, &result->ssim) :
         compare_ssim_ffmpeg (scratch, pair, &result->ssim);
   if (req->metrics & COMPARE_METRIC_MS_SSIM)
-    result->status[2] = compare_ms_ssim (scratch, pair, &result->ms_ssim);
+    result->status[COMPARE_METRIC_ID_MS_SSIM] = compare_ms_ssim (scratch,
+        pair, &result->ms_ssim);
 }
 
 /* ---- CPU ---------------------------------------------------------------- */

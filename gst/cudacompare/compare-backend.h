@@ -1,7 +1,7 @@
 /* The cudacompare element's backends: a reference and a distorted frame
  * (GstBuffers of negotiated GstVideoInfos of the same size and format) in,
  * the requested metrics out, on the CPU or on a CUDA device.  Errors use
- * SHARPNESS_BACKEND_ERROR (sharpness-scorer.h), with the same meaning.
+ * SHARPNESS_BACKEND_ERROR (sharpness-backend.h).
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -14,19 +14,10 @@
 
 #include "compare.h"
 #include "compare-frame.h"
+#include "compare-metric.h"
 #include "sharpness-backend.h"
 
 G_BEGIN_DECLS
-
-/* The `metrics` flags. */
-typedef enum
-{
-  COMPARE_METRIC_PSNR = 1 << 0,
-  COMPARE_METRIC_SSIM = 1 << 1,
-  COMPARE_METRIC_MS_SSIM = 1 << 2
-} CompareMetrics;
-
-#define COMPARE_N_METRICS 3
 
 typedef struct
 {
@@ -37,7 +28,7 @@ typedef struct
 
 typedef struct
 {
-  /* Per metric (index: bit of CompareMetrics): SHARPNESS_OK when
+  /* Per metric (index: CompareMetricId): SHARPNESS_OK when
    * computed; a refusal (frame too small, ...) leaves the others. */
   SharpnessStatus status[COMPARE_N_METRICS];
   ComparePsnr psnr;             /* plane order (compare-frame.h) */

@@ -5,39 +5,129 @@
 #include "config.h"
 #endif
 
+#include <math.h>
+#include <string.h>
+
 #include "compare-meta.h"
+
+/* The fields a pair's values can have, in table order. */
+#define FIRST_VALUE SHARPNESS_FIELD_PSNR_Y
+#define LAST_VALUE SHARPNESS_FIELD_MS_SSIM
+
+SharpnessField
+compare_value_plane_field (SharpnessField kind, gchar plane)
+{
+  static const gchar planes[] = "yuvrgb";
+  const gchar *p = strchr (planes, plane);
+
+  g_return_val_if_fail (plane && p, kind);
+  return kind + (p - planes);
+}
+
+void
+compare_values_add (CompareValues * values, SharpnessField field, gdouble v)
+{
+  g_return_if_fail (values->n < COMPARE_MAX_VALUES);
+  values->field[values->n] = field;
+  values->v[values->n++] = v;
+}
+
+gdouble
+compare_values_get (const CompareValues * values, SharpnessField field)
+{
+  for (gint i = 0; i < values->n; i++)
+    if (values->field[i] == field)
+      return values->v[i];
+  return NAN;
+}
+
+void
+compare_values_to_structure (const CompareValues * values, GstStructure * s)
+{
+  for (gint i = 0; i < values->n; i++)
+    sharpness_structure_set_double (s, values->field[i], values->v[i]);
+}
+
+/* Found once: a pair's meta is then added without the registry's lock. */
+static const GstMetaInfo *meta_info;
+
+static const GstMetaInfo *
+get_meta_info (void)
+{
+  const GstMetaInfo *info = g_atomic_pointer_get (&meta_info);
+
+  if (!info) {
+    info = gst_meta_get_info (COMPARE_META_NAME);
+    if (info)
+      g_atomic_pointer_set (&meta_info, info);
+  }
+  return info;
+}
 
 gboolean
 compare_meta_register (void)
 {
   static const gchar *tags[] = { NULL };
 
-  if (gst_meta_get_info (COMPARE_META_NAME))
-    return TRUE;
   /* No transform function: the default one copies the structure on buffer
    * copies and drops the meta on other transformations. */
-  return gst_meta_register_custom (COMPARE_META_NAME, tags, NULL, NULL,
-      NULL) != NULL;
+  if (!get_meta_info ())
+    gst_meta_register_custom (COMPARE_META_NAME, tags, NULL, NULL, NULL);
+  return get_meta_info () != NULL;
 }
 
-static gboolean
-copy_field (GQuark field, const GValue * value, gpointer user_data)
+static GstCustomMeta *
+find_meta (GstBuffer * buffer)
 {
-  gst_structure_id_set_value (user_data, field, value);
-  return TRUE;
+  const GstMetaInfo *info = get_meta_info ();
+  gpointer state = NULL;
+  GstMeta *meta;
+
+  while (info && (meta = gst_buffer_iterate_meta (buffer, &state)))
+    if (meta->info == info)
+      return (GstCustomMeta *) meta;
+  return NULL;
 }
 
 void
-compare_meta_set (GstBuffer * buffer, const GstStructure * values)
+compare_meta_set (GstBuffer * buffer, guint64 frame,
+    const CompareValues * values)
 {
+  const GstMetaInfo *info = get_meta_info ();
   GstCustomMeta *meta;
+  GstStructure *s;
 
   g_return_if_fail (gst_buffer_is_writable (buffer));
+  g_return_if_fail (info != NULL);
 
-  meta = gst_buffer_get_custom_meta (buffer, COMPARE_META_NAME);
+  meta = find_meta (buffer);
   if (!meta)
-    meta = gst_buffer_add_custom_meta (buffer, COMPARE_META_NAME);
+    meta = (GstCustomMeta *) gst_buffer_add_meta (buffer, info, NULL);
   g_return_if_fail (meta != NULL);
-  gst_structure_foreach (values, copy_field,
-      gst_custom_meta_get_structure (meta));
+  s = gst_custom_meta_get_structure (meta);
+  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_FRAME, frame);
+  compare_values_to_structure (values, s);
+}
+
+gboolean
+compare_meta_read (GstBuffer * buffer, guint64 * frame,
+    CompareValues * values)
+{
+  GstCustomMeta *meta = find_meta (buffer);
+  const GstStructure *s;
+  const GValue *v;
+
+  values->n = 0;
+  if (!meta)
+    return FALSE;
+  s = gst_custom_meta_get_structure (meta);
+  v = sharpness_structure_get (s, SHARPNESS_FIELD_FRAME);
+  *frame = v && G_VALUE_HOLDS_UINT64 (v) ? g_value_get_uint64 (v) : 0;
+  for (SharpnessField f = FIRST_VALUE; f <= LAST_VALUE; f++) {
+    gdouble d;
+
+    if (sharpness_structure_get_double (s, f, &d))
+      compare_values_add (values, f, d);
+  }
+  return TRUE;
 }

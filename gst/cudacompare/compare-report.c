@@ -13,51 +13,31 @@
 
 #include "compare-report.h"
 
-static void
-add (CompareValues * values, const gchar * name, gdouble v)
-{
-  g_return_if_fail (values->n < COMPARE_MAX_VALUES);
-  values->name[values->n] = g_intern_string (name);
-  values->v[values->n++] = v;
-}
-
 void
 compare_values_init (CompareValues * values, const CompareLayout * l,
     const ComparePsnr * psnr, const CompareSsim * ssim,
     const CompareMsSsim * ms_ssim)
 {
-  gchar name[32];
-
   values->n = 0;
   if (psnr) {
-    for (gint j = 0; j < l->n_planes; j++) {
-      g_snprintf (name, sizeof (name), "psnr-%c", l->names[j]);
-      add (values, name, psnr->psnr[j]);
-    }
-    add (values, "psnr-avg", psnr->psnr_avg);
-    for (gint j = 0; j < l->n_planes; j++) {
-      g_snprintf (name, sizeof (name), "mse-%c", l->names[j]);
-      add (values, name, psnr->mse[j]);
-    }
-    add (values, "mse-avg", psnr->mse_avg);
+    for (gint j = 0; j < l->n_planes; j++)
+      compare_values_add (values, compare_value_plane_field
+          (SHARPNESS_FIELD_PSNR_Y, l->names[j]), psnr->psnr[j]);
+    compare_values_add (values, SHARPNESS_FIELD_PSNR_AVG, psnr->psnr_avg);
+    for (gint j = 0; j < l->n_planes; j++)
+      compare_values_add (values, compare_value_plane_field
+          (SHARPNESS_FIELD_MSE_Y, l->names[j]), psnr->mse[j]);
+    compare_values_add (values, SHARPNESS_FIELD_MSE_AVG, psnr->mse_avg);
   }
   if (ssim) {
-    for (gint j = 0; j < l->n_planes; j++) {
-      g_snprintf (name, sizeof (name), "ssim-%c", l->names[j]);
-      add (values, name, ssim->ssim[j]);
-    }
-    add (values, "ssim-all", ssim->all);
-    add (values, "ssim-db", ssim->db);
+    for (gint j = 0; j < l->n_planes; j++)
+      compare_values_add (values, compare_value_plane_field
+          (SHARPNESS_FIELD_SSIM_Y, l->names[j]), ssim->ssim[j]);
+    compare_values_add (values, SHARPNESS_FIELD_SSIM_ALL, ssim->all);
+    compare_values_add (values, SHARPNESS_FIELD_SSIM_DB, ssim->db);
   }
   if (ms_ssim)
-    add (values, "ms-ssim", ms_ssim->ms_ssim);
-}
-
-void
-compare_values_to_structure (const CompareValues * values, GstStructure * s)
-{
-  for (gint i = 0; i < values->n; i++)
-    gst_structure_set (s, values->name[i], G_TYPE_DOUBLE, values->v[i], NULL);
+    compare_values_add (values, SHARPNESS_FIELD_MS_SSIM, ms_ssim->ms_ssim);
 }
 
 void
@@ -76,12 +56,12 @@ compare_stats_add (CompareStats * stats, const CompareValues * values,
     gdouble v = values->v[i];
 
     for (gint k = 0; k < stats->n && !f; k++)
-      if (stats->name[k] == values->name[i])
+      if (stats->field[k] == values->field[i])
         f = &stats->f[k];
     if (!f) {
       if (stats->n == COMPARE_MAX_VALUES)
         continue;
-      stats->name[stats->n] = values->name[i];
+      stats->field[stats->n] = values->field[i];
       f = &stats->f[stats->n++];
     }
     if (isnan (v))
@@ -112,28 +92,26 @@ compare_stats_means (const CompareStats * stats, CompareValues * means)
 {
   means->n = stats->n;
   for (gint k = 0; k < stats->n; k++) {
-    means->name[k] = stats->name[k];
+    means->field[k] = stats->field[k];
     means->v[k] = field_mean (&stats->f[k]);
   }
 }
 
 GstMessage *
-compare_message_new (GstObject * src, GstClockTime timestamp,
-    GstClockTime stream_time, GstClockTime running_time,
-    GstClockTime duration, guint64 frame, const CompareValues * values,
-    guint64 interval_frames, guint64 unpaired)
+compare_message_new (GstObject * src, const SharpnessTimes * times,
+    guint64 frame, const CompareValues * values, guint64 interval_frames,
+    guint64 unpaired)
 {
-  GstStructure *s = gst_structure_new (COMPARE_MESSAGE_NAME,
-      "timestamp", G_TYPE_UINT64, timestamp,
-      "stream-time", G_TYPE_UINT64, stream_time,
-      "running-time", G_TYPE_UINT64, running_time,
-      "duration", G_TYPE_UINT64, duration,
-      "frame", G_TYPE_UINT64, frame, NULL);
+  GstStructure *s = sharpness_structure_new (SHARPNESS_FIELD_COMPARE);
 
+  sharpness_times_to_structure (times, s);
+  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_FRAME, frame);
   compare_values_to_structure (values, s);
-  if (interval_frames)
-    gst_structure_set (s, "frames", G_TYPE_UINT64, interval_frames,
-        "unpaired", G_TYPE_UINT64, unpaired, NULL);
+  if (interval_frames) {
+    sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_FRAMES,
+        interval_frames);
+    sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_UNPAIRED, unpaired);
+  }
   return gst_message_new_element (src, s);
 }
 
@@ -142,30 +120,37 @@ compare_summary_new (GstObject * src, const CompareCounts * c,
     const CompareStats * total, const ComparePsnrSummary * psnr,
     const CompareLayout * layout, const ComparePair * layout_pair)
 {
-  GstStructure *s = gst_structure_new (COMPARE_SUMMARY_NAME,
-      "frames", G_TYPE_UINT64, c->dist_frames,
-      "pairs", G_TYPE_UINT64, c->pairs,
-      "ref-frames", G_TYPE_UINT64, c->ref_frames,
-      "dist-frames", G_TYPE_UINT64, c->dist_frames,
-      "unpaired-ref", G_TYPE_UINT64, c->unpaired_ref,
-      "unpaired-dist", G_TYPE_UINT64, c->unpaired_dist,
-      "unscored", G_TYPE_UINT64, c->unscored, NULL);
+  GstStructure *s = sharpness_structure_new (SHARPNESS_FIELD_COMPARE_SUMMARY);
   gchar name[48];
 
+  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_FRAMES, c->dist_frames);
+  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_PAIRS, c->pairs);
+  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_REF_FRAMES,
+      c->ref_frames);
+  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_DIST_FRAMES,
+      c->dist_frames);
+  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_UNPAIRED_REF,
+      c->unpaired_ref);
+  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_UNPAIRED_DIST,
+      c->unpaired_dist);
+  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_UNSCORED, c->unscored);
+
+  /* Once per stream: per-value names made with the value's name. */
   for (gint k = 0; k < total->n; k++) {
     const CompareFieldStats *f = &total->f[k];
+    const gchar *value = sharpness_field_name (total->field[k]);
 
-    g_snprintf (name, sizeof (name), "%s-mean", total->name[k]);
+    g_snprintf (name, sizeof (name), "%s-mean", value);
     gst_structure_set (s, name, G_TYPE_DOUBLE, field_mean (f), NULL);
     if (!f->n)
       continue;
-    g_snprintf (name, sizeof (name), "%s-min", total->name[k]);
+    g_snprintf (name, sizeof (name), "%s-min", value);
     gst_structure_set (s, name, G_TYPE_DOUBLE, f->min, NULL);
-    g_snprintf (name, sizeof (name), "%s-min-frame", total->name[k]);
+    g_snprintf (name, sizeof (name), "%s-min-frame", value);
     gst_structure_set (s, name, G_TYPE_UINT64, f->min_frame, NULL);
-    g_snprintf (name, sizeof (name), "%s-max", total->name[k]);
+    g_snprintf (name, sizeof (name), "%s-max", value);
     gst_structure_set (s, name, G_TYPE_DOUBLE, f->max, NULL);
-    g_snprintf (name, sizeof (name), "%s-max-frame", total->name[k]);
+    g_snprintf (name, sizeof (name), "%s-max-frame", value);
     gst_structure_set (s, name, G_TYPE_UINT64, f->max_frame, NULL);
   }
 
@@ -184,6 +169,26 @@ compare_summary_new (GstObject * src, const CompareCounts * c,
     gst_structure_set (s, "ffmpeg-psnr-average", G_TYPE_DOUBLE, average,
         "ffmpeg-psnr-min", G_TYPE_DOUBLE, min,
         "ffmpeg-psnr-max", G_TYPE_DOUBLE, max, NULL);
+  }
+
+  /* FFmpeg's end-of-stream line: "SSIM Y:.. (dB) .. All:.. (dB)", each the
+   * mean of the frames' values and the dB of that mean (not the mean of
+   * the frames' dB, which ssim-db-mean is): the same sums in the same
+   * order. */
+  for (gint k = 0; k < total->n; k++) {
+    const CompareFieldStats *f = &total->f[k];
+    SharpnessField field = total->field[k];
+    const gchar *value;
+
+    if (field < SHARPNESS_FIELD_SSIM_Y || field > SHARPNESS_FIELD_SSIM_ALL ||
+        f->finite == 0)
+      continue;
+    value = sharpness_field_name (field);
+    g_snprintf (name, sizeof (name), "ffmpeg-%s", value);
+    gst_structure_set (s, name, G_TYPE_DOUBLE, f->sum / f->finite, NULL);
+    g_snprintf (name, sizeof (name), "ffmpeg-%s-db", value);
+    gst_structure_set (s, name, G_TYPE_DOUBLE,
+        compare_ssim_db (f->sum, (gdouble) f->finite), NULL);
   }
   return gst_message_new_element (src, s);
 }
@@ -218,6 +223,14 @@ write_number (FILE * f, gdouble v, gboolean json)
     fprintf (f, "%.17g", v);
 }
 
+/* Nanoseconds as seconds, exactly (nine decimals). */
+static void
+write_seconds (FILE * f, GstClockTime t)
+{
+  fprintf (f, "%" G_GUINT64_FORMAT ".%09" G_GUINT64_FORMAT, t / GST_SECOND,
+      t % GST_SECOND);
+}
+
 void
 compare_stats_file_write (CompareStatsFile * file, guint64 n, guint64 frame,
     GstClockTime pts, const CompareLayout * layout,
@@ -248,21 +261,21 @@ compare_stats_file_write (CompareStatsFile * file, guint64 n, guint64 frame,
         file->n_columns = values->n;
         fputs ("n,frame,pts", file->f);
         for (gint i = 0; i < values->n; i++) {
-          file->columns[i] = values->name[i];
-          fprintf (file->f, ",%s", values->name[i]);
+          file->columns[i] = values->field[i];
+          fprintf (file->f, ",%s", sharpness_field_name (values->field[i]));
         }
         fputc ('\n', file->f);
       }
       fprintf (file->f, "%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",", n,
           frame);
       if (GST_CLOCK_TIME_IS_VALID (pts))
-        fprintf (file->f, "%" G_GUINT64_FORMAT, pts);
+        write_seconds (file->f, pts);
       /* By the header's columns: a metric refusing a frame leaves its
        * cells empty. */
       for (gint k = 0; k < file->n_columns; k++) {
         fputc (',', file->f);
         for (gint i = 0; i < values->n; i++)
-          if (values->name[i] == file->columns[k])
+          if (values->field[i] == file->columns[k])
             write_number (file->f, values->v[i], FALSE);
       }
       fputc ('\n', file->f);
@@ -271,11 +284,11 @@ compare_stats_file_write (CompareStatsFile * file, guint64 n, guint64 frame,
       fprintf (file->f, "%s\n{\"n\": %" G_GUINT64_FORMAT ", \"frame\": %"
           G_GUINT64_FORMAT ", \"pts\": ", file->lines ? "," : "", n, frame);
       if (GST_CLOCK_TIME_IS_VALID (pts))
-        fprintf (file->f, "%" G_GUINT64_FORMAT, pts);
+        write_seconds (file->f, pts);
       else
         fputs ("null", file->f);
       for (gint i = 0; i < values->n; i++) {
-        fprintf (file->f, ", \"%s\": ", values->name[i]);
+        fprintf (file->f, ", \"%s\": ", sharpness_field_name (values->field[i]));
         write_number (file->f, values->v[i], TRUE);
       }
       fputc ('}', file->f);

@@ -15,31 +15,16 @@
 
 #include "compare.h"
 #include "compare-frame.h"
+#include "compare-meta.h"
+#include "sharpness-times.h"
 
 G_BEGIN_DECLS
-
-#define COMPARE_MESSAGE_NAME "compare"
-#define COMPARE_SUMMARY_NAME "compare-summary"
-
-#define COMPARE_MAX_VALUES 16
-
-/* Named values of one pair, in a fixed order: psnr-<planes>, psnr-avg,
- * mse-<planes>, mse-avg, ssim-<planes>, ssim-all, ssim-db, ms-ssim (the
- * computed metrics only). */
-typedef struct
-{
-  gint n;
-  const gchar *name[COMPARE_MAX_VALUES];        /* interned */
-  gdouble v[COMPARE_MAX_VALUES];
-} CompareValues;
 
 /* @psnr, @ssim: display order (compare_layout_*_to_display), NULL when
  * not computed; likewise @ms_ssim. */
 void compare_values_init (CompareValues * values, const CompareLayout * layout,
     const ComparePsnr * psnr, const CompareSsim * ssim,
     const CompareMsSsim * ms_ssim);
-void compare_values_to_structure (const CompareValues * values,
-    GstStructure * s);
 
 /* Per-name statistics over pairs. */
 typedef struct
@@ -54,7 +39,7 @@ typedef struct
 {
   guint64 pairs;
   gint n;
-  const gchar *name[COMPARE_MAX_VALUES];
+  SharpnessField field[COMPARE_MAX_VALUES];
   CompareFieldStats f[COMPARE_MAX_VALUES];
 } CompareStats;
 
@@ -75,13 +60,14 @@ typedef struct
 
 /* `compare`: times, frame, the values; with @interval_frames > 0 (interval
  * mode) also `frames` and `unpaired`. */
-GstMessage *compare_message_new (GstObject * src, GstClockTime timestamp,
-    GstClockTime stream_time, GstClockTime running_time,
-    GstClockTime duration, guint64 frame, const CompareValues * values,
-    guint64 interval_frames, guint64 unpaired);
+GstMessage *compare_message_new (GstObject * src, const SharpnessTimes * times,
+    guint64 frame, const CompareValues * values, guint64 interval_frames,
+    guint64 unpaired);
 
 /* `compare-summary` over @total; @psnr (may be NULL) adds FFmpeg's
- * end-of-stream PSNR (of the mean MSE) for @layout_pair's layout. */
+ * end-of-stream PSNR (of the mean MSE) for @layout_pair's layout, and
+ * FFmpeg's end-of-stream SSIM (the means, and the dB of the mean) when
+ * SSIM was computed. */
 GstMessage *compare_summary_new (GstObject * src, const CompareCounts * counts,
     const CompareStats * total, const ComparePsnrSummary * psnr,
     const CompareLayout * layout, const ComparePair * layout_pair);
@@ -99,13 +85,14 @@ typedef struct
   FILE *f;
   CompareStatsFormat format;
   gint n_columns;               /* CSV: the header's value columns */
-  const gchar *columns[COMPARE_MAX_VALUES];
+  SharpnessField columns[COMPARE_MAX_VALUES];
   guint64 lines;
 } CompareStatsFile;
 
 gboolean compare_stats_file_open (CompareStatsFile * file, const gchar * path,
     CompareStatsFormat format, GError ** error);
-/* One scored pair: @n is FFmpeg's 1-based frame number of the pair.
+/* One scored pair: @n is FFmpeg's 1-based frame number of the pair; CSV
+ * and JSON give @pts in seconds (files meant for people and scripts).
  * @psnr / @ssim in display order, NULL when not computed (the FFmpeg
  * formats then write nothing). */
 void compare_stats_file_write (CompareStatsFile * file, guint64 n,

@@ -9,10 +9,33 @@
  * the same running time (`ref_sink`): PSNR and SSIM exactly as FFmpeg's
  * psnr and ssim filters, SSIM as Wang et al. 2004, MS-SSIM as msssim.m, on
  * a CUDA device or on the CPU.  The distorted frames leave on `src`
- * unchanged, with a "GstCompareMeta" custom meta; `compare` messages per
- * pair (or per `interval`), a `compare-summary` at EOS, and optionally a
- * stats file in FFmpeg's stats_file formats, CSV or JSON.
+ * unchanged, with a "GstCompareMeta" custom meta (compare-meta.h), and
+ * optionally a stats file in FFmpeg's stats_file formats, CSV or JSON.
  * Reference: docs/compare.md.
+ *
+ * The element posts these element messages:
+ *
+ * `compare`, per pair (or per `interval`):
+ * - `timestamp`, `stream-time`, `running-time`, `duration`
+ *   (G_TYPE_UINT64): of the distorted frame
+ * - `frame` (G_TYPE_UINT64): index of the distorted frame since start
+ * - the pair's values (G_TYPE_DOUBLE), of the metrics computed:
+ *   `psnr-<plane>`, `psnr-avg`, `mse-<plane>`, `mse-avg` (psnr);
+ *   `ssim-<plane>`, `ssim-all`, `ssim-db` (ssim); `ms-ssim` (ms-ssim);
+ *   <plane> is y, u, v (YUV), r, g, b (RGB) or y (gray)
+ * - with `interval` only, the values are the means over the interval, and
+ *   `frames`, `unpaired` (G_TYPE_UINT64) count its pairs and unpaired
+ *   frames
+ *
+ * `compare-summary`, at EOS:
+ * - `frames`, `pairs`, `ref-frames`, `dist-frames`, `unpaired-ref`,
+ *   `unpaired-dist`, `unscored` (G_TYPE_UINT64)
+ * - for each value V: `V-mean`, `V-min`, `V-max` (G_TYPE_DOUBLE),
+ *   `V-min-frame`, `V-max-frame` (G_TYPE_UINT64)
+ * - FFmpeg's end-of-stream lines: `ffmpeg-psnr-<plane>`,
+ *   `ffmpeg-psnr-average`, `ffmpeg-psnr-min`, `ffmpeg-psnr-max`,
+ *   `ffmpeg-ssim-<plane>`, `ffmpeg-ssim-<plane>-db`, `ffmpeg-ssim-all`,
+ *   `ffmpeg-ssim-all-db` (G_TYPE_DOUBLE)
  *
  * ## Example launch line
  * |[
@@ -35,30 +58,11 @@
 #include "compare-frame.h"
 #include "compare-meta.h"
 #include "compare-report.h"
-#include "sharpness-backend-choice.h"
-#include "sharpness-caps.h"
-#include "sharpness-messages.h"
-#include "sharpness-scorer.h"
-#include "sharpness-warn-once.h"
+#include "sharpness-element.h"
+#include "sharpness-formats.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_compare_debug);
 #define GST_CAT_DEFAULT gst_cuda_compare_debug
-
-#ifdef HAVE_CUDA
-#define COMPARE_CAPS \
-  GST_VIDEO_CAPS_MAKE_WITH_FEATURES (SHARPNESS_CUDA_MEMORY_FEATURE, \
-      COMPARE_CUDA_FORMATS) "; " GST_VIDEO_CAPS_MAKE (COMPARE_SYSTEM_FORMATS)
-#else
-#define COMPARE_CAPS GST_VIDEO_CAPS_MAKE (COMPARE_SYSTEM_FORMATS)
-#endif
-
-static GstStaticPadTemplate ref_template = GST_STATIC_PAD_TEMPLATE ("ref_sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (COMPARE_CAPS));
-static GstStaticPadTemplate dist_template =
-GST_STATIC_PAD_TEMPLATE ("dist_sink", GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (COMPARE_CAPS));
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (COMPARE_CAPS));
 
 typedef enum
 {
@@ -69,11 +73,6 @@ typedef enum
 #define DEFAULT_METRICS (COMPARE_METRIC_PSNR | COMPARE_METRIC_SSIM)
 #define DEFAULT_SSIM_MODE GST_COMPARE_SSIM_FFMPEG
 #define DEFAULT_SSIM_DOWNSAMPLE FALSE
-#define DEFAULT_BACKEND GST_SHARPNESS_BACKEND_AUTO
-#define DEFAULT_DEVICE_ID -1
-#define DEFAULT_PINNED_POOL TRUE
-#define DEFAULT_POST_MESSAGES TRUE
-#define DEFAULT_INTERVAL 0
 #define DEFAULT_STATS_FORMAT COMPARE_STATS_CSV
 
 enum
@@ -82,13 +81,9 @@ enum
   PROP_METRICS,
   PROP_SSIM_MODE,
   PROP_SSIM_DOWNSAMPLE,
-  PROP_BACKEND,
-  PROP_CUDA_DEVICE_ID,
-  PROP_PINNED_POOL,
-  PROP_POST_MESSAGES,
-  PROP_INTERVAL,
   PROP_STATS_FILE,
-  PROP_STATS_FORMAT
+  PROP_STATS_FORMAT,
+  PROP_COMMON                   /* SHARPNESS_ELEMENT_N_PROPS from here */
 };
 
 typedef struct
@@ -96,11 +91,6 @@ typedef struct
   guint metrics;
   GstCompareSsimMode ssim_mode;
   gboolean ssim_downsample;
-  GstSharpnessBackend backend;
-  gint device_id;
-  gboolean pinned_pool;
-  gboolean post_messages;
-  guint64 interval;
   gchar *stats_file;            /* owned by the element's copy only */
   CompareStatsFormat stats_format;
 } GstCudaCompareSettings;
@@ -111,8 +101,8 @@ struct _GstCudaCompare
 
   GstAggregatorPad *ref_pad, *dist_pad;
 
+  SharpnessElement base;        /* common properties, backends, warnings */
   GstCudaCompareSettings settings;      /* object lock */
-  SharpnessWarnOnce warned;     /* warnings posted since start */
 
   /* Streaming state (src task), from start to stop. */
   GstVideoInfo ref_info, dist_info;
@@ -124,14 +114,12 @@ struct _GstCudaCompare
   gboolean paired_once;         /* a pair was compared */
   gboolean error_posted;
   gboolean dist_cuda_memory, ref_cuda_memory;
-  CompareBackend *cpu;          /* always */
-  CompareBackend *cuda;         /* NULL when CUDA is unusable */
-  SharpnessBackendChoice choice;        /* of cpu or cuda */
   CompareCounts counts;
   guint64 dist_index;           /* distorted frames output */
-  CompareStats total, interval;
-  GstClockTime interval_elapsed;
+  CompareStats total, interval_stats;
+  SharpnessInterval interval;
   guint64 unpaired_since_message;
+  GstClockTime first_unpaired;  /* PTS of the first unpaired frame */
   ComparePsnrSummary psnr_summary;
   CompareStatsFile stats_file;
   gboolean summary_posted;
@@ -150,18 +138,17 @@ static GType
 gst_compare_metrics_get_type (void)
 {
   static gsize type = 0;
-  static const GFlagsValue values[] = {
-    {COMPARE_METRIC_PSNR, "PSNR and MSE, as FFmpeg's psnr filter", "psnr"},
-    {COMPARE_METRIC_SSIM, "SSIM (ssim-mode: FFmpeg's ssim filter, or Wang's)",
-        "ssim"},
-    {COMPARE_METRIC_MS_SSIM, "MS-SSIM of the luma, as Wang's msssim.m",
-        "ms-ssim"},
-    {0, NULL, NULL}
-  };
+  static GFlagsValue values[COMPARE_N_METRICS + 1];
 
-  if (g_once_init_enter (&type))
+  if (g_once_init_enter (&type)) {
+    for (gint m = 0; m < COMPARE_N_METRICS; m++) {
+      values[m].value = 1 << compare_metric_info[m].id;
+      values[m].value_name = compare_metric_info[m].description;
+      values[m].value_nick = compare_metric_info[m].nick;
+    }
     g_once_init_leave (&type, g_flags_register_static ("GstCompareMetrics",
             values));
+  }
   return type;
 }
 
@@ -207,45 +194,31 @@ gst_compare_stats_format_get_type (void)
 
 /* A copy of the settings; free its stats_file. */
 static void
-get_settings (GstCudaCompare * self, GstCudaCompareSettings * s)
+get_settings (GstCudaCompare * self, GstCudaCompareSettings * s,
+    SharpnessElementSettings * common)
 {
   GST_OBJECT_LOCK (self);
   *s = self->settings;
   s->stats_file = g_strdup (self->settings.stats_file);
+  *common = self->base.settings;
   GST_OBJECT_UNLOCK (self);
 }
 
 #define WARN_ONCE(self, domain, code, ...) \
-  SHARPNESS_WARN_ONCE (self, &(self)->warned, domain, code, __VA_ARGS__)
-
-/* The metrics the CPU computes far slower than a live stream needs (one
- * thread, 1080p 4:2:0: SSIM wang 280 ms, with ssim-downsample 46 ms,
- * MS-SSIM 240 ms; PSNR 5 ms and FFmpeg-mode SSIM 8 ms keep up with 60
- * fps).  A fallback to the CPU leaves them out rather than making frames
- * late (docs/compare.md). */
-static guint
-heavy_metrics (const CompareRequest * req)
-{
-  guint heavy = req->metrics & COMPARE_METRIC_MS_SSIM;
-
-  if (req->wang)
-    heavy |= req->metrics & COMPARE_METRIC_SSIM;
-  return heavy;
-}
+  SHARPNESS_ELEMENT_WARN_ONCE (&(self)->base, domain, code, __VA_ARGS__)
 
 static void
 reset_interval (GstCudaCompare * self)
 {
-  compare_stats_reset (&self->interval);
-  self->interval_elapsed = 0;
+  compare_stats_reset (&self->interval_stats);
+  sharpness_interval_reset (&self->interval);
   self->unpaired_since_message = 0;
 }
 
 static void
 release_streaming_state (GstCudaCompare * self)
 {
-  sharpness_backend_choice_stop (&self->choice);
-  sharpness_backend_close (SHARPNESS_BACKEND (self->cpu));
+  sharpness_element_stop (&self->base);
   if (!compare_stats_file_close (&self->stats_file))
     GST_ELEMENT_WARNING (self, RESOURCE, WRITE,
         ("Could not write the stats file completely"), (NULL));
@@ -257,11 +230,11 @@ gst_cuda_compare_start (GstAggregator * agg)
 {
   GstCudaCompare *self = GST_CUDA_COMPARE (agg);
   GstCudaCompareSettings s;
+  SharpnessElementSettings common;
   GError *err = NULL;
 
-  get_settings (self, &s);
+  get_settings (self, &s, &common);
 
-  sharpness_warn_once_reset (&self->warned);
   gst_video_info_init (&self->ref_info);
   gst_video_info_init (&self->dist_info);
   self->have_ref_info = self->have_dist_info = FALSE;
@@ -269,14 +242,13 @@ gst_cuda_compare_start (GstAggregator * agg)
   self->dist_cuda_memory = self->ref_cuda_memory = FALSE;
   memset (&self->counts, 0, sizeof (self->counts));
   self->dist_index = 0;
+  self->first_unpaired = GST_CLOCK_TIME_NONE;
   compare_stats_reset (&self->total);
   reset_interval (self);
   compare_psnr_summary_init (&self->psnr_summary);
   self->summary_posted = FALSE;
 
-  if (!sharpness_backend_open (SHARPNESS_BACKEND (self->cpu), -1, &err)) {
-    GST_ELEMENT_ERROR (self, CORE, FAILED, ("%s", err->message), (NULL));
-    g_clear_error (&err);
+  if (!sharpness_element_start (&self->base)) {
     g_free (s.stats_file);
     return FALSE;
   }
@@ -301,12 +273,6 @@ gst_cuda_compare_start (GstAggregator * agg)
           "ffmpeg-ssim");
   }
   g_free (s.stats_file);
-
-  if (!sharpness_backend_choice_start (&self->choice, s.backend,
-          s.device_id)) {
-    release_streaming_state (self);
-    return FALSE;
-  }
   return TRUE;
 }
 
@@ -376,7 +342,6 @@ gst_cuda_compare_sink_event (GstAggregator * agg, GstAggregatorPad * pad,
     case GST_EVENT_CAPS:{
       GstCaps *caps;
       GstVideoInfo info;
-      GstCapsFeatures *f;
       gboolean cuda;
 
       gst_event_parse_caps (event, &caps);
@@ -386,9 +351,7 @@ gst_cuda_compare_sink_event (GstAggregator * agg, GstAggregatorPad * pad,
         gst_event_unref (event);
         return FALSE;
       }
-      f = gst_caps_get_features (caps, 0);
-      cuda = f && gst_caps_features_contains (f,
-          SHARPNESS_CUDA_MEMORY_FEATURE);
+      cuda = sharpness_caps_are_cuda (caps);
       if (pad == self->ref_pad) {
         self->ref_info = info;
         self->have_ref_info = TRUE;
@@ -446,11 +409,7 @@ static gboolean
 gst_cuda_compare_sink_query (GstAggregator * agg, GstAggregatorPad * pad,
     GstQuery * query)
 {
-  GstCudaCompare *self = GST_CUDA_COMPARE (agg);
-
-  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
-      sharpness_backend_handle_context_query (SHARPNESS_BACKEND
-          (self->cuda), query))
+  if (sharpness_element_query (&GST_CUDA_COMPARE (agg)->base, query))
     return TRUE;
   return GST_AGGREGATOR_CLASS (parent_class)->sink_query (agg, pad, query);
 }
@@ -458,11 +417,7 @@ gst_cuda_compare_sink_query (GstAggregator * agg, GstAggregatorPad * pad,
 static gboolean
 gst_cuda_compare_src_query (GstAggregator * agg, GstQuery * query)
 {
-  GstCudaCompare *self = GST_CUDA_COMPARE (agg);
-
-  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
-      sharpness_backend_handle_context_query (SHARPNESS_BACKEND
-          (self->cuda), query))
+  if (sharpness_element_query (&GST_CUDA_COMPARE (agg)->base, query))
     return TRUE;
   return GST_AGGREGATOR_CLASS (parent_class)->src_query (agg, query);
 }
@@ -472,17 +427,10 @@ gst_cuda_compare_propose_allocation (GstAggregator * agg,
     GstAggregatorPad * pad, GstQuery * decide_query, GstQuery * query)
 {
   GstCudaCompare *self = GST_CUDA_COMPARE (agg);
-  gboolean pinned;
 
-  GST_OBJECT_LOCK (self);
-  pinned = self->settings.pinned_pool &&
-      self->settings.backend != GST_SHARPNESS_BACKEND_CPU;
-  GST_OBJECT_UNLOCK (self);
   /* Pinned host memory is plain system memory for downstream too (the
    * distorted frames leave as they came). */
-  if (pinned)
-    sharpness_backend_propose_allocation (SHARPNESS_BACKEND (self->cuda),
-        query);
+  sharpness_element_propose_allocation (&self->base, query);
   /* The reference frames end here: any stride is fine.  The distorted
    * ones go downstream, which was not asked. */
   if (pad == self->ref_pad)
@@ -493,27 +441,8 @@ gst_cuda_compare_propose_allocation (GstAggregator * agg,
 static void
 gst_cuda_compare_set_context (GstElement * element, GstContext * context)
 {
-  GstCudaCompare *self = GST_CUDA_COMPARE (element);
-  gint device_id;
-
-  GST_OBJECT_LOCK (self);
-  device_id = self->settings.device_id;
-  GST_OBJECT_UNLOCK (self);
-  sharpness_backend_set_context (SHARPNESS_BACKEND (self->cuda), context,
-      device_id);
-
+  sharpness_element_set_context (&GST_CUDA_COMPARE (element)->base, context);
   GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
-}
-
-/* Running time of @buf on @pad, or NONE. */
-static GstClockTime
-running_time (GstAggregatorPad * pad, GstBuffer * buf)
-{
-  GstClockTime pts = GST_BUFFER_PTS (buf);
-
-  if (!GST_CLOCK_TIME_IS_VALID (pts) || pad->segment.format != GST_FORMAT_TIME)
-    return GST_CLOCK_TIME_NONE;
-  return gst_segment_to_running_time (&pad->segment, GST_FORMAT_TIME, pts);
 }
 
 /* Half a frame: two frames closer than this are one instant. */
@@ -530,84 +459,97 @@ pairing_tolerance (GstCudaCompare * self, GstBuffer * dist)
   return 0;
 }
 
-/* Computes the pair's metrics: GPU, else (as the fallback rules allow) the
- * CPU.  FALSE when nothing could be computed. */
-static gboolean
-compare_pair (GstCudaCompare * self, const GstCudaCompareSettings * s,
-    GstBuffer * ref, GstBuffer * dist, CompareResult * result,
-    guint * computed)
+/* One pair's backend call. */
+typedef struct
 {
-  CompareRequest req = {
-    .metrics = s->metrics,
-    .wang = s->ssim_mode == GST_COMPARE_SSIM_WANG,
-    .downsample = s->ssim_downsample,
-  };
-  GError *err = NULL;
-  guint heavy;
+  GstCudaCompare *self;
+  GstBuffer *ref, *dist;
+  CompareRequest req;
+  CompareResult *result;
+} PairJob;
 
-  *computed = 0;
-  if (sharpness_backend_choice_use_gpu (&self->choice, s->backend,
-          s->device_id)) {
-    if (compare_backend_compare (self->cuda, &self->layout, ref,
-            &self->ref_info, dist, &self->dist_info, &req, result, &err))
-      goto done;
-    if (g_error_matches (err, SHARPNESS_BACKEND_ERROR,
-            SHARPNESS_BACKEND_ERROR_DEVICE_LOST)) {
-      WARN_ONCE (self, RESOURCE, FAILED, "The CUDA device was lost, "
-          "comparing on the CPU from now on: %s", err->message);
-      sharpness_backend_close (SHARPNESS_BACKEND (self->cuda));
-    } else {
-      WARN_ONCE (self, RESOURCE, FAILED, "Comparing on the GPU failed, "
-          "comparing on the CPU instead: %s", err->message);
-    }
-    g_clear_error (&err);
-  }
+static gboolean
+run_pair_job (SharpnessBackend * backend, gpointer data, GError ** error)
+{
+  PairJob *j = data;
+  GstCudaCompare *self = j->self;
 
-  /* A fallback may never make a frame late. */
-  heavy = s->backend == GST_SHARPNESS_BACKEND_CPU ? 0 : heavy_metrics (&req);
-  if (heavy) {
-    WARN_ONCE (self, RESOURCE, FAILED, "%s%s too slow on the CPU to keep "
-        "up with the stream and no CUDA device computes %s: left out (set "
-        "backend=cpu to compute every metric on the CPU)",
-        (heavy & COMPARE_METRIC_SSIM) ? "SSIM (wang mode)" : "",
-        (heavy & COMPARE_METRIC_MS_SSIM) ?
-        ((heavy & COMPARE_METRIC_SSIM) ? " and MS-SSIM are" : "MS-SSIM is") :
-        " is", (heavy & (heavy - 1)) ? "them" : "it");
-    req.metrics &= ~heavy;
-  }
-  if (!req.metrics)
-    return FALSE;
-  if (!compare_backend_compare (self->cpu, &self->layout, ref,
-          &self->ref_info, dist, &self->dist_info, &req, result, &err)) {
-    WARN_ONCE (self, STREAM, FAILED, "Comparing on the CPU failed (%s): "
-        "frames go on unscored", err->message);
-    g_clear_error (&err);
-    return FALSE;
-  }
-
-done:
-  for (gint m = 0; m < COMPARE_N_METRICS; m++) {
-    if (!(req.metrics & (1 << m)))
-      continue;
-    if (result->status[m] == SHARPNESS_OK)
-      *computed |= 1 << m;
-    else
-      WARN_ONCE (self, STREAM, FAILED, "%s refused the frames (%s): "
-          "left out", m == 0 ? "PSNR" : m == 1 ? "SSIM" : "MS-SSIM",
-          sharpness_status_to_string (result->status[m]));
-  }
-  return *computed != 0;
+  return compare_backend_compare ((CompareBackend *) backend, &self->layout,
+      j->ref, &self->ref_info, j->dist, &self->dist_info, &j->req, j->result,
+      error);
 }
 
-/* Messages, statistics and stats file of a compared pair. */
+/* A fallback may never make a frame late: the metrics the CPU computes
+ * far slower than a live stream needs are left out (backend=cpu skips
+ * this). */
+static gboolean
+cpu_keeps_up (gpointer data, gpointer user_data)
+{
+  PairJob *j = data;
+  guint heavy = compare_metrics_heavy_on_cpu (j->req.metrics, j->req.wang);
+  GString *names;
+  gint n = 0;
+
+  if (!heavy)
+    return TRUE;
+  names = g_string_new (NULL);
+  for (gint m = 0; m < COMPARE_N_METRICS; m++) {
+    const CompareMetricInfo *mi = &compare_metric_info[m];
+
+    if (!(heavy & (1 << m)))
+      continue;
+    g_string_append_printf (names, "%s%s%s", n++ ? " and " : "", mi->display,
+        mi->cpu_ffmpeg == SHARPNESS_CPU_LIVE ? " (wang mode)" : "");
+  }
+  WARN_ONCE (j->self, RESOURCE, FAILED, "%s %s too slow on the CPU to keep "
+      "up with the stream and no CUDA device computes %s: left out (set "
+      "backend=cpu to compute every metric on the CPU)", names->str,
+      n > 1 ? "are" : "is", n > 1 ? "them" : "it");
+  g_string_free (names, TRUE);
+  j->req.metrics &= ~heavy;
+  return j->req.metrics != 0;
+}
+
+/* Computes the pair's metrics: GPU, else (as the fallback rules allow) the
+ * CPU.  The flags of the metrics computed, 0 when none was. */
+static guint
+compare_pair (GstCudaCompare * self, const GstCudaCompareSettings * s,
+    const SharpnessElementSettings * common, GstBuffer * ref,
+    GstBuffer * dist, CompareResult * result)
+{
+  PairJob job = {
+    .self = self,.ref = ref,.dist = dist,.result = result,
+    .req = {
+          .metrics = s->metrics,
+          .wang = s->ssim_mode == GST_COMPARE_SSIM_WANG,
+        .downsample = s->ssim_downsample},
+  };
+  guint computed = 0;
+
+  if (!sharpness_element_run (&self->base, common, run_pair_job,
+          cpu_keeps_up, self, &job, NULL))
+    return 0;
+  for (gint m = 0; m < COMPARE_N_METRICS; m++) {
+    if (!(job.req.metrics & (1 << m)))
+      continue;
+    if (result->status[m] == SHARPNESS_OK)
+      computed |= 1 << m;
+    else
+      WARN_ONCE (self, STREAM, FAILED, "%s refused the frames (%s): "
+          "left out", compare_metric_info[m].display,
+          sharpness_status_to_string (result->status[m]));
+  }
+  return computed;
+}
+
+/* Meta, statistics, stats file and messages of a compared pair. */
 static void
-report_pair (GstCudaCompare * self, const GstCudaCompareSettings * s,
+report_pair (GstCudaCompare * self, const SharpnessElementSettings * common,
     GstBuffer * dist, guint64 frame, CompareResult * r, guint computed)
 {
   GstAggregatorPad *pad = self->dist_pad;
-  SharpnessFrameResult times = { 0, };
+  SharpnessTimes times;
   CompareValues values;
-  GstStructure *meta;
   gboolean psnr = (computed & COMPARE_METRIC_PSNR) != 0;
   gboolean ssim = (computed & COMPARE_METRIC_SSIM) != 0;
 
@@ -620,49 +562,36 @@ report_pair (GstCudaCompare * self, const GstCudaCompareSettings * s,
       ssim ? &r->ssim : NULL,
       (computed & COMPARE_METRIC_MS_SSIM) ? &r->ms_ssim : NULL);
 
-  meta = gst_structure_new_empty ("values");
-  gst_structure_set (meta, "frame", G_TYPE_UINT64, frame, NULL);
-  compare_values_to_structure (&values, meta);
-  compare_meta_set (dist, meta);
-  gst_structure_free (meta);
-
+  compare_meta_set (dist, frame, &values);
   compare_stats_add (&self->total, &values, frame);
   compare_stats_file_write (&self->stats_file, self->counts.pairs, frame,
       GST_BUFFER_PTS (dist), &self->layout, &self->layout_pair,
       psnr ? &r->psnr : NULL, ssim ? &r->ssim : NULL, &values);
 
-  if (!s->post_messages) {
+  if (!common->post_messages) {
     reset_interval (self);
     return;
   }
   GST_OBJECT_LOCK (pad);
-  sharpness_frame_result_set_times (&times, dist, &pad->segment,
-      &self->dist_info);
+  sharpness_times_set (&times, dist, &pad->segment, &self->dist_info);
   GST_OBJECT_UNLOCK (pad);
 
-  if (s->interval == 0) {
+  if (common->interval == 0) {
     gst_element_post_message (GST_ELEMENT (self),
-        compare_message_new (GST_OBJECT (self), times.timestamp,
-            times.stream_time, times.running_time, times.duration, frame,
-            &values, 0, 0));
+        compare_message_new (GST_OBJECT (self), &times, frame, &values, 0,
+            0));
     return;
   }
 
-  compare_stats_add (&self->interval, &values, frame);
-  /* A frame of unknown duration closes the interval. */
-  if (!GST_CLOCK_TIME_IS_VALID (times.duration) ||
-      times.duration >= G_MAXUINT64 - self->interval_elapsed)
-    self->interval_elapsed = G_MAXUINT64;
-  else
-    self->interval_elapsed += times.duration;
-  if (self->interval_elapsed >= s->interval) {
+  compare_stats_add (&self->interval_stats, &values, frame);
+  if (sharpness_interval_add (&self->interval, times.duration,
+          common->interval)) {
     CompareValues means;
 
-    compare_stats_means (&self->interval, &means);
+    compare_stats_means (&self->interval_stats, &means);
     gst_element_post_message (GST_ELEMENT (self),
-        compare_message_new (GST_OBJECT (self), times.timestamp,
-            times.stream_time, times.running_time, times.duration, frame,
-            &means, self->interval.pairs, self->unpaired_since_message));
+        compare_message_new (GST_OBJECT (self), &times, frame, &means,
+            self->interval_stats.pairs, self->unpaired_since_message));
     reset_interval (self);
   }
 }
@@ -670,21 +599,28 @@ report_pair (GstCudaCompare * self, const GstCudaCompareSettings * s,
 static void
 post_summary (GstCudaCompare * self)
 {
-  GstCudaCompareSettings s;
+  SharpnessElementSettings common;
   const CompareCounts *c = &self->counts;
 
   if (self->summary_posted)
     return;
   self->summary_posted = TRUE;
-  get_settings (self, &s);
-  g_free (s.stats_file);
+  sharpness_element_get_settings (&self->base, &common);
 
   if (c->ref_frames != c->dist_frames)
     GST_ELEMENT_WARNING (self, STREAM, FAILED, ("The inputs have different "
             "frame counts: ref_sink %" G_GUINT64_FORMAT ", dist_sink %"
             G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " pairs compared)",
             c->ref_frames, c->dist_frames, c->pairs), (NULL));
-  if (!s.post_messages)
+  else if (c->unpaired_ref || c->unpaired_dist)
+    /* Equal counts hide a timestamp gap on one branch. */
+    GST_ELEMENT_WARNING (self, STREAM, FAILED, ("%" G_GUINT64_FORMAT
+            " reference and %" G_GUINT64_FORMAT " distorted frames had no "
+            "frame of the same running time on the other pad, the first at "
+            "%" GST_TIME_FORMAT ": they were not compared (%" G_GUINT64_FORMAT
+            " pairs compared)", c->unpaired_ref, c->unpaired_dist,
+            GST_TIME_ARGS (self->first_unpaired), c->pairs), (NULL));
+  if (!common.post_messages)
     return;
   gst_element_post_message (GST_ELEMENT (self),
       compare_summary_new (GST_OBJECT (self), c, &self->total,
@@ -710,6 +646,25 @@ finish_dist (GstCudaCompare * self, GstBuffer * buf)
   return gst_aggregator_finish_buffer (agg, buf);
 }
 
+/* Running time of @buf on @pad, or NONE. */
+static GstClockTime
+running_time (GstAggregatorPad * pad, GstBuffer * buf)
+{
+  GstClockTime pts = GST_BUFFER_PTS (buf);
+
+  if (!GST_CLOCK_TIME_IS_VALID (pts) || pad->segment.format != GST_FORMAT_TIME)
+    return GST_CLOCK_TIME_NONE;
+  return gst_segment_to_running_time (&pad->segment, GST_FORMAT_TIME, pts);
+}
+
+/* Keeps the running time of the first frame without a partner. */
+static void
+note_unpaired (GstCudaCompare * self, GstAggregatorPad * pad, GstBuffer * buf)
+{
+  if (!GST_CLOCK_TIME_IS_VALID (self->first_unpaired))
+    self->first_unpaired = running_time (pad, buf);
+}
+
 static GstFlowReturn
 pass_unpaired_dist (GstCudaCompare * self)
 {
@@ -718,6 +673,7 @@ pass_unpaired_dist (GstCudaCompare * self)
   self->counts.dist_frames++;
   self->counts.unpaired_dist++;
   self->unpaired_since_message++;
+  note_unpaired (self, self->dist_pad, dist);
   GST_LOG_OBJECT (self, "distorted frame %" G_GUINT64_FORMAT " has no "
       "reference: passed on unscored", self->dist_index);
   return finish_dist (self, dist);
@@ -731,6 +687,7 @@ drop_unpaired_ref (GstCudaCompare * self)
   self->counts.ref_frames++;
   self->counts.unpaired_ref++;
   self->unpaired_since_message++;
+  note_unpaired (self, self->ref_pad, ref);
   GST_LOG_OBJECT (self, "reference %" GST_PTR_FORMAT " has no distorted "
       "frame", ref);
   gst_buffer_unref (ref);
@@ -740,11 +697,12 @@ static GstFlowReturn
 compare_and_finish (GstCudaCompare * self)
 {
   GstCudaCompareSettings s;
+  SharpnessElementSettings common;
   GstBuffer *ref = gst_aggregator_pad_pop_buffer (self->ref_pad);
   GstBuffer *dist = gst_aggregator_pad_pop_buffer (self->dist_pad);
   guint64 frame = self->dist_index;
   CompareResult result;
-  guint computed = 0;
+  guint computed;
 
   self->counts.ref_frames++;
   self->counts.dist_frames++;
@@ -772,12 +730,13 @@ compare_and_finish (GstCudaCompare * self)
   }
 
   self->paired_once = TRUE;
-  get_settings (self, &s);
+  get_settings (self, &s, &common);
   g_free (s.stats_file);
-  if (compare_pair (self, &s, ref, dist, &result, &computed)) {
+  computed = compare_pair (self, &s, &common, ref, dist, &result);
+  if (computed) {
     self->counts.pairs++;
     dist = gst_buffer_make_writable (dist);
-    report_pair (self, &s, dist, frame, &result, computed);
+    report_pair (self, &common, dist, frame, &result, computed);
   } else {
     self->counts.unscored++;
   }
@@ -843,21 +802,6 @@ gst_cuda_compare_set_property (GObject * object, guint prop_id,
     case PROP_SSIM_DOWNSAMPLE:
       s->ssim_downsample = g_value_get_boolean (value);
       break;
-    case PROP_BACKEND:
-      s->backend = g_value_get_enum (value);
-      break;
-    case PROP_CUDA_DEVICE_ID:
-      s->device_id = g_value_get_int (value);
-      break;
-    case PROP_PINNED_POOL:
-      s->pinned_pool = g_value_get_boolean (value);
-      break;
-    case PROP_POST_MESSAGES:
-      s->post_messages = g_value_get_boolean (value);
-      break;
-    case PROP_INTERVAL:
-      s->interval = g_value_get_uint64 (value);
-      break;
     case PROP_STATS_FILE:
       g_free (s->stats_file);
       s->stats_file = g_value_dup_string (value);
@@ -866,7 +810,9 @@ gst_cuda_compare_set_property (GObject * object, guint prop_id,
       s->stats_format = g_value_get_enum (value);
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!sharpness_element_settings_set (&self->base.settings, PROP_COMMON,
+              prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
   GST_OBJECT_UNLOCK (self);
@@ -890,21 +836,6 @@ gst_cuda_compare_get_property (GObject * object, guint prop_id,
     case PROP_SSIM_DOWNSAMPLE:
       g_value_set_boolean (value, s->ssim_downsample);
       break;
-    case PROP_BACKEND:
-      g_value_set_enum (value, s->backend);
-      break;
-    case PROP_CUDA_DEVICE_ID:
-      g_value_set_int (value, s->device_id);
-      break;
-    case PROP_PINNED_POOL:
-      g_value_set_boolean (value, s->pinned_pool);
-      break;
-    case PROP_POST_MESSAGES:
-      g_value_set_boolean (value, s->post_messages);
-      break;
-    case PROP_INTERVAL:
-      g_value_set_uint64 (value, s->interval);
-      break;
     case PROP_STATS_FILE:
       g_value_set_string (value, s->stats_file);
       break;
@@ -912,7 +843,9 @@ gst_cuda_compare_get_property (GObject * object, guint prop_id,
       g_value_set_enum (value, s->stats_format);
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!sharpness_element_settings_get (&self->base.settings, PROP_COMMON,
+              prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
   GST_OBJECT_UNLOCK (self);
@@ -923,15 +856,14 @@ gst_cuda_compare_finalize (GObject * object)
 {
   GstCudaCompare *self = GST_CUDA_COMPARE (object);
 
-  sharpness_backend_free (SHARPNESS_BACKEND (self->cuda));
-  sharpness_backend_free (SHARPNESS_BACKEND (self->cpu));
+  sharpness_element_finalize (&self->base);
   g_free (self->settings.stats_file);
   gst_caps_replace (&self->dist_caps, NULL);
-  sharpness_warn_once_clear (&self->warned);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
+/* One line each; docs/compare.md has the detail. */
 static void
 install_properties (GObjectClass * gobject_class)
 {
@@ -942,59 +874,25 @@ install_properties (GObjectClass * gobject_class)
 
   g_object_class_install_property (gobject_class, PROP_METRICS,
       g_param_spec_flags ("metrics", "Metrics",
-          "Metrics to compute (docs/compare.md); switching while playing "
-          "takes effect on the next pair", GST_TYPE_COMPARE_METRICS,
+          "Metrics to compute (docs/compare.md)", GST_TYPE_COMPARE_METRICS,
           DEFAULT_METRICS, flags));
   g_object_class_install_property (gobject_class, PROP_SSIM_MODE,
       g_param_spec_enum ("ssim-mode", "SSIM mode",
-          "ffmpeg: FFmpeg's ssim filter exactly; wang: Wang et al. 2004 "
-          "(ssim.m, scikit-image's gaussian_weights SSIM)",
+          "SSIM as FFmpeg's ssim filter, or as Wang et al. 2004",
           GST_TYPE_COMPARE_SSIM_MODE, DEFAULT_SSIM_MODE, flags));
   g_object_class_install_property (gobject_class, PROP_SSIM_DOWNSAMPLE,
       g_param_spec_boolean ("ssim-downsample", "SSIM downsample",
-          "In wang mode, ssim.m's automatic downsampling first (factor "
-          "max (1, round (min (W, H) / 256)), as libvmaf's float_ssim)",
+          "In wang mode, ssim.m's automatic downsampling first",
           DEFAULT_SSIM_DOWNSAMPLE, flags));
-  g_object_class_install_property (gobject_class, PROP_BACKEND,
-      g_param_spec_enum ("backend", "Backend",
-          "Where to compute: auto uses CUDA when a device is usable and the "
-          "CPU otherwise (posting one warning saying why; metrics too slow "
-          "for the CPU, SSIM wang and MS-SSIM, are then left out); cuda "
-          "makes the element fail to start without a usable device; cpu "
-          "computes every metric on the CPU",
-          GST_TYPE_SHARPNESS_BACKEND, DEFAULT_BACKEND, flags));
-  g_object_class_install_property (gobject_class, PROP_CUDA_DEVICE_ID,
-      g_param_spec_int ("cuda-device-id", "CUDA device ID",
-          "CUDA device to use, -1 for any (a CUDA context shared by the "
-          "pipeline wins); input CUDA memory of another context is read in "
-          "place when it is on this device (or with -1), else copied "
-          "through host memory; read when the element starts",
-          -1, G_MAXINT, DEFAULT_DEVICE_ID, ready));
-  g_object_class_install_property (gobject_class, PROP_PINNED_POOL,
-      g_param_spec_boolean ("pinned-pool", "Pinned pool",
-          "With the CUDA backend and system memory, offer upstream a buffer "
-          "pool of pinned (page-locked) host memory, which the GPU reads "
-          "faster", DEFAULT_PINNED_POOL, flags));
-  g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
-      g_param_spec_boolean ("post-messages", "Post messages",
-          "Post 'compare' element messages (per pair, or per interval) and "
-          "a 'compare-summary' message at EOS",
-          DEFAULT_POST_MESSAGES, flags));
-  g_object_class_install_property (gobject_class, PROP_INTERVAL,
-      g_param_spec_uint64 ("interval", "Interval",
-          "0: one message per pair; else one per this much stream time "
-          "(ns), carrying the means over its pairs",
-          0, G_MAXUINT64, DEFAULT_INTERVAL, flags));
   g_object_class_install_property (gobject_class, PROP_STATS_FILE,
       g_param_spec_string ("stats-file", "Stats file",
-          "Write per-pair values to this file (stats-format), opened when "
-          "the element starts", NULL, ready));
+          "Write per-pair values to this file (stats-format)", NULL, ready));
   g_object_class_install_property (gobject_class, PROP_STATS_FORMAT,
       g_param_spec_enum ("stats-format", "Stats format",
-          "Format of stats-file: FFmpeg's psnr or ssim stats_file lines "
-          "(identical to what its filters write for the same frames), CSV "
-          "or JSON", GST_TYPE_COMPARE_STATS_FORMAT, DEFAULT_STATS_FORMAT,
-          ready));
+          "Format of stats-file: FFmpeg's psnr or ssim lines, CSV or JSON",
+          GST_TYPE_COMPARE_STATS_FORMAT, DEFAULT_STATS_FORMAT, ready));
+  sharpness_element_install_properties (gobject_class, PROP_COMMON,
+      "compare", FALSE);
 }
 
 static void
@@ -1009,12 +907,15 @@ gst_cuda_compare_class_init (GstCudaCompareClass * klass)
   gobject_class->finalize = gst_cuda_compare_finalize;
   install_properties (gobject_class);
 
-  gst_element_class_add_static_pad_template_with_gtype (element_class,
-      &ref_template, GST_TYPE_AGGREGATOR_PAD);
-  gst_element_class_add_static_pad_template_with_gtype (element_class,
-      &dist_template, GST_TYPE_AGGREGATOR_PAD);
-  gst_element_class_add_static_pad_template_with_gtype (element_class,
-      &src_template, GST_TYPE_AGGREGATOR_PAD);
+  gst_element_class_add_pad_template (element_class,
+      sharpness_formats_pad_template (SHARPNESS_FORMAT_COMPARE, "ref_sink",
+          GST_PAD_SINK, GST_TYPE_AGGREGATOR_PAD));
+  gst_element_class_add_pad_template (element_class,
+      sharpness_formats_pad_template (SHARPNESS_FORMAT_COMPARE, "dist_sink",
+          GST_PAD_SINK, GST_TYPE_AGGREGATOR_PAD));
+  gst_element_class_add_pad_template (element_class,
+      sharpness_formats_pad_template (SHARPNESS_FORMAT_COMPARE, "src",
+          GST_PAD_SRC, GST_TYPE_AGGREGATOR_PAD));
   gst_element_class_set_static_metadata (element_class,
       "CUDA full-reference video comparison", "Filter/Analyzer/Video",
       "Compares distorted frames with their reference (PSNR, SSIM, MS-SSIM "
@@ -1045,22 +946,16 @@ static void
 gst_cuda_compare_init (GstCudaCompare * self)
 {
   GstElement *element = GST_ELEMENT (self);
+  CompareBackend *cuda = NULL;
   GstPadTemplate *templ;
 
   self->settings = (GstCudaCompareSettings) {
     .metrics = DEFAULT_METRICS,
     .ssim_mode = DEFAULT_SSIM_MODE,
     .ssim_downsample = DEFAULT_SSIM_DOWNSAMPLE,
-    .backend = DEFAULT_BACKEND,
-    .device_id = DEFAULT_DEVICE_ID,
-    .pinned_pool = DEFAULT_PINNED_POOL,
-    .post_messages = DEFAULT_POST_MESSAGES,
-    .interval = DEFAULT_INTERVAL,
     .stats_file = NULL,
     .stats_format = DEFAULT_STATS_FORMAT,
   };
-  sharpness_warn_once_init (&self->warned, GST_OBJECT (self));
-
   templ = gst_element_class_get_pad_template (GST_ELEMENT_GET_CLASS (self),
       "ref_sink");
   self->ref_pad = g_object_new (GST_TYPE_AGGREGATOR_PAD, "name", "ref_sink",
@@ -1072,9 +967,9 @@ gst_cuda_compare_init (GstCudaCompare * self)
       "direction", GST_PAD_SINK, "template", templ, NULL);
   gst_element_add_pad (element, GST_PAD (self->dist_pad));
 
-  self->cpu = compare_backend_new_cpu (element);
   if (!sharpness_backend_choice_cuda_unavailable ())
-    self->cuda = compare_backend_new_cuda (element);
-  sharpness_backend_choice_init (&self->choice, element, GST_CAT_DEFAULT,
-      &self->warned, SHARPNESS_BACKEND (self->cuda), "compare", "comparing");
+    cuda = compare_backend_new_cuda (element);
+  sharpness_element_init (&self->base, element, GST_CAT_DEFAULT,
+      SHARPNESS_BACKEND (compare_backend_new_cpu (element)),
+      SHARPNESS_BACKEND (cuda), "compare", "comparing");
 }

@@ -292,20 +292,6 @@ sharpness_frame_regions_finish (SharpnessFrameRegions * fr,
   r->score = score;
 }
 
-/* The `sharpness` param of @metric on @roi, or NULL. */
-static GstStructure *
-find_param (GstVideoRegionOfInterestMeta * roi, const gchar * metric)
-{
-  for (GList * l = roi->params; l; l = l->next) {
-    GstStructure *s = l->data;
-
-    if (gst_structure_has_name (s, SHARPNESS_ROI_PARAM_NAME) &&
-        g_strcmp0 (gst_structure_get_string (s, "metric"), metric) == 0)
-      return s;
-  }
-  return NULL;
-}
-
 void
 sharpness_frame_regions_set_roi_params (SharpnessFrameRegions * fr,
     SharpnessMetric metric, gdouble threshold)
@@ -318,18 +304,7 @@ sharpness_frame_regions_set_roi_params (SharpnessFrameRegions * fr,
     gdouble score = g_array_index (fr->roi_scores, gdouble, i);
     gboolean blurry = threshold > 0.0 &&
         sharpness_metric_is_worse (metric, score, threshold);
-    GstStructure *param = find_param (roi, nick);
 
-    if (param) {
-      /* A second pass of the same metric replaces its values. */
-      gst_structure_set (param, "score", G_TYPE_DOUBLE, score,
-          "blurry", G_TYPE_BOOLEAN, blurry, NULL);
-    } else {
-      gst_video_region_of_interest_meta_add_param (roi,
-          gst_structure_new (SHARPNESS_ROI_PARAM_NAME,
-              "metric", G_TYPE_STRING, nick,
-              "score", G_TYPE_DOUBLE, score,
-              "blurry", G_TYPE_BOOLEAN, blurry, NULL));
-    }
+    sharpness_roi_param_set (roi, nick, score, blurry);
   }
 }

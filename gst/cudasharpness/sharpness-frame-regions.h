@@ -1,4 +1,4 @@
-/* Where in the frame cudasharpness scores (issue 10, docs/tiles.md): the
+/* Where in the frame cudasharpness scores (docs/tiles.md): the
  * tile map (`tiles`, and `pooling=top-percent`) and the regions of
  * interest (GstVideoRegionOfInterestMeta, `roi-types`) of a frame of a
  * classical metric; the one backend job that scores them with the frame;
@@ -15,16 +15,13 @@
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
-#include "sharpness-messages.h"
+#include "sharpness-meta.h"
 #include "sharpness-scorer.h"
 
 G_BEGIN_DECLS
 
 /* The grid top-percent pooling uses when `tiles` is off. */
 #define SHARPNESS_POOLING_GRID 8
-
-/* Name of the param structure added to each scored ROI meta. */
-#define SHARPNESS_ROI_PARAM_NAME "sharpness"
 
 /* Parses a `tiles` value: "COLSxROWS" (1 .. SHARPNESS_TILES_MAX each,
  * blanks around the numbers allowed), "" or "off" (NULL too) for off

@@ -19,21 +19,6 @@ sharpness_scorer_run (SharpnessScorer * scorer, GstBuffer * buffer,
       error);
 }
 
-gboolean
-sharpness_metric_is_heavy (SharpnessMetric metric)
-{
-  /* Kept here, keyed on the id, rather than as a column of the shared
-   * metric table: docs/performance-cpu.md has both at seconds per 1080p
-   * frame on the CPU; every other metric keeps up with 1080p60. */
-  switch (metric) {
-    case SHARPNESS_METRIC_LPC_SI:
-    case SHARPNESS_METRIC_CWTVNRS:
-      return TRUE;
-    default:
-      return FALSE;
-  }
-}
-
 #ifndef HAVE_CUDA
 gboolean
 sharpness_scorer_cuda_init_once (const gchar ** why)

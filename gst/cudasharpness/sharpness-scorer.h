@@ -73,10 +73,5 @@ SharpnessScorer *sharpness_scorer_new_cuda (GstElement * element);
 gboolean sharpness_scorer_run (SharpnessScorer * scorer, GstBuffer * buffer,
     const GstVideoInfo * info, const SharpnessScorerJob * job,
     GError ** error);
-/* TRUE for metrics the CPU scores far slower than a live stream needs
- * (seconds per 1080p frame): LPC-SI and CWTVNRS.  A fallback to the CPU
- * leaves their frames unscored rather than late (docs/element.md). */
-gboolean sharpness_metric_is_heavy (SharpnessMetric metric);
-
 G_END_DECLS
 #endif /* SHARPNESS_SCORER_H */

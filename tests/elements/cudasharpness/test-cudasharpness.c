@@ -16,7 +16,6 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
-#include "sharpness-frame.h"    /* SHARPNESS_SYSTEM_FORMATS */
 #include "sharpness-metric.h"
 
 #include "sharpness-harness.h"
@@ -244,14 +243,21 @@ stripes_laplacian (gint w, gint h)
   fail_unless (fabs ((a) - (b)) <= 1e-9 * MAX (1.0, fabs (b)), \
       "%.17g != %.17g", (gdouble) (a), (gdouble) (b))
 
-/* The formats of SHARPNESS_SYSTEM_FORMATS, as the caps string lists them. */
+/* The formats the element's sink template lists for system memory. */
 static GArray *
 system_formats (void)
 {
-  GstCaps *caps = gst_caps_from_string ("video/x-raw, format=(string) "
-      SHARPNESS_SYSTEM_FORMATS);
-  const GValue *list = gst_structure_get_value (gst_caps_get_structure (caps,
-          0), "format");
+  GstElement *e = gst_element_factory_make ("cudasharpness", NULL);
+  GstPad *sink = gst_element_get_static_pad (e, "sink");
+  GstCaps *caps = gst_pad_get_pad_template_caps (sink);
+  const GValue *list = NULL;
+
+  for (guint i = 0; i < gst_caps_get_size (caps) && !list; i++)
+    if (gst_caps_features_is_equal (gst_caps_get_features (caps, i),
+            GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
+      list = gst_structure_get_value (gst_caps_get_structure (caps, i),
+          "format");
+  fail_unless (list != NULL);
   GArray *formats = g_array_new (FALSE, FALSE, sizeof (GstVideoFormat));
 
   for (guint i = 0; i < gst_value_list_get_size (list); i++) {
@@ -261,6 +267,8 @@ system_formats (void)
     g_array_append_val (formats, f);
   }
   gst_caps_unref (caps);
+  gst_object_unref (sink);
+  gst_object_unref (e);
   return formats;
 }
 
