@@ -4,12 +4,17 @@
 # focus half-way through; with one: a video file or URI, decoded.
 #
 #   print-scores.py [--metric NICK] [--frames N] [--backend auto|cpu|cuda]
-#                   [FILE-OR-URI]
+#                   [--timeout S] [FILE-OR-URI]
+#
+# The GLib main loop counterpart of read-meta.py's appsink loop: the bus
+# watch sees the ERROR that ends a failed pipeline (one line on stderr,
+# exit status 1), and a timer ends one that stalls.
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
 import argparse
 import sys
+import time
 
 import gi
 
@@ -17,11 +22,31 @@ gi.require_version("Gst", "1.0")
 from gi.repository import GLib, Gst  # noqa: E402
 
 
+def describe(msg):
+    """One line for an ERROR or WARNING message: the element that posted
+    it, the message, and the debug string's last line when it has more
+    than its source location ("No such file ...", "Missing decoder: ...")."""
+    err, dbg = (msg.parse_error() if msg.type == Gst.MessageType.ERROR
+                else msg.parse_warning())
+    factory = getattr(msg.src, "get_factory", lambda: None)()
+    who = factory.get_name() if factory else msg.src.get_name()
+    lines = (dbg or "").strip().splitlines()
+    if len(lines) < 2:
+        return f"{who}: {err.message}"
+    detail = lines[-1].strip()
+    if len(detail) > 200:  # caps with codec headers run to kilobytes
+        detail = detail[:200] + "..."
+    return f"{who}: {err.message} ({detail})"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--metric", default="laplacian")
     parser.add_argument("--frames", type=int, default=40)
     parser.add_argument("--backend", default="auto")
+    parser.add_argument("--timeout", type=float, default=30.0,
+                        help="seconds to wait for a frame before giving up "
+                        "(default 30)")
     parser.add_argument("source", nargs="?",
                         help="video file or URI (default: a test pattern; "
                         "--frames applies to it only)")
@@ -30,56 +55,95 @@ def main():
     Gst.init(None)
     sharpness = (f"cudasharpness metric={args.metric} backend={args.backend} "
                  "relative-threshold=0.5 window=10 ! fakesink")
-    if args.source:
-        uri = (args.source if Gst.uri_is_valid(args.source)
-               else Gst.filename_to_uri(args.source))
-        pipeline = Gst.parse_launch(
-            f'uridecodebin uri="{uri}" ! videoconvert ! {sharpness}')
-    else:
-        # gaussianblur stands in for a lens going out of focus; the relative
-        # threshold flags frames far below the recent median.
-        pipeline = Gst.parse_launch(
-            f"videotestsrc pattern=pinwheel num-buffers={args.frames} ! "
-            "video/x-raw,width=640,height=360,framerate=25/1 ! videoconvert ! "
-            f"gaussianblur name=lens sigma=0 ! videoconvert ! {sharpness}")
+    try:
+        if args.source:
+            uri = (args.source if Gst.uri_is_valid(args.source)
+                   else Gst.filename_to_uri(args.source))
+            pipeline = Gst.parse_launch(
+                f'uridecodebin uri="{uri}" ! videoconvert ! {sharpness}')
+        else:
+            # gaussianblur stands in for a lens going out of focus; the
+            # relative threshold flags frames far below the recent median.
+            pipeline = Gst.parse_launch(
+                f"videotestsrc pattern=pinwheel num-buffers={args.frames} ! "
+                "video/x-raw,width=640,height=360,framerate=25/1 ! "
+                f"videoconvert ! gaussianblur name=lens sigma=0 ! "
+                f"videoconvert ! {sharpness}")
+    except GLib.Error as e:  # an unknown metric or backend, say
+        print(f"error: {e.message}", file=sys.stderr)
+        return 1
     lens = pipeline.get_by_name("lens")
+    if lens:
+        # Out of focus from the middle frame on.  In a pad probe, run in
+        # the streaming thread before the frame reaches the lens: a bus
+        # message reaches the main loop after later frames went through.
+        def defocus(_pad, info):
+            if info.get_buffer().offset >= args.frames // 2:
+                lens.set_property("sigma", 3.0)
+            return Gst.PadProbeReturn.OK
+        lens.get_static_pad("sink").add_probe(Gst.PadProbeType.BUFFER,
+                                              defocus)
     loop = GLib.MainLoop()
     status = 0
 
-    def on_message(_bus, msg):
+    def fail(text):
         nonlocal status
+        print(f"error: {text}", file=sys.stderr)
+        status = 1
+        loop.quit()
+
+    def on_message(_bus, msg):
         s = msg.get_structure()
         if msg.type == Gst.MessageType.ELEMENT and s.get_name() == "sharpness":
             frame = s.get_value("frame")
-            print(f"frame {frame:3d}  t={s.get_value('timestamp') / Gst.SECOND:5.2f}s  "
+            t = s.get_value("timestamp") / Gst.SECOND
+            print(f"frame {frame:3d}  t={t:5.2f}s  "
                   f"{s.get_value('metric')}={s.get_value('score'):10.4f}"
-                  f"{'  BLURRY' if s.get_value('blurry') else ''}", flush=True)
-            if lens and frame + 1 == args.frames // 2:
-                lens.set_property("sigma", 3.0)
-        elif msg.type == Gst.MessageType.ELEMENT and s.get_name() == "sharpness-summary":
-            print(f"summary: {s.get_value('frames')} frames, mean {s.get_value('mean'):.4f}, "
-                  f"min {s.get_value('min'):.4f}, max {s.get_value('max'):.4f}, "
+                  f"{'  BLURRY' if s.get_value('blurry') else ''}",
+                  flush=True)
+        elif (msg.type == Gst.MessageType.ELEMENT and
+              s.get_name() == "sharpness-summary"):
+            print(f"summary: {s.get_value('frames')} frames, "
+                  f"mean {s.get_value('mean'):.4f}, "
+                  f"min {s.get_value('min'):.4f}, "
+                  f"max {s.get_value('max'):.4f}, "
                   f"{s.get_value('blurry-frames')} blurry, "
                   f"{s.get_value('unscored')} unscored")
         elif msg.type == Gst.MessageType.WARNING:
-            err, _ = msg.parse_warning()
-            print(f"warning: {err.message}", file=sys.stderr)
+            # E.g. why frames pass unscored (a perceptual metric without
+            # a GPU): the summary counts them.
+            print(f"warning: {describe(msg)}", file=sys.stderr)
         elif msg.type == Gst.MessageType.ERROR:
-            err, dbg = msg.parse_error()
-            print(f"error: {err.message} ({dbg})", file=sys.stderr)
-            status = 1
-            loop.quit()
+            fail(describe(msg))
         elif msg.type == Gst.MessageType.EOS:
             loop.quit()
+
+    # A stalled pipeline posts nothing: the stream position, checked every
+    # 100 ms, must move within --timeout seconds.
+    progress = {"position": None, "since": time.monotonic()}
+
+    def watchdog():
+        ok, position = pipeline.query_position(Gst.Format.TIME)
+        if ok and position != progress["position"]:
+            progress.update(position=position, since=time.monotonic())
+        elif time.monotonic() - progress["since"] > args.timeout:
+            fail(f"no progress for {args.timeout:g} s (a stalled pipeline? "
+                 "--timeout sets the limit)")
+            return GLib.SOURCE_REMOVE
+        return GLib.SOURCE_CONTINUE
 
     bus = pipeline.get_bus()
     bus.add_signal_watch()
     bus.connect("message", on_message)
+    GLib.timeout_add(100, watchdog)
+    # A failure to start (--backend cuda without a GPU, a missing file)
+    # is posted on the bus too: on_message reports it.
     pipeline.set_state(Gst.State.PLAYING)
     try:
         loop.run()
     finally:
         pipeline.set_state(Gst.State.NULL)
+        bus.remove_signal_watch()
     return status
 
 

@@ -1,0 +1,97 @@
+#!/usr/bin/python3
+# Runs docs/examples/print-scores.py as a user would and checks what it
+# prints.  Success: one line per frame and a summary, for the test pattern
+# (sharp, then blurred half-way: lower scores) and for a file.  Errors
+# (issue 17): a missing file, a text file, garbage, a clip no decoder
+# reads, a refused URI, an unknown metric, --backend cuda without a GPU
+# and a source that stalls each end promptly with exit status 1 and one
+# "error: " line naming the cause.
+#
+#   check-print-scores.py PRINT_SCORES_PY
+#
+# Copyright (C) 2026 The gst-sharpness authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+import os
+import re
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+import scaffold  # noqa: E402
+scaffold.require('gi')
+
+from example_runs import (CAUSES, LAUNCH_TIMEOUT, error_run,  # noqa: E402
+                          make_inputs, run, silent_server)
+
+FRAMES = 8
+LINE = re.compile(r"frame +(\d+)  t= *(\S+)s  laplacian= *(\S+)( +BLURRY)?")
+SUMMARY = re.compile(r"summary: (\d+) frames, .* (\d+) unscored")
+
+
+def scores(name, result, frames):
+    """(errors, scores) of a run that must print @frames lines and a
+    summary of @frames scored frames, and exit 0."""
+    rc, out, err, secs = result
+    if rc is None:
+        return [f"{name}: still running after {secs:.0f} s (a hang)"], []
+    errors, values = [], []
+    if rc != 0:
+        errors.append(f"{name}: exit status {rc}: {err}")
+    lines = out.splitlines()
+    if len(lines) != frames + 1:
+        errors.append(f"{name}: {len(lines)} lines, expected {frames} and "
+                      f"a summary: {lines}")
+        return errors, values
+    for i, line in enumerate(lines[:-1]):
+        m = LINE.fullmatch(line)
+        if not m or int(m.group(1)) != i:
+            errors.append(f"{name}: malformed line {i}: {line!r}")
+        else:
+            values.append(float(m.group(3)))
+    m = SUMMARY.match(lines[-1])
+    if not m or (int(m.group(1)), int(m.group(2))) != (frames, 0):
+        errors.append(f"{name}: summary {lines[-1]!r}")
+    return errors, values
+
+
+def main():
+    example = sys.argv[1]
+    errors, values = scores("pattern", run(
+        example, ["--frames", str(FRAMES), "--backend", "cpu"],
+        LAUNCH_TIMEOUT), FRAMES)
+    half = FRAMES // 2
+    if not errors and not max(values[half:]) < min(values[:half]):
+        errors.append(f"pattern: the blurred half is not below the sharp "
+                      f"one: {values}")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        clip, inputs = make_inputs(tmp)
+        errors += scores("a file", run(example, ["--backend", "cpu", clip],
+                                       LAUNCH_TIMEOUT), 4)[0]
+        for name, path in inputs.items():
+            errors += error_run(name, run(example, ["--backend", "cpu",
+                                                    path]), CAUSES[name])
+    errors += error_run("unknown metric",
+                        run(example, ["--metric", "sharpest"]),
+                        r'could not set property "metric".*"sharpest"')
+    with silent_server() as uri:
+        errors += error_run("stalled source",
+                            run(example, ["--timeout", "2", uri]),
+                            r"no progress for 2 s")
+    cuda = run(example, ["--frames", "3", "--backend", "cuda"])
+    if cuda[0] == 0 and cuda[1]:
+        errors += scores("backend cuda (a GPU)", cuda, 3)[0]
+    else:
+        errors += error_run("backend cuda", cuda, r"CUDA")
+
+    for e in errors:
+        print("FAIL", e)
+    if not errors:
+        print("print-scores.py: frames of a pattern and a file; every error "
+              "path ends promptly with its cause")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
