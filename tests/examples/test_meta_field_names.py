@@ -9,9 +9,8 @@
 #    structures hold;
 # 2. the C sources: each constant must be the name of the same id in
 #    gst/common/sharpness-fields.h's X-macro table (METRIC = "metric" as
-#    X (METRIC, "metric")), and the compare names those that
-#    gst/cudacompare/compare-report.c, gstcudacompare.c and
-#    compare-frame.c write.
+#    X (METRIC, "metric")), the compare value names those of the same
+#    table, and the plane letters those of gst/cudacompare/compare-frame.c.
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -207,23 +206,27 @@ def check_c_sources():
                     source('gst', 'cudasharpness', 'sharpness-meta.h')),
           'sharpness-meta.h names the meta %r' % sm.SHARPNESS_META)
 
-    report = source('gst', 'cudacompare', 'compare-report.c')
-    init = report[report.index('compare_values_init'):
-                  report.index('compare_values_to_structure')]
-    whole = set(re.findall(r'add \(values, "([^"%]+)"', init))
-    per_plane = set(re.findall(r'"([^"]+)-%c"', init))
+    # cudacompare's values: the table rows from PSNR_Y to MS_SSIM, each
+    # either whole ("psnr-avg") or per plane ("psnr-y" .. "psnr-b").
+    rows = list(table.items())
+    ids = [k for k, _ in rows]
+    values = [v for _, v in rows[ids.index('PSNR_Y'):ids.index('MS_SSIM') + 1]]
+    planes = 'yuvrgb'
+    per_plane = {v[:-2] for v in values
+                 if v[-2] == '-' and v[-1] in planes}
+    whole = {v for v in values if v[:-2] not in per_plane}
     check(whole == {sm.PSNR_AVG, sm.MSE_AVG, sm.SSIM_ALL, sm.SSIM_DB,
                     sm.MS_SSIM} and per_plane == set(sm.PER_PLANE),
-          'compare-report.c writes %s and %s-<plane>'
+          'sharpness-fields.h names the compare values %s and %s-<plane>'
           % (sorted(whole), sorted(per_plane)))
+    check(table.get('FRAME') == sm.FRAME and
+          'SHARPNESS_FIELD_FRAME' in source('gst', 'cudacompare',
+                                            'compare-meta.c'),
+          'compare-meta.c sets the meta\'s %r' % sm.FRAME)
     names = set(re.findall(r'l->names = "([^"]+)"',
                            source('gst', 'cudacompare', 'compare-frame.c')))
     check(names == set(sm.PLANE_SETS),
           'compare-frame.c names the planes %s' % sorted(names))
-    element = source('gst', 'cudacompare', 'gstcudacompare.c')
-    check(re.search(r'gst_structure_set \(meta, "%s", G_TYPE_UINT64'
-                    % sm.FRAME, element),
-          'gstcudacompare.c sets the meta\'s %r' % sm.FRAME)
     check(re.search(r'#define COMPARE_META_NAME "%s"' % sm.COMPARE_META,
                     source('gst', 'cudacompare', 'compare-meta.h')),
           'compare-meta.h names the meta %r' % sm.COMPARE_META)
