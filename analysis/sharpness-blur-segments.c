@@ -29,13 +29,6 @@ sharpness_segment_tracker_init (SharpnessSegmentTracker * t,
   };
 }
 
-void
-sharpness_segment_tracker_reset (SharpnessSegmentTracker * t)
-{
-  t->open = t->started = FALSE;
-  t->gap = 0;
-}
-
 static gboolean
 is_worse (const SharpnessSegmentTracker * t, gdouble a, gdouble b)
 {

@@ -83,8 +83,6 @@ typedef struct
 
 void sharpness_segment_tracker_init (SharpnessSegmentTracker * t,
     guint64 min_duration, guint max_gap, gboolean lower_is_sharper);
-/* Forgets any open run, without an END (flush).  Keeps the settings. */
-void sharpness_segment_tracker_reset (SharpnessSegmentTracker * t);
 
 /* Adds @frame.  Returns the event it caused, and copies the event's segment
  * to @seg: START (only on a blurry frame): the run so far; END (only on the

@@ -44,17 +44,6 @@ constexpr double kLpcC = 2.0;
 
 constexpr int kThreads = 256;
 
-/* Per orientation, for the product kernel. */
-struct BankParams
-{
-  float step_x, step_y;         /* 1 / n or 1 / (n - 1) (odd n) per axis */
-  float log_fo[kScales];        /* log of each scale's centre frequency */
-  float radial_scale;           /* -1 / (2 ln^2 sigmaOnf) */
-  float angle_scale;            /* -1 / (2 sigma_theta^2) */
-  float theta;                  /* orientation angle */
-  float inv_n;                  /* 1 / (W H): unnormalised inverse FFT */
-};
-
 /* Frequency of FFT bin @i of @n along one axis, as the ifftshift-ed grid of
  * logGabor_2D: i for i < ceil (n / 2), i - n above, times @step. */
 __device__ __forceinline__ float
@@ -72,62 +61,6 @@ lpc_load_plane_kernel (SharpnessPlane plane, double *image)
   const uint8_t *row = plane.data + (size_t) y * plane.stride;
   image[(size_t) y * plane.width + x] = sharpness_plane_gray_at (&plane, row,
       x);
-}
-
-/* The three products spectrum x F(s, o) of one orientation, full W x H
- * spectra (batch s at s W H), read from the D2Z half spectrum through its
- * Hermitian symmetry. */
-__global__ void __launch_bounds__ (kThreads)
-lpc_product_kernel (const double2 * __restrict__ half, int width, int height,
-    BankParams p, float2 * __restrict__ out)
-{
-  const int u = blockIdx.x * kThreads + threadIdx.x, v = blockIdx.y;
-  if (u >= width)
-    return;
-  const int half_width = width / 2 + 1;
-  const size_t n = (size_t) width * height, i = (size_t) v * width + u;
-
-  if (u == 0 && v == 0) {
-    /* The bank's DC is 0. */
-#pragma unroll
-    for (int s = 0; s < kScales; s++)
-      out[s * n] = make_float2 (0.f, 0.f);
-    return;
-  }
-
-  double2 x;
-  if (u < half_width) {
-    x = half[(size_t) v * half_width + u];
-  } else {
-    x = half[(size_t) (v ? height - v : 0) * half_width + (width - u)];
-    x.y = -x.y;
-  }
-
-  const float fx = bin_frequency (u, width, p.step_x);
-  const float fy = bin_frequency (v, height, p.step_y);
-  const float r = sqrtf (fx * fx + fy * fy);
-  const float log_r = logf (r);
-
-  /* Low-pass (r / 0.45)^30 by squaring: 1.57^30 at most, no overflow. */
-  const float t = r / kLowpassCutoff, t2 = t * t, t4 = t2 * t2,
-      t8 = t4 * t4, t16 = t8 * t8;
-  const float lowpass = 1.f / (1.f + t16 * t8 * t4 * t2);
-
-  /* Angular distance to the orientation, wrapped to (-pi, pi]: the
-   * reference's |atan2 (sin, cos of the difference)|. */
-  float d = atan2f (-fy, fx) - p.theta;
-  if (d > (float) M_PI)
-    d -= 2.f * (float) M_PI;
-  else if (d <= -(float) M_PI)
-    d += 2.f * (float) M_PI;
-  const float angular = expf (d * d * p.angle_scale) * lowpass * p.inv_n;
-
-#pragma unroll
-  for (int s = 0; s < kScales; s++) {
-    const float l = log_r - p.log_fo[s];
-    const double w = expf (l * l * p.radial_scale) * angular;
-    out[s * n + i] = make_float2 ((float) (x.x * w), (float) (x.y * w));
-  }
 }
 
 /* Unit phasor of @m; angle (0) = 0 as in MATLAB. */
@@ -160,39 +93,6 @@ orientation_terms (float2 m1, float2 m2, float2 m3)
   return make_float2 (e, fmaxf (prod.x, 0.f));
 }
 
-/* One orientation's responses M1..M3 to {energy |M1|, cos+ of the phase
- * arg M1 - 3 arg M2 + 2 arg M3}, plus the energy's sum and sum of squares
- * over the centre crop, one partial per block. */
-__global__ void __launch_bounds__ (kThreads)
-lpc_orientation_kernel (const float2 * __restrict__ resp, int width,
-    int height, int border, float2 * __restrict__ out,
-    double2 * __restrict__ partials)
-{
-  using Reduce = cub::BlockReduce<double, kThreads>;
-  __shared__ typename Reduce::TempStorage storage;
-
-  const int u = blockIdx.x * kThreads + threadIdx.x, v = blockIdx.y;
-  const size_t n = (size_t) width * height, i = (size_t) v * width + u;
-  double sum = 0.0, sum_sq = 0.0;
-
-  if (u < width) {
-    const float2 ec = orientation_terms (resp[i], resp[n + i],
-        resp[2 * n + i]);
-    const float e = ec.x;
-    out[i] = ec;
-    if (u >= border && u < width - border && v >= border &&
-        v < height - border) {
-      sum = e;
-      sum_sq = (double) e * e;
-    }
-  }
-  sum = Reduce (storage).Sum (sum);
-  __syncthreads ();
-  sum_sq = Reduce (storage).Sum (sum_sq);
-  if (threadIdx.x == 0)
-    partials[blockIdx.y * gridDim.x + blockIdx.x] = make_double2 (sum, sum_sq);
-}
-
 /* One block per orientation: T = mean + 2 std (N - 1) of the crop energy,
  * partials summed in a fixed order. */
 __global__ void __launch_bounds__ (kThreads)
@@ -220,46 +120,23 @@ lpc_threshold_kernel (const double2 * __restrict__ partials, int n_partials,
   }
 }
 
-/* LPC = sum_o c_o max (0, e_o - T_o) / (sum_o max (0, e_o - T_o) + C) on
- * the centre crop, @w wide, starting at (@border, @border). */
-__global__ void __launch_bounds__ (kThreads)
-lpc_map_kernel (const float2 * __restrict__ orient,
-    const double * __restrict__ thresholds, int width, int height,
-    int border, int w, float *__restrict__ out)
-{
-  const int x = blockIdx.x * kThreads + threadIdx.x, y = blockIdx.y;
-  if (x >= w)
-    return;
-  const size_t n = (size_t) width * height;
-  const size_t i = (size_t) (border + y) * width + (border + x);
-  double num = 0.0, den = 0.0;
+/* --- every orientation of a chunk in one launch each ------------------ */
 
-#pragma unroll
-  for (int o = 0; o < kOrientations; o++) {
-    const float2 ec = orient[o * n + i];
-    const double e = fmax (0.0, ec.x - thresholds[o]);
-    num += ec.y * e;
-    den += e;
-  }
-  out[(size_t) y * w + x] = (float) (num / (den + kLpcC));
-}
-
-/* --- batched path: every orientation of a chunk in one launch each ---- */
-
-/* What the batched kernels share: BankParams of all orientations. */
+/* The log-Gabor bank, for the product kernel. */
 struct BatchParams
 {
-  float step_x, step_y;
-  float log_fo[kScales];
-  float radial_scale, angle_scale, inv_n;
-  float theta[kOrientations];
+  float step_x, step_y;         /* 1 / n or 1 / (n - 1) (odd n) per axis */
+  float log_fo[kScales];        /* log of each scale's centre frequency */
+  float radial_scale;           /* -1 / (2 ln^2 sigmaOnf) */
+  float angle_scale;            /* -1 / (2 sigma_theta^2) */
+  float inv_n;                  /* 1 / (W H): unnormalised inverse FFT */
+  float theta[kOrientations];   /* orientation angles */
 };
 
 /* The products spectrum x F(s, o) for the orientations [@o0, @o0 + @chunk)
  * and all scales in one pass over the spectrum: batch element
- * (o - o0) 3 + s at offset ((o - o0) 3 + s) W H.  Per value the same
- * operations as lpc_product_kernel (so the same floats); the radial parts
- * and the angle are computed once per bin instead of once per orientation. */
+ * (o - o0) 3 + s at offset ((o - o0) 3 + s) W H.  The radial parts and
+ * the angle are computed once per bin for all orientations. */
 __global__ void __launch_bounds__ (kThreads)
 lpc_product_batch_kernel (const double2 * __restrict__ half, int width,
     int height, BatchParams p, int o0, int chunk, float2 * __restrict__ out)
@@ -393,7 +270,6 @@ constexpr size_t kBatchBudget = (size_t) 1 << 30;
 struct SharpnessLpcMap
 {
   int width, height, border, crop_w, crop_h;
-  bool legacy;                  /* the per-orientation sequence */
   int chunk;                    /* orientations per inverse cuFFT call */
   const SharpnessCufft *fft;
   cufftHandle forward, inverse;
@@ -401,14 +277,12 @@ struct SharpnessLpcMap
   size_t forward_work, inverse_work;
   void *fft_work;
   double2 *spectrum;            /* H x (W / 2 + 1) */
-  float2 *responses;            /* 3 chunk x W x H (legacy: chunk 1) */
-  float2 *orient;               /* legacy: 8 x W x H: {e, cos+} */
+  float2 *responses;            /* 3 chunk x W x H */
   double2 *partials;            /* 8 x blocks of the partials kernel */
   int n_partials;               /* blocks per orientation */
   double *thresholds;           /* 8 */
   double2 *acc;                 /* batched, chunk < 8: {num, den} per crop
                                  * pixel */
-  BankParams bank[kOrientations];
   BatchParams batch;
 };
 
@@ -433,7 +307,7 @@ sharpness_lpc_map_free (SharpnessLpcMap * m)
   if (m->have_inverse)
     m->fft->destroy (m->inverse);
   void *buffers[] = { m->fft_work, m->spectrum, m->responses,
-    m->orient, m->partials, m->thresholds, m->acc
+    m->partials, m->thresholds, m->acc
   };
   for (void *b : buffers)
     if (b)
@@ -453,32 +327,20 @@ axis_step (int n)
 static void
 bank_init (SharpnessLpcMap * m)
 {
-  for (int o = 0; o < kOrientations; o++) {
-    BankParams *p = &m->bank[o];
-    const double ln_sigma = log (kSigmaOnf);
-    const double sigma_theta = M_PI / kOrientations / kThetaOnSigma;
-    /* Odd sizes: the grid is (-(n-1)/2 .. (n-1)/2) / (n - 1). */
-    p->step_x = axis_step (m->width);
-    p->step_y = axis_step (m->height);
-    for (int s = 0; s < kScales; s++)
-      p->log_fo[s] = (float) log (1.0 / (kMinWavelength * kScaleFactors[s]));
-    p->radial_scale = (float) (-1.0 / (2.0 * ln_sigma * ln_sigma));
-    p->angle_scale = (float) (-1.0 / (2.0 * sigma_theta * sigma_theta));
-    p->theta = (float) (o * M_PI / kOrientations);
-    p->inv_n = (float) (1.0 / ((double) m->width * m->height));
-  }
-  /* The same floats for the batched kernels. */
   BatchParams *b = &m->batch;
-  const BankParams *p = &m->bank[0];
-  b->step_x = p->step_x;
-  b->step_y = p->step_y;
+  const double ln_sigma = log (kSigmaOnf);
+  const double sigma_theta = M_PI / kOrientations / kThetaOnSigma;
+
+  /* Odd sizes: the grid is (-(n-1)/2 .. (n-1)/2) / (n - 1). */
+  b->step_x = axis_step (m->width);
+  b->step_y = axis_step (m->height);
   for (int s = 0; s < kScales; s++)
-    b->log_fo[s] = p->log_fo[s];
-  b->radial_scale = p->radial_scale;
-  b->angle_scale = p->angle_scale;
-  b->inv_n = p->inv_n;
+    b->log_fo[s] = (float) log (1.0 / (kMinWavelength * kScaleFactors[s]));
+  b->radial_scale = (float) (-1.0 / (2.0 * ln_sigma * ln_sigma));
+  b->angle_scale = (float) (-1.0 / (2.0 * sigma_theta * sigma_theta));
+  b->inv_n = (float) (1.0 / ((double) m->width * m->height));
   for (int o = 0; o < kOrientations; o++)
-    b->theta[o] = m->bank[o].theta;
+    b->theta[o] = (float) (o * M_PI / kOrientations);
 }
 
 /* An integer from the environment in [@lo, @hi], else @fallback. */
@@ -493,8 +355,8 @@ env_int (const char *name, int lo, int hi, int fallback)
   return *end || x < lo || x > hi ? fallback : (int) x;
 }
 
-/* The inverse plan: batch 3 (legacy) or 3 chunk, chunk the largest of 8,
- * 4, 2, 1 whose responses and work area fit kBatchBudget, or what
+/* The inverse plan: batch 3 chunk, chunk the largest of 8, 4, 2, 1 whose
+ * responses and work area fit kBatchBudget, or what
  * SHARPNESS_CUDA_LPC_BATCH asks for (1, 2, 4 or 8: for benchmarks). */
 static SharpnessStatus
 inverse_plan_init (SharpnessCuda * cuda, SharpnessLpcMap * m)
@@ -507,7 +369,7 @@ inverse_plan_init (SharpnessCuda * cuda, SharpnessLpcMap * m)
 
   if (forced & (forced - 1))
     forced = 0;                 /* not a power of two: ignored */
-  int chunk = m->legacy ? 1 : forced ? forced : kOrientations;
+  int chunk = forced ? forced : kOrientations;
   for (;;) {
     if ((st = cufft_check (cuda, f->create (&m->inverse), "plan creation")))
       return st;
@@ -518,7 +380,7 @@ inverse_plan_init (SharpnessCuda * cuda, SharpnessLpcMap * m)
     st = cufft_check (cuda, f->make_plan_many (m->inverse, 2, dims, nullptr,
             1, n, nullptr, 1, n, CUFFT_C2C, kScales * chunk,
             &m->inverse_work), "inverse plan");
-    const bool last_try = chunk == 1 || m->legacy || forced;
+    const bool last_try = chunk == 1 || forced;
     if (st != SHARPNESS_OK && last_try)
       return st;
     /* A batch cuFFT refuses (size limits) is retried smaller, as one that
@@ -599,17 +461,14 @@ sharpness_lpc_map_new (SharpnessCuda * cuda, int width, int height,
   m->border = ((width < height ? width : height) + 8) / 16;
   m->crop_w = width - 2 * m->border;
   m->crop_h = height - 2 * m->border;
-  m->legacy = sharpness_lpc_map_legacy_requested ();
   m->fft = fft;
   bank_init (m);
 
   const size_t n = (size_t) width * height;
   SharpnessStatus st = plans_init (cuda, m);
   if (st == SHARPNESS_OK) {
-    /* Legacy: partials of every row block of the frame; batched: of the
-     * crop's. */
-    m->n_partials = m->legacy ? (int) (row_blocks (width) * height) :
-        (int) (row_blocks (m->crop_w) * m->crop_h);
+    /* Partials of every row block of the crop. */
+    m->n_partials = (int) (row_blocks (m->crop_w) * m->crop_h);
     const size_t crop = (size_t) m->crop_w * m->crop_h;
     if ((st = device_alloc (cuda, (void **) &m->spectrum,
                 (size_t) height * (width / 2 + 1) * sizeof (double2),
@@ -617,10 +476,7 @@ sharpness_lpc_map_new (SharpnessCuda * cuda, int width, int height,
         (st = device_alloc (cuda, (void **) &m->responses,
                 (size_t) kScales * m->chunk * n * sizeof (float2),
                 "log-Gabor responses")) ||
-        (m->legacy && (st = device_alloc (cuda, (void **) &m->orient,
-                    kOrientations * n * sizeof (float2),
-                    "LPC orientations"))) ||
-        (!m->legacy && m->chunk < kOrientations &&
+        (m->chunk < kOrientations &&
             (st = device_alloc (cuda, (void **) &m->acc,
                     crop * sizeof (double2), "LPC map sums"))) ||
         (st = device_alloc (cuda, (void **) &m->partials,
@@ -639,27 +495,9 @@ sharpness_lpc_map_new (SharpnessCuda * cuda, int width, int height,
 }
 
 int
-sharpness_lpc_map_width (const SharpnessLpcMap * m)
-{
-  return m->width;
-}
-
-int
-sharpness_lpc_map_height (const SharpnessLpcMap * m)
-{
-  return m->height;
-}
-
-int
 sharpness_lpc_map_border (const SharpnessLpcMap * m)
 {
   return m->border;
-}
-
-int
-sharpness_lpc_map_batch (const SharpnessLpcMap * m)
-{
-  return m->legacy ? 0 : m->chunk;
 }
 
 SharpnessStatus
@@ -672,54 +510,10 @@ sharpness_lpc_map_load_plane (SharpnessCuda * cuda,
   return sharpness_cuda_check (cuda, cudaGetLastError (), "LPC gray load");
 }
 
-/* The sequence before issue 11 (kept for A/B measurements,
- * SHARPNESS_CUDA_LPC_LEGACY=1): per orientation a product kernel, one
- * inverse transform of batch 3 and a reduction to {e, cos+}; then the
- * thresholds and the map. */
-static SharpnessStatus
-run_legacy (SharpnessCuda * cuda, SharpnessLpcMap * m, float *out)
-{
-  const SharpnessCufft *f = m->fft;
-  const size_t n = (size_t) m->width * m->height;
-  const dim3 grid (row_blocks (m->width), m->height);
-  SharpnessStatus st;
-
-  for (int o = 0; o < kOrientations; o++) {
-    lpc_product_kernel <<<grid, kThreads, 0, cuda->stream>>> (m->spectrum,
-        m->width, m->height, m->bank[o], m->responses);
-    if ((st = sharpness_cuda_check (cuda, cudaGetLastError (),
-                "log-Gabor product")) ||
-        (st = cufft_check (cuda, f->exec_c2c (m->inverse,
-                    (cufftComplex *) m->responses,
-                    (cufftComplex *) m->responses, CUFFT_INVERSE),
-                "inverse FFT")))
-      return st;
-    lpc_orientation_kernel <<<grid, kThreads, 0, cuda->stream>>>
-        (m->responses, m->width, m->height, m->border, m->orient + o * n,
-        m->partials + (size_t) o * m->n_partials);
-    if ((st = sharpness_cuda_check (cuda, cudaGetLastError (),
-                "LPC orientation")))
-      return st;
-  }
-
-  lpc_threshold_kernel <<<kOrientations, kThreads, 0, cuda->stream>>>
-      (m->partials, m->n_partials, (double) m->crop_w * m->crop_h,
-      m->thresholds);
-  if ((st = sharpness_cuda_check (cuda, cudaGetLastError (),
-              "LPC thresholds")))
-    return st;
-
-  lpc_map_kernel <<<dim3 (row_blocks (m->crop_w), m->crop_h), kThreads, 0,
-      cuda->stream>>> (m->orient, m->thresholds, m->width, m->height,
-      m->border, m->crop_w, out);
-  return sharpness_cuda_check (cuda, cudaGetLastError (), "LPC map");
-}
-
-/* Per chunk of orientations (one chunk of 8 at 1080p): one product kernel
- * for all its filters, one inverse cuFFT call of batch 3 chunk, the energy
- * partials of its finest scale, its thresholds, and the map's sums straight
- * from the responses: 5 launches per chunk instead of 3 per orientation,
- * and no {e, cos+} round trip through memory. */
+/* Per chunk of orientations (one chunk of all 8 unless memory is short):
+ * one product kernel for all its filters, one inverse cuFFT call of batch
+ * 3 chunk, the energy partials of its finest scale, its thresholds, and the
+ * map's sums straight from the responses. */
 static SharpnessStatus
 run_batched (SharpnessCuda * cuda, SharpnessLpcMap * m, float *out)
 {
@@ -770,13 +564,7 @@ sharpness_lpc_map_run (SharpnessCuda * cuda, SharpnessLpcMap * m,
   if ((st = cufft_check (cuda, m->fft->exec_d2z (m->forward, (double *) image,
                   (cufftDoubleComplex *) m->spectrum), "forward FFT")))
     return st;
-  return m->legacy ? run_legacy (cuda, m, out) : run_batched (cuda, m, out);
-}
-
-bool
-sharpness_lpc_map_legacy_requested (void)
-{
-  return env_int ("SHARPNESS_CUDA_LPC_LEGACY", 0, 1, 0) == 1;
+  return run_batched (cuda, m, out);
 }
 
 /* --- CUDA graphs ----------------------------------------------------- */

@@ -30,8 +30,6 @@ SharpnessStatus sharpness_lpc_map_new (SharpnessCuda * cuda, int width,
     int height, SharpnessLpcMap ** out);
 void sharpness_lpc_map_free (SharpnessLpcMap * map);
 
-int sharpness_lpc_map_width (const SharpnessLpcMap * map);
-int sharpness_lpc_map_height (const SharpnessLpcMap * map);
 /* The border B = round (min (W, H) / 16) of the centre crop. */
 int sharpness_lpc_map_border (const SharpnessLpcMap * map);
 
@@ -47,15 +45,8 @@ SharpnessStatus sharpness_lpc_map_load_plane (SharpnessCuda * cuda,
 SharpnessStatus sharpness_lpc_map_run (SharpnessCuda * cuda,
     SharpnessLpcMap * map, const double *image, float *out);
 
-/* Orientations per inverse cuFFT call (8 at 1080p; fewer when the batch
- * would pass 1 GiB), or 0 on the legacy path. */
-int sharpness_lpc_map_batch (const SharpnessLpcMap * map);
-
-/* SHARPNESS_CUDA_LPC_LEGACY=1 in the environment when the state is built:
- * the per-orientation sequence of before issue 11 (3 launches and a cuFFT
- * call of batch 3 per orientation), kept for A/B measurements.
- * SHARPNESS_CUDA_LPC_BATCH=1|2|4|8 forces the orientations per call. */
-bool sharpness_lpc_map_legacy_requested (void);
+/* SHARPNESS_CUDA_LPC_BATCH=1|2|4|8 in the environment when the state is
+ * built forces the orientations per inverse cuFFT call (benchmarks). */
 
 /* --- a metric's per-frame work as one CUDA graph -------------------- */
 

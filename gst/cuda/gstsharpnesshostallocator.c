@@ -176,13 +176,6 @@ gst_sharpness_host_allocator_new (GstCudaContext * context)
   return GST_ALLOCATOR_CAST (self);
 }
 
-gboolean
-gst_is_sharpness_host_memory (GstMemory * mem)
-{
-  return mem != NULL && mem->allocator != NULL &&
-      GST_IS_SHARPNESS_HOST_ALLOCATOR (mem->allocator);
-}
-
 GstBufferPool *
 gst_sharpness_host_pool_new (GstAllocator * allocator, GstCaps * caps,
     guint min_buffers, guint max_buffers)

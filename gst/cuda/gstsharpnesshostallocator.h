@@ -25,8 +25,6 @@ G_DECLARE_FINAL_TYPE (GstSharpnessHostAllocator, gst_sharpness_host_allocator,
  * copies at full speed in every context of the process. */
 GstAllocator *gst_sharpness_host_allocator_new (GstCudaContext * context);
 
-/* TRUE when @mem comes from a GstSharpnessHostAllocator. */
-gboolean gst_is_sharpness_host_memory (GstMemory * mem);
 
 /* A GstVideoBufferPool for @caps (system memory) whose buffers are pinned
  * memory of @allocator, with GstVideoMeta enabled; configured, not active.

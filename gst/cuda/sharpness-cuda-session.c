@@ -375,12 +375,6 @@ sharpness_cuda_session_check_lost (SharpnessCudaSession * self)
   return self->lost;
 }
 
-gboolean
-sharpness_cuda_session_is_lost (SharpnessCudaSession * self)
-{
-  return self->lost;
-}
-
 static guint
 context_device (GstCudaContext * ctx)
 {

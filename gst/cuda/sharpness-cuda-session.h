@@ -71,7 +71,6 @@ void sharpness_cuda_session_pop (SharpnessCudaSession * session);
 /* After a backend call failed with SHARPNESS_ERROR_DEVICE: TRUE when the
  * context now has a sticky error (the session is then marked lost). */
 gboolean sharpness_cuda_session_check_lost (SharpnessCudaSession * session);
-gboolean sharpness_cuda_session_is_lost (SharpnessCudaSession * session);
 
 /* A frame mapped for the session's kernels. */
 typedef struct

@@ -69,6 +69,7 @@
 #include "sharpness-blur-segments.h"
 #include "sharpness-caps.h"
 #include "sharpness-element.h"
+#include "sharpness-frame.h"
 #include "sharpness-frame-regions.h"
 #include "sharpness-messages.h"
 #include "sharpness-meta.h"

@@ -39,7 +39,7 @@ grep -E "FAIL|largest|failure" "$out/test.log"
 
 # The other LPC paths (cuda/lpc-map-cuda.h): plain launches, chunks of two
 # orientations (the carried-over map sums), the sequence of before.
-for v in NO_GRAPH=1 LPC_BATCH=2 "LPC_LEGACY=1 SHARPNESS_CUDA_NO_GRAPH=1"; do
+for v in NO_GRAPH=1 LPC_BATCH=2; do
   step "test SHARPNESS_CUDA_$v"
   log="$out/test-$(echo "$v" | tr ' =' '__').log"
   # $v unquoted: the last entry is two assignments.

@@ -18,13 +18,12 @@
  * --bench: median time per frame (CUDA events around the whole call, after
  * warm-up, over 100 frames cycling through 4 different device frames) at
  * 1920x1080, 1280x720, 3840x2160 and 512x512, as a markdown table; LPC-SI
- * and CWTVNRS on each path of cuda/lpc-map-cuda.h (the per-orientation
- * sequence of before, batched, batched in a CUDA graph), each on a backend
- * of its own.
+ * and CWTVNRS with and without a CUDA graph, each on a backend of its
+ * own.
  *
  * The default run checks the path the environment selects (batched with
- * graphs; SHARPNESS_CUDA_LPC_LEGACY=1, SHARPNESS_CUDA_NO_GRAPH=1 and
- * SHARPNESS_CUDA_LPC_BATCH=1|2|4|8 select the others).
+ * graphs; SHARPNESS_CUDA_NO_GRAPH=1 and SHARPNESS_CUDA_LPC_BATCH=1|2|4|8
+ * select the others).
  *
  * Exits 77 ("skipped: no CUDA device") without a usable device.
  */
@@ -534,20 +533,18 @@ compare_float (const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-/* The LPC paths the benchmark compares (cuda/lpc-map-cuda.h): the
- * environment is read when a metric's per-size state is built, so each
- * path gets a backend of its own. */
+/* The paths the benchmark compares: the environment is read when a
+ * metric's per-size state is built, so each path gets a backend of its
+ * own. */
 typedef struct
 {
   const char *name;
-  const char *legacy;           /* SHARPNESS_CUDA_LPC_LEGACY */
   const char *no_graph;         /* SHARPNESS_CUDA_NO_GRAPH */
 } BenchPath;
 
 static const BenchPath bench_paths[] = {
-  {"per-orientation (before)", "1", "1"},
-  {"batched", "0", "1"},
-  {"batched + graph", "0", "0"},
+  {"launches", "1"},
+  {"graph", "0"},
 };
 
 #define N_BENCH_PATHS ((int) (sizeof bench_paths / sizeof bench_paths[0]))
@@ -601,7 +598,7 @@ bench (cudaStream_t stream)
       "the whole call), Y8 device planes\n\n", prop.name, BENCH_FRAMES,
       BENCH_WARMUP);
   printf ("| metric | size | path | median ms/frame | p10 | p90 | "
-      "vs before |\n");
+      "vs launches |\n");
   printf ("|---|---|---|---|---|---|---|\n");
 
   for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
@@ -629,7 +626,6 @@ bench (cudaStream_t stream)
             N_BENCH_PATHS - 1 : p];
         SharpnessCuda *cuda;
         float t[3];
-        setenv ("SHARPNESS_CUDA_LPC_LEGACY", path->legacy, 1);
         setenv ("SHARPNESS_CUDA_NO_GRAPH", path->no_graph, 1);
         if (sharpness_cuda_new (stream, &cuda)) {
           fprintf (stderr, "CUDA backend: %s\n",
@@ -659,7 +655,6 @@ bench (cudaStream_t stream)
       test_frame_clear (&f[r]);
     }
   }
-  unsetenv ("SHARPNESS_CUDA_LPC_LEGACY");
   unsetenv ("SHARPNESS_CUDA_NO_GRAPH");
   return failures;
 }
