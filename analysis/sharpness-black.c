@@ -28,11 +28,20 @@ sharpness_black_pixel_threshold (gdouble pixel_black_th, guint depth,
 
 gboolean
 sharpness_black_ffmpeg_full_range (SharpnessBlackRangeRule rule,
-    gboolean range_full, gboolean yuvj)
+    SharpnessBlackFormatKind kind, SharpnessBlackRange range)
 {
+  if (kind == SHARPNESS_BLACK_FORMAT_YUVJ)
+    return TRUE;
+  /* 5.1, config_input: ff_fmt_is_in (inlink->format, yuvj_formats). */
   if (rule == SHARPNESS_BLACK_RANGE_RULE_FFMPEG_5_1)
-    return yuvj;
-  return range_full || yuvj;
+    return FALSE;
+  /* 7.1, filter_frame: picref->color_range == AVCOL_RANGE_JPEG; the buffer
+   * source fills an unspecified range with the link's, which
+   * avfiltergraph.c's pick_format sets to JPEG for formats that are not
+   * "regular YUV" (fewer than 3 components: gray). */
+  if (range == SHARPNESS_BLACK_RANGE_UNSPECIFIED)
+    return kind == SHARPNESS_BLACK_FORMAT_GRAY;
+  return range == SHARPNESS_BLACK_RANGE_FULL;
 }
 
 gboolean

@@ -48,34 +48,61 @@ G_BEGIN_DECLS
  * (pixel_black_th in [0, 1], depth 8..16).  With the default 0.10:
  * 8-bit limited 37, full 25; 10-bit limited 151, full 102.
  *
- * @full_range: what the caller must pass for FFmpeg's decision.
- *   FFmpeg 7.1 (per frame): the frame's color_range is JPEG ("pc", full)
- *   or its pixel format is a yuvj one.  In GStreamer terms: the caps'
- *   colorimetry range is GST_VIDEO_COLOR_RANGE_0_255.  Pass that.
+ * @full_range: what the caller must pass for FFmpeg's decision
+ * (sharpness_black_ffmpeg_full_range() spells out both versions' rules):
+ *   FFmpeg 7.1 (per frame): the frame's color_range is JPEG ("pc"), or its
+ *   format is a yuvj one.  A frame that does not say its range gets the
+ *   range of its filter link from the buffer source: limited ("tv") for
+ *   YUV, but full for gray formats (libavfilter treats gray as full range,
+ *   as swscale does).  In GStreamer terms: pass TRUE when the caps'
+ *   colorimetry range is GST_VIDEO_COLOR_RANGE_0_255 -- GStreamer's
+ *   default colorimetry of the GRAY formats is 0_255 too, so this one rule
+ *   reproduces 7.1 for every format; GST_VIDEO_COLOR_RANGE_UNKNOWN counts
+ *   as unspecified (full for gray, limited otherwise).
  *   FFmpeg 5.1 (once, from the link's pixel format): only the yuvj formats
- *   (yuvj411p/420p/422p/440p/444p, all 8-bit) are full; a yuv420p frame
- *   flagged full range, and every high-bit-depth frame, uses the limited
- *   formula.  FFmpeg's 8-bit decoders output yuvj for full-range streams
- *   (JPEG, MJPEG, full-range H.264/HEVC), so on decoded 8-bit video the two
- *   versions agree; they differ for full-range 10-bit video and for raw or
- *   filtered frames whose range flag says full on a non-yuvj format.
- *   sharpness_black_ffmpeg_full_range() spells out both rules. */
+ *   (yuvj411p/420p/422p/440p/444p, all 8-bit) are full; a yuv420p or gray
+ *   frame flagged full range, and every high-bit-depth frame, uses the
+ *   limited formula.  FFmpeg's 8-bit decoders output yuvj for full-range
+ *   streams (JPEG, MJPEG, full-range H.264/HEVC), so on decoded 8-bit YUV
+ *   the two versions agree; they differ for gray, for full-range 10-bit
+ *   video and for raw or filtered frames whose range flag says full on a
+ *   non-yuvj format (docs/black-freeze.md). */
 guint sharpness_black_pixel_threshold (gdouble pixel_black_th, guint depth,
     gboolean full_range);
 
 typedef enum
 {
-  /* FFmpeg 7.1: full when the frame says full range, or yuvj. */
+  /* FFmpeg 7.1: full when the frame says full range, or yuvj, or gray
+   * without a range. */
   SHARPNESS_BLACK_RANGE_RULE_FFMPEG_7_1,
   /* FFmpeg 5.1: full only for the (8-bit) yuvj pixel formats. */
   SHARPNESS_BLACK_RANGE_RULE_FFMPEG_5_1
 } SharpnessBlackRangeRule;
 
+/* The range a frame says it has (FFmpeg's AVFrame.color_range; GStreamer's
+ * colorimetry range: 16_235 LIMITED, 0_255 FULL, UNKNOWN UNSPECIFIED). */
+typedef enum
+{
+  SHARPNESS_BLACK_RANGE_UNSPECIFIED,
+  SHARPNESS_BLACK_RANGE_LIMITED,
+  SHARPNESS_BLACK_RANGE_FULL
+} SharpnessBlackRange;
+
+/* What FFmpeg's range decision needs to know about the pixel format. */
+typedef enum
+{
+  /* Planar, semi-planar or packed YUV (yuv420p, nv12, uyvy422, v210...). */
+  SHARPNESS_BLACK_FORMAT_YUV,
+  /* The yuvj formats: full range by definition. */
+  SHARPNESS_BLACK_FORMAT_YUVJ,
+  /* gray, gray10le, gray16le...: full range in 7.1 unless flagged. */
+  SHARPNESS_BLACK_FORMAT_GRAY
+} SharpnessBlackFormatKind;
+
 /* The @full_range argument of sharpness_black_pixel_threshold() for a frame
- * whose range flag says full (@range_full) and whose FFmpeg pixel format is
- * (@yuvj) or is not a yuvj one, under @rule. */
+ * of format @kind whose range flag is @range, under @rule. */
 gboolean sharpness_black_ffmpeg_full_range (SharpnessBlackRangeRule rule,
-    gboolean range_full, gboolean yuvj);
+    SharpnessBlackFormatKind kind, SharpnessBlackRange range);
 
 /* ---- 2. The count ---------------------------------------------------- */
 

@@ -170,6 +170,8 @@ sharpness_freeze_layout_init (SharpnessFreezeLayout * l,
   l->format = format;
   l->bytes_per_sample = fi->bytes;
   l->depth = fi->depth;
+  l->log2_chroma_w = fi->log2_cw;
+  l->log2_chroma_h = fi->log2_ch;
 
   /* config_input: width[p] = av_image_get_linesize (fmt, w, p) >> (depth
    * > 8), i.e. samples per row, chroma widths rounded up; height[p] = h >>

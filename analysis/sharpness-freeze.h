@@ -142,6 +142,10 @@ typedef struct
   gint height[4];               /* rows compared */
   gint bytes_per_sample;        /* 1, or 2 (little-endian 16-bit words) */
   guint depth;                  /* bits per sample of component 0 */
+  /* The format's chroma subsampling (0 where it has none): a frame in
+   * memory has ceil (h / 2^log2_chroma_h) chroma rows, one more than
+   * compared when h is not a multiple. */
+  gint log2_chroma_w, log2_chroma_h;
   guint64 count;                /* sum of width * height: the MAFD's divisor */
 } SharpnessFreezeLayout;
 

@@ -81,17 +81,30 @@ test_range_rules (void)
 {
   const SharpnessBlackRangeRule v7 = SHARPNESS_BLACK_RANGE_RULE_FFMPEG_7_1;
   const SharpnessBlackRangeRule v5 = SHARPNESS_BLACK_RANGE_RULE_FFMPEG_5_1;
+  const SharpnessBlackFormatKind yuv = SHARPNESS_BLACK_FORMAT_YUV;
+  const SharpnessBlackFormatKind yuvj = SHARPNESS_BLACK_FORMAT_YUVJ;
+  const SharpnessBlackFormatKind gray = SHARPNESS_BLACK_FORMAT_GRAY;
+  const SharpnessBlackRange unspec = SHARPNESS_BLACK_RANGE_UNSPECIFIED;
+  const SharpnessBlackRange tv = SHARPNESS_BLACK_RANGE_LIMITED;
+  const SharpnessBlackRange pc = SHARPNESS_BLACK_RANGE_FULL;
 
-  /* 7.1: the frame's range flag, or a yuvj format. */
-  CHECK (sharpness_black_ffmpeg_full_range (v7, TRUE, FALSE));
-  CHECK (sharpness_black_ffmpeg_full_range (v7, FALSE, TRUE));
-  CHECK (sharpness_black_ffmpeg_full_range (v7, TRUE, TRUE));
-  CHECK (!sharpness_black_ffmpeg_full_range (v7, FALSE, FALSE));
-  /* 5.1: the format only (yuv420p flagged full is limited). */
-  CHECK (!sharpness_black_ffmpeg_full_range (v5, TRUE, FALSE));
-  CHECK (sharpness_black_ffmpeg_full_range (v5, FALSE, TRUE));
-  CHECK (sharpness_black_ffmpeg_full_range (v5, TRUE, TRUE));
-  CHECK (!sharpness_black_ffmpeg_full_range (v5, FALSE, FALSE));
+  /* 7.1: the frame's range flag; yuvj always full; gray full unless
+   * flagged limited. */
+  CHECK (!sharpness_black_ffmpeg_full_range (v7, yuv, unspec));
+  CHECK (!sharpness_black_ffmpeg_full_range (v7, yuv, tv));
+  CHECK (sharpness_black_ffmpeg_full_range (v7, yuv, pc));
+  CHECK (sharpness_black_ffmpeg_full_range (v7, yuvj, unspec));
+  CHECK (sharpness_black_ffmpeg_full_range (v7, yuvj, tv));
+  CHECK (sharpness_black_ffmpeg_full_range (v7, gray, unspec));
+  CHECK (!sharpness_black_ffmpeg_full_range (v7, gray, tv));
+  CHECK (sharpness_black_ffmpeg_full_range (v7, gray, pc));
+  /* 5.1: the format only. */
+  CHECK (!sharpness_black_ffmpeg_full_range (v5, yuv, pc));
+  CHECK (!sharpness_black_ffmpeg_full_range (v5, yuv, unspec));
+  CHECK (sharpness_black_ffmpeg_full_range (v5, yuvj, unspec));
+  CHECK (sharpness_black_ffmpeg_full_range (v5, yuvj, tv));
+  CHECK (!sharpness_black_ffmpeg_full_range (v5, gray, unspec));
+  CHECK (!sharpness_black_ffmpeg_full_range (v5, gray, pc));
 }
 
 static void
