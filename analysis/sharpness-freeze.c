@@ -396,8 +396,6 @@ sharpness_freeze_detector_push (SharpnessFreezeDetector * det, guint64 pts,
     r.mafd = sharpness_freeze_mafd (sad, count, det->settings.depth);
     r.frozen = r.mafd <= det->settings.noise;
     if (d >= det->min_duration_us) {
-      r.start = det->ref_pts;
-      r.start_frame = det->ref_n - 1;
       if (!det->frozen)
         r.events |= SHARPNESS_FREEZE_EVENT_START;
       if (!r.frozen) {
@@ -405,7 +403,11 @@ sharpness_freeze_detector_push (SharpnessFreezeDetector * det, guint64 pts,
         r.end = pts;
         r.end_frame = index;
         r.duration_us = d;
-        r.duration = (guint64) d *1000;
+        r.duration = (guint64) d * 1000;
+      }
+      if (r.events) {
+        r.start = det->ref_pts;
+        r.start_frame = det->ref_n - 1;
       }
       det->frozen = r.frozen;
     }

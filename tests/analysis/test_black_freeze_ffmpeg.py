@@ -595,6 +595,19 @@ def run_tool(case, tmp, version, use_tb=True):
     return [json.loads(line) for line in res.stdout.splitlines()]
 
 
+def run_tool_y4m(case, version):
+    """The tool on FFmpeg's yuv4mpegpipe of the case's raw file (the stream
+    brings the size, rate and format)."""
+    y4m = subprocess.run(['ffmpeg', '-nostdin', '-v', 'error']
+                         + input_args(case) + ['-f', 'yuv4mpegpipe',
+                                               '-strict', '-1', '-'],
+                         capture_output=True, check=True).stdout
+    res = subprocess.run([TOOL, '--range-rule',
+                          '5.1' if version and version < (7, 0) else '7.1',
+                          '-'], input=y4m, capture_output=True, check=True)
+    return [json.loads(line) for line in res.stdout.decode().splitlines()]
+
+
 def run_oracle(case, version):
     fmt, w, h = case['fmt'], case['w'], case['h']
     if fmt == 'v210':
@@ -765,6 +778,7 @@ def mafd_probes(case, ora, tmp, ck):
                      'metadata=mode=print:file=%s' % meta]
             subprocess.run(['ffmpeg', '-nostdin', '-v', 'error']
                            + input_args(case) + ['-vf', ','.join(chain),
+                                                 '-frames:v', '2',
                                                  '-f', 'null', '-'],
                            check=True)
             got = parse_meta(meta).get(1, {})
@@ -811,6 +825,10 @@ def main():
             ora = run_oracle(case, version)
             got = compare(case, ff, tool, ora, version, ck)
             probes = mafd_probes(case, ora, tmp, ck)
+            if case['name'] == '10bit-limited':
+                # the same frames as a YUV4MPEG2 stream on stdin
+                ck.eq('y4m input: frames and events',
+                      run_tool_y4m(case, version)[1:], tool[1:])
             if case['name'] == 'ntsc-29.97':
                 # without the time base the tool measures 59 frames as
                 # 1.969 s < 2 s: the one case where ns and ticks differ
