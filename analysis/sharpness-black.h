@@ -62,9 +62,9 @@ G_BEGIN_DECLS
  *   FFmpeg 5.1 (once, from the link's pixel format): only the yuvj formats
  *   (yuvj411p/420p/422p/440p/444p, all 8-bit) are full; a yuv420p or gray
  *   frame flagged full range, and every high-bit-depth frame, uses the
- *   limited formula.  FFmpeg's 8-bit decoders output yuvj for full-range
- *   streams (JPEG, MJPEG, full-range H.264/HEVC), so on decoded 8-bit YUV
- *   the two versions agree; they differ for gray, for full-range 10-bit
+ *   limited formula.  FFmpeg 5.1's H.264, HEVC and MJPEG decoders output
+ *   yuvj for full-range 8-bit streams, so on those the two versions
+ *   agree; they differ for gray, for full-range 10-bit, VP9 and AV1
  *   video and for raw or filtered frames whose range flag says full on a
  *   non-yuvj format (docs/black-freeze.md). */
 guint sharpness_black_pixel_threshold (gdouble pixel_black_th, guint depth,
