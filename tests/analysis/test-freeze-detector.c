@@ -1,0 +1,491 @@
+/* Unit test of the FFmpeg-exact freeze detector (analysis/sharpness-freeze.h):
+ * the compared geometry of each kind of pixel format (worked by hand), the
+ * SAD and the MAFD, the noise tolerance in dB and linear, and the state
+ * machine (reference updates, freeze_start / freeze_end / freeze_duration,
+ * the d boundary, a freeze open at end of stream, reset, discontinuities,
+ * a 29.97 fps time base).
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <math.h>
+#include <string.h>
+
+#include "sharpness-freeze.h"
+
+static int failures;
+
+#define CHECK(cond) G_STMT_START {                                      \
+  if (!(cond)) {                                                        \
+    g_printerr ("%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+    failures++;                                                         \
+  }                                                                     \
+} G_STMT_END
+
+#define CHECK_EQ_I64(a, b) G_STMT_START {                               \
+  gint64 a_ = (gint64) (a), b_ = (gint64) (b);                          \
+  if (a_ != b_) {                                                       \
+    g_printerr ("%s:%d: %s = %" G_GINT64_FORMAT ", want %"              \
+        G_GINT64_FORMAT "\n", __FILE__, __LINE__, #a, a_, b_);          \
+    failures++;                                                         \
+  }                                                                     \
+} G_STMT_END
+
+#define MS (G_GUINT64_CONSTANT (1000000))
+
+static SharpnessFreezeLayout
+layout (const gchar * name, gint w, gint h)
+{
+  SharpnessFreezeLayout l;
+  SharpnessFreezeFormat f = sharpness_freeze_format_from_name (name);
+
+  CHECK (f != SHARPNESS_FREEZE_FORMAT_INVALID);
+  CHECK (sharpness_freeze_layout_init (&l, f, w, h));
+  return l;
+}
+
+static void
+test_layouts (void)
+{
+  SharpnessFreezeLayout l;
+
+  /* yuv420p 321 x 241: Y 321 x 241; U, V ceil (321 / 2) = 161 wide,
+   * floor (241 / 2) = 120 rows.  77361 + 2 * 19320 = 116001. */
+  l = layout ("yuv420p", 321, 241);
+  CHECK (l.n_planes == 3 && l.bytes_per_sample == 1 && l.depth == 8);
+  CHECK (l.width[0] == 321 && l.height[0] == 241);
+  CHECK (l.width[1] == 161 && l.height[1] == 120);
+  CHECK (l.width[2] == 161 && l.height[2] == 120);
+  CHECK_EQ_I64 (l.count, 116001);
+
+  /* yuv420p10le (and its alias yuv420p10): samples, not bytes. */
+  l = layout ("yuv420p10", 320, 240);
+  CHECK (l.bytes_per_sample == 2 && l.depth == 10);
+  CHECK (l.width[0] == 320 && l.width[1] == 160 && l.height[1] == 120);
+  CHECK_EQ_I64 (l.count, 76800 + 2 * 19200);
+
+  /* yuv422p 5 x 3: U, V 3 x 3. */
+  l = layout ("yuv422p", 5, 3);
+  CHECK (l.width[1] == 3 && l.height[1] == 3);
+  CHECK_EQ_I64 (l.count, 15 + 2 * 9);
+
+  /* yuv410p 9 x 7: chroma ceil (9 / 4) = 3 wide, floor (7 / 4) = 1 row. */
+  l = layout ("yuv410p", 9, 7);
+  CHECK (l.width[1] == 3 && l.height[1] == 1);
+
+  /* yuva420p 7 x 5: alpha is compared, full size: 35 + 2 * 4 * 2 + 35. */
+  l = layout ("yuva420p", 7, 5);
+  CHECK (l.n_planes == 4 && l.width[3] == 7 && l.height[3] == 5);
+  CHECK_EQ_I64 (l.count, 35 + 16 + 35);
+
+  /* nv12 321 x 241: the interleaved plane is 2 * 161 = 322 wide, 120
+   * rows. */
+  l = layout ("nv12", 321, 241);
+  CHECK (l.n_planes == 2 && l.width[1] == 322 && l.height[1] == 120);
+  /* nv16: 4:2:2, all rows. */
+  l = layout ("nv16", 4, 3);
+  CHECK (l.width[1] == 4 && l.height[1] == 3);
+
+  /* uyvy422 321 x 2: 4 bytes per pixel pair, odd width rounded up to 161
+   * pairs: 644 samples a row. */
+  l = layout ("uyvy422", 321, 2);
+  CHECK (l.n_planes == 1 && l.width[0] == 644 && l.height[0] == 2);
+  l = layout ("yuyv422", 320, 2);
+  CHECK (l.width[0] == 640);
+
+  /* Packed RGB: every component, alpha too. */
+  l = layout ("rgb24", 10, 2);
+  CHECK (l.width[0] == 30);
+  l = layout ("rgba", 10, 2);
+  CHECK (l.width[0] == 40);
+  l = layout ("ya8", 10, 2);
+  CHECK (l.width[0] == 20);
+
+  /* gbrp: three full planes; gray16le: one plane of 16-bit samples. */
+  l = layout ("gbrp", 5, 3);
+  CHECK (l.n_planes == 3 && l.width[2] == 5 && l.height[2] == 3);
+  l = layout ("gray16le", 5, 3);
+  CHECK (l.n_planes == 1 && l.width[0] == 5 && l.depth == 16);
+
+  CHECK (sharpness_freeze_format_from_name ("p010le") ==
+      SHARPNESS_FREEZE_FORMAT_INVALID);
+  CHECK (!sharpness_freeze_layout_init (&l, SHARPNESS_FREEZE_FORMAT_YUV420P,
+          0, 4));
+  CHECK (g_strcmp0 (sharpness_freeze_format_name
+          (SHARPNESS_FREEZE_FORMAT_YUV420P10), "yuv420p10le") == 0);
+}
+
+static void
+test_sad (void)
+{
+  /* yuv420p 3 x 3: Y 3 x 3, U and V 2 wide, 1 row (the second chroma row
+   * exists in memory but floor (3 / 2) = 1 row is compared). */
+  guint8 fy[3 * 4], ry[3 * 4], fu[2 * 2], ru[2 * 2], fv[2 * 2], rv[2 * 2];
+  const guint8 *frame[4] = { fy, fu, fv, NULL };
+  const guint8 *ref[4] = { ry, ru, rv, NULL };
+  const gsize stride[4] = { 4, 2, 2, 0 };
+  SharpnessFreezeLayout l = layout ("yuv420p", 3, 3);
+
+  memset (fy, 100, sizeof fy);
+  memset (ry, 100, sizeof ry);
+  memset (fu, 128, sizeof fu);
+  memset (ru, 128, sizeof ru);
+  memset (fv, 128, sizeof fv);
+  memset (rv, 128, sizeof rv);
+  CHECK_EQ_I64 (sharpness_freeze_sad (&l, frame, stride, ref, stride), 0);
+
+  /* Row padding (byte 3 of each luma row) and the second chroma row are
+   * not compared. */
+  fy[3] = fy[7] = 0;
+  fu[2] = fu[3] = 0;
+  rv[3] = 255;
+  CHECK_EQ_I64 (sharpness_freeze_sad (&l, frame, stride, ref, stride), 0);
+
+  /* |100 - 90| + |90 - 100| + |128 - 0| + |255 - 128|, both ways. */
+  fy[0] = 90;
+  ry[9] = 90;
+  fu[1] = 0;
+  rv[0] = 255;
+  CHECK_EQ_I64 (sharpness_freeze_sad (&l, frame, stride, ref, stride),
+      10 + 10 + 128 + 127);
+  CHECK_EQ_I64 (sharpness_freeze_sad (&l, ref, stride, frame, stride),
+      275);
+}
+
+static void
+put16 (guint8 * p, guint v)
+{
+  p[0] = v & 0xff;
+  p[1] = v >> 8;
+}
+
+static void
+test_sad_16bit (void)
+{
+  /* gray10le 2 x 1: |1023 - 0| + |256 - 255| = 1024 (a byte-wise sum
+   * would give 255 + 3 + 1 + 1 = 260). */
+  guint8 a[4], b[4];
+  const guint8 *fa[4] = { a, NULL, NULL, NULL };
+  const guint8 *fb[4] = { b, NULL, NULL, NULL };
+  const gsize stride[4] = { 4, 0, 0, 0 };
+  SharpnessFreezeLayout l = layout ("gray10le", 2, 1);
+
+  put16 (a, 1023);
+  put16 (a + 2, 256);
+  put16 (b, 0);
+  put16 (b + 2, 255);
+  CHECK_EQ_I64 (sharpness_freeze_sad (&l, fa, stride, fb, stride), 1024);
+}
+
+static void
+test_mafd (void)
+{
+  /* 320 x 240 yuv420p: 115200 samples.  SAD 115200 (1 per sample):
+   * 1 / 256 = 0.00390625 exactly; 10-bit: 1 / 1024. */
+  CHECK (sharpness_freeze_mafd (115200, 115200, 8) == 0.00390625);
+  CHECK (sharpness_freeze_mafd (115200, 115200, 10) == 1.0 / 1024);
+  /* (double) sad / count first, then / 2^depth: 1 / 3 / 256. */
+  CHECK (sharpness_freeze_mafd (1, 3, 8) == (1.0 / 3.0) / 256.0);
+  CHECK (sharpness_freeze_mafd (0, 3, 8) == 0.0);
+}
+
+static void
+test_noise (void)
+{
+  gdouble n;
+
+  /* -60 dB: exp2 (log2 (10) * -3) is exactly the double 0.001, FFmpeg's
+   * default. */
+  CHECK (sharpness_freeze_noise_from_db (-60) == 0.001);
+  CHECK (sharpness_freeze_noise_from_db (-60) ==
+      SHARPNESS_FREEZE_DEFAULT_NOISE);
+  /* -40 dB is one ulp above 0.01 (exp2 is not pow (10, x)). */
+  CHECK (sharpness_freeze_noise_from_db (-40) == nextafter (0.01, 1.0));
+  CHECK (sharpness_freeze_noise_from_db (0) == 1.0);
+
+  CHECK (sharpness_freeze_parse_noise ("0.001", &n) && n == 0.001);
+  CHECK (sharpness_freeze_parse_noise ("-60dB", &n) && n == 0.001);
+  CHECK (sharpness_freeze_parse_noise ("-40dB", &n) &&
+      n == nextafter (0.01, 1.0));
+  CHECK (sharpness_freeze_parse_noise ("0.01", &n) && n == 0.01);
+  CHECK (sharpness_freeze_parse_noise ("1", &n) && n == 1.0);
+  CHECK (!sharpness_freeze_parse_noise ("1.5", &n));
+  CHECK (!sharpness_freeze_parse_noise ("6dB", &n));     /* 1.99 > 1 */
+  CHECK (!sharpness_freeze_parse_noise ("-0.1", &n));
+  CHECK (!sharpness_freeze_parse_noise ("abc", &n));
+  CHECK (!sharpness_freeze_parse_noise ("0.1x", &n));
+  CHECK (!sharpness_freeze_parse_noise ("", &n));
+}
+
+typedef struct
+{
+  guint n_start, n_end;
+  SharpnessFreezeResult start, end;
+} Events;
+
+static void
+collect (Events * ev, SharpnessFreezeEvents e, const SharpnessFreezeResult * r)
+{
+  if (e & SHARPNESS_FREEZE_EVENT_START) {
+    ev->n_start++;
+    ev->start = *r;
+  }
+  if (e & SHARPNESS_FREEZE_EVENT_END) {
+    ev->n_end++;
+    ev->end = *r;
+  }
+}
+
+/* Frames 0..n-1 at 25 fps; frames (f0, f1) repeat frame f0 (SAD 0), the
+ * others all differ (SAD = count).  SAD/count with count 1000, depth 8. */
+static Events
+run_25fps (SharpnessFreezeDetector * det, guint n, guint f0, guint f1,
+    SharpnessFreezeResult * eos)
+{
+  Events ev = { 0 };
+  SharpnessFreezeResult r;
+
+  for (guint i = 0; i < n; i++) {
+    gboolean same = i > f0 && i < f1;
+    gboolean had_ref = sharpness_freeze_detector_has_reference (det);
+    SharpnessFreezeEvents e = sharpness_freeze_detector_push (det,
+        i * 40 * MS, same ? 0 : 1000, 1000, &r);
+
+    CHECK (r.compared == had_ref);
+    CHECK (r.frozen == (had_ref && same));
+    /* Every frame that is not frozen becomes the reference. */
+    CHECK (r.keep_reference == !r.frozen);
+    CHECK (sharpness_freeze_detector_has_reference (det));
+    collect (&ev, e, &r);
+  }
+  if (eos)
+    sharpness_freeze_detector_finish (det, eos);
+  return ev;
+}
+
+static void
+test_freezes (void)
+{
+  SharpnessFreezeDetector det;
+  SharpnessFreezeResult eos;
+  Events ev;
+
+  /* Reference frame 10, copies 11..60 (50), frame 61 differs.  At frame
+   * 60, 60 - 10 = 50 frames = 2 s = d: freeze_start = pts of frame 10.
+   * Frame 61: freeze_end 2440 ms, freeze_duration 2.04 s. */
+  sharpness_freeze_detector_init (&det, NULL);
+  ev = run_25fps (&det, 80, 10, 61, &eos);
+  CHECK (ev.n_start == 1 && ev.n_end == 1);
+  CHECK_EQ_I64 (ev.start.start, 400 * MS);
+  CHECK_EQ_I64 (ev.start.start_frame, 10);
+  CHECK (!(ev.start.events & SHARPNESS_FREEZE_EVENT_END));
+  CHECK (ev.start.frozen);
+  CHECK_EQ_I64 (ev.end.start, 400 * MS);
+  CHECK_EQ_I64 (ev.end.end, 2440 * MS);
+  CHECK_EQ_I64 (ev.end.end_frame, 61);
+  CHECK_EQ_I64 (ev.end.duration_us, 2040000);
+  CHECK_EQ_I64 (ev.end.duration, 2040 * MS);
+  CHECK (eos.events == SHARPNESS_FREEZE_EVENT_NONE);
+
+  /* d exactly: copies 11..59, frame 60 differs.  Frame 60 is 2 s after
+   * the reference and not frozen: start, duration and end at once. */
+  sharpness_freeze_detector_init (&det, NULL);
+  ev = run_25fps (&det, 80, 10, 60, NULL);
+  CHECK (ev.n_start == 1 && ev.n_end == 1);
+  CHECK (ev.start.events == (SHARPNESS_FREEZE_EVENT_START |
+          SHARPNESS_FREEZE_EVENT_END));
+  CHECK_EQ_I64 (ev.end.start, 400 * MS);
+  CHECK_EQ_I64 (ev.end.end, 2400 * MS);
+  CHECK_EQ_I64 (ev.end.duration_us, 2000000);
+
+  /* d minus one frame: copies 11..58, frame 59 differs, 1.96 s: nothing. */
+  sharpness_freeze_detector_init (&det, NULL);
+  ev = run_25fps (&det, 80, 10, 59, NULL);
+  CHECK (ev.n_start == 0 && ev.n_end == 0);
+
+  /* d = 0: every frame that differs reports a one-frame "freeze" (FFmpeg
+   * measures from the reference, the previous frame). */
+  {
+    SharpnessFreezeSettings s;
+    sharpness_freeze_settings_init (&s);
+    s.min_duration = 0;
+    sharpness_freeze_detector_init (&det, &s);
+    ev = run_25fps (&det, 5, 0, 0, NULL);
+    CHECK (ev.n_start == 4 && ev.n_end == 4);
+    CHECK_EQ_I64 (ev.end.duration_us, 40000);
+  }
+}
+
+static void
+test_eos (void)
+{
+  SharpnessFreezeDetector det;
+  SharpnessFreezeResult eos;
+  Events ev;
+
+  /* Frozen from frame 10 to the last frame 69: freeze_start at frame 60,
+   * no end; finish() says it was open (FFmpeg says nothing). */
+  sharpness_freeze_detector_init (&det, NULL);
+  ev = run_25fps (&det, 70, 10, 70, &eos);
+  CHECK (ev.n_start == 1 && ev.n_end == 0);
+  CHECK (eos.events == SHARPNESS_FREEZE_EVENT_OPEN_AT_EOS);
+  CHECK_EQ_I64 (eos.start, 400 * MS);
+  CHECK_EQ_I64 (eos.end, 2760 * MS);
+  CHECK_EQ_I64 (eos.end_frame, 69);
+  CHECK (!sharpness_freeze_detector_has_reference (&det));
+
+  /* Frozen to the end but shorter than d: nothing at all. */
+  sharpness_freeze_detector_init (&det, NULL);
+  ev = run_25fps (&det, 40, 10, 40, &eos);
+  CHECK (ev.n_start == 0 && ev.n_end == 0);
+  CHECK (eos.events == SHARPNESS_FREEZE_EVENT_NONE);
+}
+
+static void
+test_reset (void)
+{
+  SharpnessFreezeDetector det;
+  SharpnessFreezeResult r;
+
+  sharpness_freeze_detector_init (&det, NULL);
+  run_25fps (&det, 70, 10, 70, NULL);
+  sharpness_freeze_detector_reset (&det);
+  CHECK (!sharpness_freeze_detector_has_reference (&det));
+  /* The next frame is a first frame again: not compared, kept. */
+  CHECK (sharpness_freeze_detector_push (&det, 5000 * MS, 0, 1000, &r) ==
+      SHARPNESS_FREEZE_EVENT_NONE);
+  CHECK (!r.compared && r.keep_reference);
+  CHECK (sharpness_freeze_detector_finish (&det, &r) ==
+      SHARPNESS_FREEZE_EVENT_NONE);
+}
+
+static void
+test_noise_boundary (void)
+{
+  SharpnessFreezeDetector det;
+  SharpnessFreezeSettings s;
+  SharpnessFreezeResult r;
+
+  /* mafd == n is frozen (<=).  SAD 256 of 1000 samples, depth 8: mafd
+   * 0.256 / 256 = 0.001 exactly? (256 / 1000.) / 256 = 0.001 in double. */
+  sharpness_freeze_settings_init (&s);
+  sharpness_freeze_detector_init (&det, &s);
+  sharpness_freeze_detector_push (&det, 0, 0, 1000, &r);
+  sharpness_freeze_detector_push (&det, 40 * MS, 256, 1000, &r);
+  CHECK (r.mafd == (256 / 1000.) / 256);
+  CHECK (r.frozen == (r.mafd <= 0.001));
+  CHECK (r.mafd == 0.001 && r.frozen);
+  sharpness_freeze_detector_push (&det, 80 * MS, 257, 1000, &r);
+  CHECK (!r.frozen && r.keep_reference);
+}
+
+static void
+test_discontinuity (void)
+{
+  SharpnessFreezeDetector det;
+  SharpnessFreezeSettings s;
+  SharpnessFreezeResult r;
+  guint n_end = 0;
+
+  /* pts goes back from 10 s to 0 at frame 5: the duration is then counted
+   * in frames since the reference at FFmpeg's frame rate.  Frame 0 is the
+   * reference (pts 10 s), frames 1..4 copies at 10.04..10.16 s, then 60
+   * copies with pts from 0: durations (n - ref_n) / 25 s. */
+  sharpness_freeze_settings_init (&s);
+  s.fps_n = 25;
+  s.fps_d = 1;
+  sharpness_freeze_detector_init (&det, &s);
+  for (guint i = 0; i < 70; i++) {
+    guint64 pts = i < 5 ? 10000 * MS + i * 40 * MS : (i - 5) * 40 * MS;
+    gboolean same = i < 60;
+    SharpnessFreezeEvents e = sharpness_freeze_detector_push (&det, pts,
+        same ? 0 : 1000, 1000, &r);
+    if (i == 50)
+      /* 50 frames after the reference: 2 s by the frame count. */
+      CHECK (e == SHARPNESS_FREEZE_EVENT_START);
+    else if (i < 50)
+      CHECK (e == SHARPNESS_FREEZE_EVENT_NONE);
+    if (e & SHARPNESS_FREEZE_EVENT_END) {
+      n_end++;
+      /* Frame 60: 60 frames = 2.4 s by the count, end pts 2.2 s. */
+      CHECK_EQ_I64 (r.duration_us, 2400000);
+      CHECK_EQ_I64 (r.end, 2200 * MS);
+      CHECK_EQ_I64 (r.start, 10000 * MS);
+    }
+  }
+  CHECK (n_end == 1);
+
+  /* Without a frame rate the duration of a discontinuity is 0: no
+   * freeze is ever reported across it. */
+  sharpness_freeze_settings_init (&s);
+  sharpness_freeze_detector_init (&det, &s);
+  for (guint i = 0; i < 70; i++) {
+    guint64 pts = i < 5 ? 10000 * MS + i * 40 * MS : (i - 5) * 40 * MS;
+    CHECK (sharpness_freeze_detector_push (&det, pts, i < 60 ? 0 : 1000,
+            1000, &r) == SHARPNESS_FREEZE_EVENT_NONE);
+  }
+}
+
+/* GStreamer's ns of tick k of 1001/30000 (round to nearest). */
+static guint64
+ntsc_ns (guint64 k)
+{
+  return (k * G_GUINT64_CONSTANT (1001000000000) + 15000) / 30000;
+}
+
+static void
+test_time_base (void)
+{
+  /* 29.97 fps: 60 frames are 60 * 1001 / 30000 s = 2002000 us exactly;
+   * 59 frames 1968633.33 us -> 1968633 < 2000000.  With or without the
+   * time base the same answer (the ns are within 1 ns of the ticks). */
+  for (int with_tb = 0; with_tb < 2; with_tb++) {
+    SharpnessFreezeSettings s;
+    SharpnessFreezeDetector det;
+    SharpnessFreezeResult r;
+    guint n_end = 0;
+
+    sharpness_freeze_settings_init (&s);
+    if (with_tb)
+      s.time_base = (SharpnessTimeBase) {
+      1001, 30000};
+    for (int copies = 58; copies <= 59; copies++) {
+      sharpness_freeze_detector_init (&det, &s);
+      n_end = 0;
+      for (guint k = 0; k < 100; k++) {
+        gboolean same = k > 10 && k <= (guint) (10 + copies);
+        if (sharpness_freeze_detector_push (&det, ntsc_ns (k),
+                same ? 0 : 1000, 1000, &r) & SHARPNESS_FREEZE_EVENT_END) {
+          n_end++;
+          CHECK_EQ_I64 (r.duration_us, 2002000);
+          CHECK_EQ_I64 (r.start, ntsc_ns (10));
+          CHECK_EQ_I64 (r.end, ntsc_ns (70));
+        }
+      }
+      /* 58 copies: the next frame is 59 frames after the reference. */
+      CHECK (n_end == (copies == 59 ? 1u : 0u));
+    }
+  }
+}
+
+int
+main (void)
+{
+  test_layouts ();
+  test_sad ();
+  test_sad_16bit ();
+  test_mafd ();
+  test_noise ();
+  test_freezes ();
+  test_eos ();
+  test_reset ();
+  test_noise_boundary ();
+  test_discontinuity ();
+  test_time_base ();
+  if (failures) {
+    g_printerr ("%d check(s) failed\n", failures);
+    return 1;
+  }
+  g_print ("freeze detector: all checks passed\n");
+  return 0;
+}
