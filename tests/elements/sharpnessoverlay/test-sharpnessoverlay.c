@@ -6,6 +6,10 @@
  * metric direction, ROI boxes, the frame score label, bytes left untouched
  * when nothing is to be drawn, and the composition attached (pixels
  * untouched) when downstream announces GstVideoOverlayCompositionMeta.
+ * Absolute colours: worked ramp values, and frames scored by cudasharpness
+ * (CPU backend), a sharp one all green and a blurred one all red, where the
+ * relative mode gives each a green tile.  The label's glyph height at three
+ * frame sizes.
  * The direct tile-grid blend (sharpness-overlay-blend.c) is compared, on
  * random frames of every format it handles, with
  * gst_video_overlay_composition_blend of the composition the element
