@@ -6,12 +6,28 @@
  * @title: sharpnessoverlay
  *
  * Draws what `cudasharpness` measured on a frame over the frame itself:
- * the tile map (`tiles=COLSxROWS`) as a translucent colour grid, from red
- * (the least sharp tile of the frame) through yellow to green (the
- * sharpest), the scored regions of interest as boxes with their scores,
- * and the frame score (with "BLURRY" when flagged) in the top-left corner.
- * It reads the "GstSharpnessMeta" custom metas and the `sharpness` params
- * of the GstVideoRegionOfInterestMeta of each buffer.
+ * the tile map (`tiles=COLSxROWS`) as a translucent colour grid, the scored
+ * regions of interest as boxes with their scores, and the frame score
+ * (with "BLURRY" when flagged) in the top-left corner.
+ *
+ * It reads, through the readers of sharpness-meta.h, the "GstSharpnessMeta"
+ * custom meta of the metric drawn (`metric`, else the buffer's first):
+ * its metric, score, blurry flag and tile map; and the `sharpness` param of
+ * that metric on each GstVideoRegionOfInterestMeta (score, blurry).  The
+ * metric's direction and range come from the metric table.
+ *
+ * Tile colours run from red (blurry) through yellow to green (sharp).
+ * `color-mode=relative` spans the ramp from the least to the sharpest tile
+ * of each frame: where the detail is, even in a frame that is all soft.
+ * `color-mode=absolute` compares each tile with `threshold` (the meta
+ * carries none: set the one given to cudasharpness): worse tiles red to
+ * orange, the others lime to green.  The default, `auto`, is absolute once
+ * `threshold` is set.
+ *
+ * Labels use a built-in 5x7 bitmap font scaled by whole pixels: by default
+ * the glyphs are about 2.6 % of the frame height (at least 7 pixels), so
+ * they stay readable where the frame is shown small; `text-scale` sets the
+ * multiple instead.
  *
  * The drawing is a GstVideoOverlayComposition: when downstream announces
  * GstVideoOverlayCompositionMeta in the allocation query (glimagesink, many
@@ -31,6 +47,12 @@
  *     cudasharpness tiles=8x4 ! sharpnessoverlay ! videoconvert ! \
  *     autovideosink
  * ]|
+ * The same, tiles coloured against the blur threshold:
+ * |[
+ * gst-launch-1.0 filesrc location=in.mp4 ! decodebin ! videoconvert ! \
+ *     cudasharpness tiles=8x4 threshold=8 ! sharpnessoverlay threshold=8 ! \
+ *     videoconvert ! autovideosink
+ * ]|
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -46,6 +68,9 @@
 #include "sharpness-meta.h"
 #include "sharpness-metric.h"
 #include "sharpness-overlay-blend.h"
+#include "sharpness-overlay-canvas.h"
+#include "sharpness-overlay-colours.h"
+#include "sharpness-overlay-text.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_sharpness_overlay_debug);
 #define GST_CAT_DEFAULT gst_sharpness_overlay_debug
@@ -74,6 +99,8 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
 #define DEFAULT_SHOW_ROIS TRUE
 #define DEFAULT_SHOW_SCORE TRUE
 #define DEFAULT_TEXT_SCALE 0
+#define DEFAULT_COLOR_MODE GST_SHARPNESS_OVERLAY_COLOR_AUTO
+#define DEFAULT_THRESHOLD 0.0
 
 enum
 {
@@ -85,18 +112,42 @@ enum
   PROP_SHOW_ROIS,
   PROP_SHOW_SCORE,
   PROP_TEXT_SCALE,
+  PROP_COLOR_MODE,
+  PROP_THRESHOLD,
 };
 
-/* ARGB as a native-endian 32-bit word is the byte order of
- * GST_VIDEO_OVERLAY_COMPOSITION_FORMAT_RGB (BGRA in memory on little
- * endian, ARGB on big endian), not premultiplied. */
-#define ARGB(a, r, g, b) \
-  (((guint32) (a) << 24) | ((guint32) (r) << 16) | ((guint32) (g) << 8) | \
-   (guint32) (b))
+typedef enum
+{
+  GST_SHARPNESS_OVERLAY_COLOR_AUTO,
+  GST_SHARPNESS_OVERLAY_COLOR_RELATIVE,
+  GST_SHARPNESS_OVERLAY_COLOR_ABSOLUTE,
+} GstSharpnessOverlayColorMode;
+
+#define GST_TYPE_SHARPNESS_OVERLAY_COLOR_MODE \
+  (gst_sharpness_overlay_color_mode_get_type ())
+static GType
+gst_sharpness_overlay_color_mode_get_type (void)
+{
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+    {GST_SHARPNESS_OVERLAY_COLOR_AUTO,
+        "Absolute when a threshold is set, else relative", "auto"},
+    {GST_SHARPNESS_OVERLAY_COLOR_RELATIVE,
+        "From the frame's least to its sharpest tile", "relative"},
+    {GST_SHARPNESS_OVERLAY_COLOR_ABSOLUTE,
+        "Red worse than the threshold, green better", "absolute"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type,
+        g_enum_register_static ("GstSharpnessOverlayColorMode", values));
+  return type;
+}
 
 #define TEXT_RGB 0xffffff
 #define BLURRY_RGB 0xff4040
-#define LABEL_BG ARGB (176, 0, 0, 0)
+#define LABEL_BG SHARPNESS_ARGB (176, 0, 0, 0)
 #define ROI_SHARP_RGB 0x00ffff  /* cyan: not a colour of the tile ramp */
 #define ROI_BLURRY_RGB 0xff00ff /* magenta */
 
@@ -122,6 +173,8 @@ struct _GstSharpnessOverlay
   gboolean show_rois;
   gboolean show_score;
   guint text_scale;
+  GstSharpnessOverlayColorMode color_mode;
+  gdouble threshold;
 
   /* Streaming thread only. */
   GstVideoInfo info;
@@ -133,7 +186,7 @@ struct _GstSharpnessOverlay
   gboolean fast_tiles;          /* the format has the direct blend */
   gboolean warned_host_map;
   gboolean warned_blend;
-  gboolean warned_tiles;
+  gboolean warned_threshold;
 
   /* The frame in flight: found by prepare_output_buffer on the input
    * buffer, drawn by transform_ip.  Arrays grow, never shrink. */
@@ -145,7 +198,7 @@ struct _GstSharpnessOverlay
   gdouble *tile_scores;
   guint32 *tile_argb;
   guint tiles_alloc;
-  gint direction;
+  SharpnessOverlayColourScale colour_scale;
   gboolean draw_score;
   gchar label[LABEL_MAX];
   gboolean blurry;
@@ -159,154 +212,27 @@ GST_ELEMENT_REGISTER_DEFINE (sharpnessoverlay, "sharpnessoverlay",
     GST_RANK_NONE, GST_TYPE_SHARPNESS_OVERLAY);
 
 /* ------------------------------------------------------------------------ */
-/* A 5x7 bitmap font: what labels need (upper case, digits, score
- * punctuation); other characters draw as '?'.  Row bits 4..0 = left..right. */
-
-typedef struct
-{
-  gchar c;
-  guint8 rows[7];
-} Glyph;
-
-static const Glyph font[] = {
-  {' ', {0, 0, 0, 0, 0, 0, 0}},
-  {'0', {0x0e, 0x11, 0x13, 0x15, 0x19, 0x11, 0x0e}},
-  {'1', {0x04, 0x0c, 0x04, 0x04, 0x04, 0x04, 0x0e}},
-  {'2', {0x0e, 0x11, 0x01, 0x02, 0x04, 0x08, 0x1f}},
-  {'3', {0x1f, 0x02, 0x04, 0x02, 0x01, 0x11, 0x0e}},
-  {'4', {0x02, 0x06, 0x0a, 0x12, 0x1f, 0x02, 0x02}},
-  {'5', {0x1f, 0x10, 0x1e, 0x01, 0x01, 0x11, 0x0e}},
-  {'6', {0x06, 0x08, 0x10, 0x1e, 0x11, 0x11, 0x0e}},
-  {'7', {0x1f, 0x01, 0x02, 0x04, 0x08, 0x08, 0x08}},
-  {'8', {0x0e, 0x11, 0x11, 0x0e, 0x11, 0x11, 0x0e}},
-  {'9', {0x0e, 0x11, 0x11, 0x0f, 0x01, 0x02, 0x0c}},
-  {'A', {0x0e, 0x11, 0x11, 0x1f, 0x11, 0x11, 0x11}},
-  {'B', {0x1e, 0x11, 0x11, 0x1e, 0x11, 0x11, 0x1e}},
-  {'C', {0x0e, 0x11, 0x10, 0x10, 0x10, 0x11, 0x0e}},
-  {'D', {0x1c, 0x12, 0x11, 0x11, 0x11, 0x12, 0x1c}},
-  {'E', {0x1f, 0x10, 0x10, 0x1e, 0x10, 0x10, 0x1f}},
-  {'F', {0x1f, 0x10, 0x10, 0x1e, 0x10, 0x10, 0x10}},
-  {'G', {0x0e, 0x11, 0x10, 0x17, 0x11, 0x11, 0x0f}},
-  {'H', {0x11, 0x11, 0x11, 0x1f, 0x11, 0x11, 0x11}},
-  {'I', {0x0e, 0x04, 0x04, 0x04, 0x04, 0x04, 0x0e}},
-  {'J', {0x07, 0x02, 0x02, 0x02, 0x02, 0x12, 0x0c}},
-  {'K', {0x11, 0x12, 0x14, 0x18, 0x14, 0x12, 0x11}},
-  {'L', {0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x1f}},
-  {'M', {0x11, 0x1b, 0x15, 0x15, 0x11, 0x11, 0x11}},
-  {'N', {0x11, 0x11, 0x19, 0x15, 0x13, 0x11, 0x11}},
-  {'O', {0x0e, 0x11, 0x11, 0x11, 0x11, 0x11, 0x0e}},
-  {'P', {0x1e, 0x11, 0x11, 0x1e, 0x10, 0x10, 0x10}},
-  {'Q', {0x0e, 0x11, 0x11, 0x11, 0x15, 0x12, 0x0d}},
-  {'R', {0x1e, 0x11, 0x11, 0x1e, 0x14, 0x12, 0x11}},
-  {'S', {0x0f, 0x10, 0x10, 0x0e, 0x01, 0x01, 0x1e}},
-  {'T', {0x1f, 0x04, 0x04, 0x04, 0x04, 0x04, 0x04}},
-  {'U', {0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x0e}},
-  {'V', {0x11, 0x11, 0x11, 0x11, 0x11, 0x0a, 0x04}},
-  {'W', {0x11, 0x11, 0x11, 0x15, 0x15, 0x15, 0x0a}},
-  {'X', {0x11, 0x11, 0x0a, 0x04, 0x0a, 0x11, 0x11}},
-  {'Y', {0x11, 0x11, 0x11, 0x0a, 0x04, 0x04, 0x04}},
-  {'Z', {0x1f, 0x01, 0x02, 0x04, 0x08, 0x10, 0x1f}},
-  {'.', {0, 0, 0, 0, 0, 0x0c, 0x0c}},
-  {'-', {0, 0, 0, 0x1f, 0, 0, 0}},
-  {'+', {0, 0x04, 0x04, 0x1f, 0x04, 0x04, 0}},
-  {':', {0, 0x0c, 0x0c, 0, 0x0c, 0x0c, 0}},
-  {'%', {0x18, 0x19, 0x02, 0x04, 0x08, 0x13, 0x03}},
-  {'/', {0, 0x01, 0x02, 0x04, 0x08, 0x10, 0}},
-  {'_', {0, 0, 0, 0, 0, 0, 0x1f}},
-  {'?', {0x0e, 0x11, 0x01, 0x02, 0x04, 0, 0x04}},
-};
-
-static const guint8 *
-glyph_rows (gchar c)
-{
-  c = g_ascii_toupper (c);
-  for (guint i = 0; i < G_N_ELEMENTS (font); i++)
-    if (font[i].c == c)
-      return font[i].rows;
-  return font[G_N_ELEMENTS (font) - 1].rows;
-}
-
-/* A glyph is 5x7 in a 6x8 cell, times @scale. */
-static gint
-text_width (const gchar * text, guint scale)
-{
-  gint n = (gint) strlen (text);
-  return n > 0 ? (n * 6 - 1) * (gint) scale : 0;
-}
-
-#define TEXT_HEIGHT(scale) (7 * (gint) (scale))
-/* Padding around a label's text inside its background box. */
-#define LABEL_PAD(scale) ((gint) (scale) + 1)
-#define LABEL_HEIGHT(scale) (TEXT_HEIGHT (scale) + 2 * LABEL_PAD (scale))
-
-/* ------------------------------------------------------------------------ */
-/* Drawing into the rows y0 .. y1 - 1 of a frame-sized ARGB canvas. */
-
-typedef struct
-{
-  guint32 *px;                  /* row 0 of the frame */
-  gint width, height;
-  gint y0, y1;
-} Canvas;
-
-static void
-fill_rect (Canvas * c, gint x, gint y, gint w, gint h, guint32 argb)
-{
-  gint xa = MAX (x, 0), xb = MIN (x + w, c->width);
-  gint ya = MAX (y, c->y0), yb = MIN (y + h, c->y1);
-
-  for (gint j = ya; j < yb; j++) {
-    guint32 *row = c->px + (gsize) j * c->width;
-    for (gint i = xa; i < xb; i++)
-      row[i] = argb;
-  }
-}
-
-static void
-stroke_rect (Canvas * c, gint x, gint y, gint w, gint h, gint t, guint32 argb)
-{
-  t = MIN (t, MIN (w, h) / 2 + 1);
-  fill_rect (c, x, y, w, t, argb);
-  fill_rect (c, x, y + h - t, w, t, argb);
-  fill_rect (c, x, y + t, t, h - 2 * t, argb);
-  fill_rect (c, x + w - t, y + t, t, h - 2 * t, argb);
-}
-
-static void
-draw_text (Canvas * c, gint x, gint y, guint scale, const gchar * text,
-    guint32 argb)
-{
-  gint s = (gint) scale;
-
-  for (const gchar * p = text; *p; p++, x += 6 * s) {
-    const guint8 *rows = glyph_rows (*p);
-    for (gint r = 0; r < 7; r++)
-      for (gint b = 0; b < 5; b++)
-        if (rows[r] & (0x10 >> b))
-          fill_rect (c, x + b * s, y + r * s, s, s, argb);
-  }
-}
-
-/* ------------------------------------------------------------------------ */
 /* Layout: the same geometry for the band computation and the drawing. */
 
-/* Offset of "BLURRY" from the start of the score label's text. */
+/* Offset of "BLURRY" from the start of the score label's text: one
+ * character cell after it. */
 #define BLURRY_X(self) \
-  ((gint) (strlen ((self)->label) + 1) * 6 * (gint) (self)->scale)
+  sharpness_overlay_text_advance ((guint) strlen ((self)->label) + 1, \
+      (self)->scale)
 
 static void
 score_box (GstSharpnessOverlay * self, gint * x, gint * y, gint * w, gint * h)
 {
   gint s = (gint) self->scale;
-  gint tw = text_width (self->label, self->scale);
+  gint tw = sharpness_overlay_text_width (self->label, self->scale);
 
-  /* "BLURRY" follows the label after one character cell. */
   if (self->blurry)
-    tw = BLURRY_X (self) + text_width ("BLURRY", self->scale);
+    tw = BLURRY_X (self) + sharpness_overlay_text_width ("BLURRY",
+        self->scale);
   *x = 2 * s;
   *y = 2 * s;
-  *w = tw + 2 * LABEL_PAD (s);
-  *h = LABEL_HEIGHT (s);
+  *w = tw + 2 * SHARPNESS_LABEL_PAD (s);
+  *h = SHARPNESS_LABEL_HEIGHT (s);
 }
 
 static void
@@ -314,62 +240,26 @@ roi_label (GstSharpnessOverlay * self, const OverlayRoi * roi, gchar * text,
     gsize size, gint * x, gint * y, gint * w, gint * h)
 {
   g_snprintf (text, size, "%.4g", roi->score);
-  *w = text_width (text, self->scale) + 2 * LABEL_PAD (self->scale);
-  *h = LABEL_HEIGHT (self->scale);
+  *w = sharpness_overlay_text_width (text, self->scale) +
+      2 * SHARPNESS_LABEL_PAD (self->scale);
+  *h = SHARPNESS_LABEL_HEIGHT (self->scale);
   *x = roi->x;
   /* Above the box when there is room, else inside its top edge. */
   *y = roi->y - *h >= 0 ? roi->y - *h : roi->y;
 }
 
-/* The colour ramp: t = 0 the least sharp tile of the frame, red; 0.5
- * yellow; 1 the sharpest, green. */
-static guint32
-ramp (gdouble t, guint8 alpha)
-{
-  guint r, g;
-
-  t = CLAMP (t, 0.0, 1.0);
-  if (t < 0.5) {
-    r = 255;
-    g = (guint) lround (510.0 * t);
-  } else {
-    r = (guint) lround (510.0 * (1.0 - t));
-    g = 255;
-  }
-  return ARGB (alpha, r, g, 0);
-}
-
 static void
 compute_tile_colours (GstSharpnessOverlay * self)
 {
-  guint n = self->cols * self->rows;
-  gdouble lo = INFINITY, hi = -INFINITY;
-
-  for (guint i = 0; i < n; i++) {
-    gdouble v = self->tile_scores[i];
-    if (isfinite (v)) {
-      lo = MIN (lo, v);
-      hi = MAX (hi, v);
-    }
-  }
-  for (guint i = 0; i < n; i++) {
-    gdouble v = self->tile_scores[i], t = 0.5;
-    /* Equal tiles (or no finite score) give the middle of the ramp: a
-     * relative map cannot tell a uniformly sharp frame from a blurry one. */
-    if (isfinite (v) && hi > lo) {
-      t = (v - lo) / (hi - lo);
-      if (self->direction == SHARPNESS_LOWER_IS_SHARPER)
-        t = 1.0 - t;
-    }
-    self->tile_argb[i] = ramp (t, self->tile_alpha);
-  }
+  sharpness_overlay_tile_colours (&self->colour_scale, self->tile_scores,
+      self->cols * self->rows, self->tile_alpha, self->tile_argb);
 }
 
 static void
-draw_tiles (GstSharpnessOverlay * self, Canvas * c)
+draw_tiles (GstSharpnessOverlay * self, SharpnessCanvas * c)
 {
   gint64 w = c->width, h = c->height;
-  guint32 line = ARGB (self->tile_alpha, 0, 0, 0);
+  guint32 line = SHARPNESS_ARGB (self->tile_alpha, 0, 0, 0);
 
   compute_tile_colours (self);
   for (guint r = 0; r < self->rows; r++) {
@@ -378,102 +268,41 @@ draw_tiles (GstSharpnessOverlay * self, Canvas * c)
     for (guint col = 0; col < self->cols; col++) {
       gint xa = (gint) (col * w / self->cols);
       gint xb = (gint) ((col + 1) * w / self->cols);
-      fill_rect (c, xa, ya, xb - xa, yb - ya,
+      sharpness_canvas_fill_rect (c, xa, ya, xb - xa, yb - ya,
           self->tile_argb[r * self->cols + col]);
       /* A thin dark line on the top and left edges of every tile that is
        * large enough to keep its colour readable. */
       if (xb - xa >= 8 && yb - ya >= 8) {
         if (r > 0)
-          fill_rect (c, xa, ya, xb - xa, 1, line);
+          sharpness_canvas_fill_rect (c, xa, ya, xb - xa, 1, line);
         if (col > 0)
-          fill_rect (c, xa, ya, 1, yb - ya, line);
+          sharpness_canvas_fill_rect (c, xa, ya, 1, yb - ya, line);
       }
     }
   }
 }
 
-static void
-draw_label (Canvas * c, gint x, gint y, gint w, gint h, guint scale,
-    const gchar * text, guint32 bg, guint32 fg)
-{
-  gint pad = LABEL_PAD (scale);
-
-  fill_rect (c, x, y, w, h, bg);
-  draw_text (c, x + pad, y + pad, scale, text, fg);
-}
-
 /* ------------------------------------------------------------------------ */
 /* Reading the metas. */
 
-static const GstStructure *
-find_frame_meta (GstBuffer * buf, const gchar * metric)
-{
-  gpointer state = NULL;
-  GstMeta *meta;
-
-  while ((meta = gst_buffer_iterate_meta (buf, &state))) {
-    const GstStructure *s;
-
-    if (!gst_meta_info_is_custom (meta->info) ||
-        !gst_custom_meta_has_name ((GstCustomMeta *) meta,
-            SHARPNESS_META_NAME))
-      continue;
-    s = gst_custom_meta_get_structure ((GstCustomMeta *) meta);
-    if (!metric || g_strcmp0 (gst_structure_get_string (s, "metric"),
-            metric) == 0)
-      return s;
-  }
-  return NULL;
-}
-
-/* The `sharpness` param of @roi for @metric (any metric when NULL). */
-static const GstStructure *
-find_roi_param (GstVideoRegionOfInterestMeta * roi, const gchar * metric)
-{
-  for (GList * l = roi->params; l; l = l->next) {
-    const GstStructure *p = l->data;
-    if (gst_structure_has_name (p, "sharpness") && (!metric ||
-            g_strcmp0 (gst_structure_get_string (p, "metric"), metric) == 0))
-      return p;
-  }
-  return NULL;
-}
-
+/* Copies the tile map of @m, which sharpness_meta_read() checked. */
 static gboolean
-read_tiles (GstSharpnessOverlay * self, const GstStructure * s)
+read_tiles (GstSharpnessOverlay * self, const SharpnessMetaReading * m)
 {
-  const GValue *arr = gst_structure_get_value (s, "tile-scores");
-  guint cols = 0, rows = 0, n;
+  guint n = m->tiles_cols * m->tiles_rows;
 
-  if (!gst_structure_get_uint (s, "tiles-cols", &cols) ||
-      !gst_structure_get_uint (s, "tiles-rows", &rows) || !arr)
+  if (n == 0)
     return FALSE;
-  n = cols * rows;
-  if (cols == 0 || rows == 0 || cols > 1024 || rows > 1024 ||
-      !GST_VALUE_HOLDS_ARRAY (arr) || gst_value_array_get_size (arr) != n)
-    goto bad;
   if (n > self->tiles_alloc) {
     self->tile_scores = g_renew (gdouble, self->tile_scores, n);
     self->tile_argb = g_renew (guint32, self->tile_argb, n);
     self->tiles_alloc = n;
   }
-  for (guint i = 0; i < n; i++) {
-    const GValue *v = gst_value_array_get_value (arr, i);
-    if (!G_VALUE_HOLDS_DOUBLE (v))
-      goto bad;
-    self->tile_scores[i] = g_value_get_double (v);
-  }
-  self->cols = cols;
-  self->rows = rows;
+  for (guint i = 0; i < n; i++)
+    self->tile_scores[i] = sharpness_meta_reading_tile (m, i);
+  self->cols = m->tiles_cols;
+  self->rows = m->tiles_rows;
   return TRUE;
-
-bad:
-  if (!self->warned_tiles) {
-    self->warned_tiles = TRUE;
-    GST_WARNING_OBJECT (self, "ignoring a malformed tile map (%ux%u, %s)",
-        cols, rows, arr ? G_VALUE_TYPE_NAME (arr) : "none");
-  }
-  return FALSE;
 }
 
 static void
@@ -488,14 +317,11 @@ read_rois (GstSharpnessOverlay * self, GstBuffer * buf, const gchar * metric)
   while ((meta = gst_buffer_iterate_meta_filtered (buf, &state,
               GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE))) {
     GstVideoRegionOfInterestMeta *roi = (GstVideoRegionOfInterestMeta *) meta;
-    const GstStructure *p = find_roi_param (roi, metric);
     OverlayRoi r;
     gint x1, y1;
 
-    if (!p || !gst_structure_get_double (p, "score", &r.score))
+    if (!sharpness_roi_param_read (roi, metric, NULL, &r.score, &r.blurry))
       continue;
-    if (!gst_structure_get_boolean (p, "blurry", &r.blurry))
-      r.blurry = FALSE;
     r.x = CLAMP ((gint) roi->x, 0, fw);
     r.y = CLAMP ((gint) roi->y, 0, fh);
     x1 = (gint) MIN ((gint64) roi->x + roi->w, fw);
@@ -507,6 +333,36 @@ read_rois (GstSharpnessOverlay * self, GstBuffer * buf, const gchar * metric)
   }
 }
 
+/* The tile colours of @metric in @mode: absolute needs a threshold (the
+ * meta carries none, and its blurry flag is the frame's, not a tile's). */
+static void
+set_colour_scale (GstSharpnessOverlay * self, const gchar * metric,
+    GstSharpnessOverlayColorMode mode, gdouble threshold)
+{
+  const SharpnessMetricInfo *info =
+      sharpness_metric_get_info (sharpness_metric_from_nick (metric));
+  gboolean absolute = mode == GST_SHARPNESS_OVERLAY_COLOR_ABSOLUTE ||
+      (mode == GST_SHARPNESS_OVERLAY_COLOR_AUTO && threshold > 0.0);
+
+  if (absolute && threshold <= 0.0) {
+    absolute = FALSE;
+    if (!self->warned_threshold) {
+      self->warned_threshold = TRUE;
+      GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS,
+          ("sharpnessoverlay: color-mode=absolute needs a threshold; the "
+              "tiles are coloured relative to each frame until one is set"),
+          ("Set threshold to the score that separates sharp from blurry "
+              "in the units of the metric drawn (%s)", metric));
+    }
+  }
+  if (absolute)
+    sharpness_overlay_colour_scale_absolute (&self->colour_scale, info,
+        threshold);
+  else
+    sharpness_overlay_colour_scale_relative (&self->colour_scale,
+        info ? info->direction : SHARPNESS_HIGHER_IS_SHARPER);
+}
+
 /* Decides what to draw on @buf (and whether to draw at all), from the
  * properties and the buffer's metas. */
 static gboolean
@@ -514,10 +370,11 @@ collect (GstSharpnessOverlay * self, GstBuffer * buf)
 {
   gchar metric_prop[METRIC_NAME_MAX] = "";
   const gchar *metric;
-  const GstStructure *s;
-  gboolean enabled, show_tiles, show_rois, show_score;
-  gdouble opacity, score = 0.0;
+  SharpnessMetaReading m;
+  gboolean have_meta, enabled, show_tiles, show_rois, show_score;
+  gdouble opacity, threshold;
   guint text_scale;
+  GstSharpnessOverlayColorMode color_mode;
 
   GST_OBJECT_LOCK (self);
   enabled = self->enabled;
@@ -528,6 +385,8 @@ collect (GstSharpnessOverlay * self, GstBuffer * buf)
   show_rois = self->show_rois;
   show_score = self->show_score;
   text_scale = self->text_scale;
+  color_mode = self->color_mode;
+  threshold = self->threshold;
   GST_OBJECT_UNLOCK (self);
 
   if (!enabled || GST_VIDEO_INFO_FORMAT (&self->info) ==
@@ -536,42 +395,38 @@ collect (GstSharpnessOverlay * self, GstBuffer * buf)
 
   /* The metric drawn: the property's, else the first meta's, else that
    * of the first ROI param. */
-  s = find_frame_meta (buf, metric_prop[0] ? metric_prop : NULL);
-  metric = metric_prop[0] ? metric_prop : s ? gst_structure_get_string (s,
-      "metric") : NULL;
+  have_meta = sharpness_meta_read (buf, metric_prop[0] ? metric_prop : NULL,
+      &m);
+  metric = metric_prop[0] ? metric_prop : have_meta ? m.metric : NULL;
   if (!metric) {
     gpointer state = NULL;
     GstMeta *meta;
+    gdouble score;
+    gboolean blurry;
+
     while (!metric && (meta = gst_buffer_iterate_meta_filtered (buf, &state,
-                GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE))) {
-      const GstStructure *p =
-          find_roi_param ((GstVideoRegionOfInterestMeta *) meta, NULL);
-      if (p)
-        metric = gst_structure_get_string (p, "metric");
-    }
+                GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE)))
+      sharpness_roi_param_read ((GstVideoRegionOfInterestMeta *) meta, NULL,
+          &metric, &score, &blurry);
   }
   if (!metric)
     return FALSE;
 
-  {
-    const SharpnessMetricInfo *mi =
-        sharpness_metric_get_info (sharpness_metric_from_nick (metric));
-    self->direction = mi ? (gint) mi->direction : SHARPNESS_HIGHER_IS_SHARPER;
-  }
-
   self->scale = text_scale ? text_scale :
-      (guint) MAX (1, (GST_VIDEO_INFO_HEIGHT (&self->info) + 180) / 360);
+      sharpness_overlay_text_auto_scale (GST_VIDEO_INFO_HEIGHT (&self->info));
   self->tile_alpha = (guint8) lround (CLAMP (opacity, 0.0, 1.0) * 255.0);
-  self->draw_tiles = show_tiles && s && self->tile_alpha > 0 &&
-      read_tiles (self, s);
-  self->draw_score = show_score && s &&
-      gst_structure_get_double (s, "score", &score);
+  self->draw_tiles = show_tiles && have_meta && self->tile_alpha > 0 &&
+      read_tiles (self, &m);
+  if (self->draw_tiles)
+    set_colour_scale (self, metric, color_mode, threshold);
+  self->draw_score = show_score && have_meta;
   if (self->draw_score) {
-    gchar *up = g_ascii_strup (metric, -1);
-    if (!gst_structure_get_boolean (s, "blurry", &self->blurry))
-      self->blurry = FALSE;
-    g_snprintf (self->label, sizeof (self->label), "%s %.4g", up, score);
-    g_free (up);
+    self->blurry = m.blurry;
+    g_snprintf (self->label, sizeof (self->label), "%s %.4g", metric,
+        m.score);
+    /* The font has upper case only; in place, nothing allocated. */
+    for (gchar * p = self->label; *p; p++)
+      *p = g_ascii_toupper (*p);
   }
   self->draw_rois = FALSE;
   if (show_rois) {
@@ -650,7 +505,7 @@ build_composition (GstSharpnessOverlay * self, gboolean with_tiles)
   gint thick = MAX (2, (gint) self->scale);
   gchar text[32];
   CanvasRef *ref;
-  Canvas c;
+  SharpnessCanvas c;
   GstBuffer *band;
   GstVideoOverlayRectangle *rect;
   GstVideoOverlayComposition *comp;
@@ -705,21 +560,22 @@ build_composition (GstSharpnessOverlay * self, gboolean with_tiles)
     for (guint i = 0; i < self->rois->len; i++) {
       const OverlayRoi *r = &g_array_index (self->rois, OverlayRoi, i);
       guint32 rgb = r->blurry ? ROI_BLURRY_RGB : ROI_SHARP_RGB;
-      stroke_rect (&c, r->x, r->y, r->w, r->h, thick, ARGB (255, 0, 0, 0) |
-          rgb);
+      sharpness_canvas_stroke_rect (&c, r->x, r->y, r->w, r->h, thick,
+          SHARPNESS_OPAQUE (rgb));
       roi_label (self, r, text, sizeof (text), &x, &y, &w, &h);
-      draw_label (&c, x, y, w, h, self->scale, text, ARGB (255, 0, 0, 0) |
-          rgb, ARGB (255, 0, 0, 0));
+      sharpness_overlay_label_draw (&c, x, y, w, h, self->scale, text,
+          SHARPNESS_OPAQUE (rgb), SHARPNESS_OPAQUE (0x000000));
     }
   }
   if (self->draw_score) {
     score_box (self, &x, &y, &w, &h);
-    draw_label (&c, x, y, w, h, self->scale, self->label, LABEL_BG,
-        ARGB (255, 0, 0, 0) | TEXT_RGB);
+    sharpness_overlay_label_draw (&c, x, y, w, h, self->scale, self->label,
+        LABEL_BG, SHARPNESS_OPAQUE (TEXT_RGB));
     if (self->blurry)
-      draw_text (&c, x + LABEL_PAD (self->scale) + BLURRY_X (self),
-          y + LABEL_PAD (self->scale), self->scale, "BLURRY",
-          ARGB (255, 0, 0, 0) | BLURRY_RGB);
+      sharpness_overlay_text_draw (&c,
+          x + SHARPNESS_LABEL_PAD (self->scale) + BLURRY_X (self),
+          y + SHARPNESS_LABEL_PAD (self->scale), self->scale, "BLURRY",
+          SHARPNESS_OPAQUE (BLURRY_RGB));
   }
 
   /* The band as a buffer of its own (a rectangle's pixels are packed:
@@ -923,7 +779,7 @@ gst_sharpness_overlay_start (GstBaseTransform * trans)
   gst_video_info_init (&self->info);
   self->alloc_checked = FALSE;
   self->attach = FALSE;
-  self->warned_host_map = self->warned_blend = self->warned_tiles = FALSE;
+  self->warned_host_map = self->warned_blend = self->warned_threshold = FALSE;
   return TRUE;
 }
 
@@ -972,6 +828,12 @@ gst_sharpness_overlay_set_property (GObject * object, guint prop_id,
     case PROP_TEXT_SCALE:
       self->text_scale = g_value_get_uint (value);
       break;
+    case PROP_COLOR_MODE:
+      self->color_mode = g_value_get_enum (value);
+      break;
+    case PROP_THRESHOLD:
+      self->threshold = g_value_get_double (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -1007,6 +869,12 @@ gst_sharpness_overlay_get_property (GObject * object, guint prop_id,
       break;
     case PROP_TEXT_SCALE:
       g_value_set_uint (value, self->text_scale);
+      break;
+    case PROP_COLOR_MODE:
+      g_value_set_enum (value, self->color_mode);
+      break;
+    case PROP_THRESHOLD:
+      g_value_set_double (value, self->threshold);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1062,9 +930,8 @@ gst_sharpness_overlay_class_init (GstSharpnessOverlayClass * klass)
           DEFAULT_OPACITY, rw));
   g_object_class_install_property (gobject_class, PROP_SHOW_TILES,
       g_param_spec_boolean ("show-tiles", "Show tiles",
-          "Draw the tile map (tiles-cols x tiles-rows of the meta) as a "
-          "colour grid: red the least sharp tile of the frame, yellow the "
-          "middle, green the sharpest", DEFAULT_SHOW_TILES, rw));
+          "Draw the tile map of the meta as a red (blurry) to green (sharp) "
+          "colour grid, scaled as color-mode says", DEFAULT_SHOW_TILES, rw));
   g_object_class_install_property (gobject_class, PROP_SHOW_ROIS,
       g_param_spec_boolean ("show-rois", "Show ROIs",
           "Draw every region of interest that has a `sharpness` param of the "
@@ -1077,9 +944,20 @@ gst_sharpness_overlay_class_init (GstSharpnessOverlayClass * klass)
   g_object_class_install_property (gobject_class, PROP_TEXT_SCALE,
       g_param_spec_uint ("text-scale", "Text scale",
           "Size of the labels' 5x7-pixel font, in multiples (0: automatic, "
-          "about frame height / 360, at least 1)", 0, 32,
-          DEFAULT_TEXT_SCALE, rw));
+          "glyphs about 2.6 % of the frame height, at least 7 pixels)", 0,
+          SHARPNESS_TEXT_SCALE_MAX, DEFAULT_TEXT_SCALE, rw));
+  g_object_class_install_property (gobject_class, PROP_COLOR_MODE,
+      g_param_spec_enum ("color-mode", "Color mode",
+          "How tile scores become colours: relative to the frame's tiles, "
+          "or absolute against threshold (auto: absolute when it is set)",
+          GST_TYPE_SHARPNESS_OVERLAY_COLOR_MODE, DEFAULT_COLOR_MODE, rw));
+  g_object_class_install_property (gobject_class, PROP_THRESHOLD,
+      g_param_spec_double ("threshold", "Threshold",
+          "Score that separates sharp (green) from blurry (red) tiles in the "
+          "absolute color mode, in the metric's units; 0: none", 0.0,
+          G_MAXDOUBLE, DEFAULT_THRESHOLD, rw));
 
+  gst_type_mark_as_plugin_api (GST_TYPE_SHARPNESS_OVERLAY_COLOR_MODE, 0);
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
@@ -1109,6 +987,8 @@ gst_sharpness_overlay_init (GstSharpnessOverlay * self)
   self->show_rois = DEFAULT_SHOW_ROIS;
   self->show_score = DEFAULT_SHOW_SCORE;
   self->text_scale = DEFAULT_TEXT_SCALE;
+  self->color_mode = DEFAULT_COLOR_MODE;
+  self->threshold = DEFAULT_THRESHOLD;
   self->rois = g_array_new (FALSE, FALSE, sizeof (OverlayRoi));
   gst_video_info_init (&self->info);
   sharpness_overlay_blend_init (&self->blend);

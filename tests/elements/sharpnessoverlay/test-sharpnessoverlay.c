@@ -6,6 +6,10 @@
  * metric direction, ROI boxes, the frame score label, bytes left untouched
  * when nothing is to be drawn, and the composition attached (pixels
  * untouched) when downstream announces GstVideoOverlayCompositionMeta.
+ * Absolute colours: worked ramp values, and frames scored by cudasharpness
+ * (CPU backend), a sharp one all green and a blurred one all red, where the
+ * relative mode gives each a green tile.  The label's glyph height at three
+ * frame sizes.
  * The direct tile-grid blend (sharpness-overlay-blend.c) is compared, on
  * random frames of every format it handles, with
  * gst_video_overlay_composition_blend of the composition the element
@@ -549,6 +553,315 @@ GST_START_TEST (test_sequence)
 GST_END_TEST;
 
 /* ------------------------------------------------------------------------ */
+/* Absolute colours: against a threshold, not the frame's own tiles. */
+
+/* tiles_4x2 against threshold 5 on laplacian's range [0, 1020): 1 is 4/5
+ * of the way from the threshold to the blurry end 0, t = 0.25 x (1 - 0.8)
+ * = 0.05, (255, 26, 0); 5 is not worse than the threshold, lime (128, 255,
+ * 0); 9 is 4/5 of the way to 2 x threshold, t = 0.75 + 0.25 x 0.8 = 0.95,
+ * (26, 255, 0).  Set explicitly, and by default once a threshold is set. */
+GST_START_TEST (test_absolute_ramp)
+{
+  const gchar *props = __i__ == 0 ?
+      "opacity=1 show-score=false color-mode=absolute threshold=5" :
+      "opacity=1 show-score=false threshold=5";
+  GstHarness *h = overlay_new (props, "RGBA", W, H);
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+
+  info_for (&info, "RGBA", W, H);
+  in = gray_frame (&info);
+  add_meta (in, "laplacian", 5.0, FALSE, 4, 2, tiles_4x2);
+  out = gst_harness_push_and_pull (h, in);
+  check_pixel (out, &info, TX (0), TY (0), 255, 26, 0, 255, props);
+  check_pixel (out, &info, TX (1), TY (0), 128, 255, 0, 255, props);
+  check_pixel (out, &info, TX (3), TY (1), 26, 255, 0, 255, props);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* blur-effect (lower is sharper, range [0, 1]) against 0.5: 0.9 is 4/5 of
+ * the way to the blurry end 1, (255, 26, 0); 0.1 4/5 of the way to the
+ * sharp end 0, (26, 255, 0); 0.5 lime; a tile without a finite score
+ * yellow, a colour the absolute mode gives no score. */
+GST_START_TEST (test_absolute_direction)
+{
+  static const gdouble tiles[8] = { 0.9, 0.5, 0.5, 0.5, NAN, 0.5, 0.5, 0.1 };
+  GstHarness *h = overlay_new ("opacity=1 show-score=false threshold=0.5",
+      "RGBA", W, H);
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+
+  info_for (&info, "RGBA", W, H);
+  in = gray_frame (&info);
+  add_meta (in, "blur-effect", 0.5, FALSE, 4, 2, tiles);
+  out = gst_harness_push_and_pull (h, in);
+  check_pixel (out, &info, TX (0), TY (0), 255, 26, 0, 255, "worst blur");
+  check_pixel (out, &info, TX (1), TY (0), 128, 255, 0, 255, "at threshold");
+  check_pixel (out, &info, TX (0), TY (1), 255, 255, 0, 255, "no score");
+  check_pixel (out, &info, TX (3), TY (1), 26, 255, 0, 255, "least blur");
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* color-mode=absolute without a threshold: one warning, and the tiles
+ * coloured relative to the frame meanwhile. */
+GST_START_TEST (test_absolute_needs_threshold)
+{
+  GstHarness *h = overlay_new ("opacity=1 show-score=false "
+      "color-mode=absolute", "RGBA", W, H);
+  GstBus *bus = gst_bus_new ();
+  GstVideoInfo info;
+  GstMessage *msg;
+
+  gst_element_set_bus (h->element, bus);
+  info_for (&info, "RGBA", W, H);
+  for (gint i = 0; i < 2; i++) {
+    GstBuffer *in = gray_frame (&info), *out;
+
+    add_meta (in, "laplacian", 5.0, FALSE, 4, 2, tiles_4x2);
+    out = gst_harness_push_and_pull (h, in);
+    check_pixel (out, &info, TX (0), TY (0), 255, 0, 0, 255, "least sharp");
+    check_pixel (out, &info, TX (3), TY (1), 0, 255, 0, 255, "sharpest");
+    gst_buffer_unref (out);
+  }
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
+  fail_unless (msg != NULL, "no warning about the missing threshold");
+  gst_message_unref (msg);
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING) == NULL,
+      "the warning must come once");
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Real scores: cudasharpness (CPU backend) scores the tiles of a sharp
+ * frame and of the same frame blurred, the overlay draws them.  The frame:
+ * 128x64 gray noise, 4x2 tiles of 32x32 whose noise amplitude grows from
+ * tile to tile (so each frame has a least and a most sharp tile); the
+ * blurred one is it through two passes of a 5x5 box filter.  Laplacian
+ * tile scores: 33 to 185 sharp, 1.0 to 3.0 blurred. */
+#define PW 128
+#define PH 64
+#define P_THRESHOLD "10"
+
+static GstBuffer *
+pattern_frame (gboolean blurred)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, PW * PH * 4, NULL);
+  GRand *rand = g_rand_new_with_seed (42);
+  gdouble *a = g_new (gdouble, PW * PH), *b = g_new (gdouble, PW * PH);
+  GstMapInfo map;
+
+  for (gint y = 0; y < PH; y++)
+    for (gint x = 0; x < PW; x++) {
+      gint tile = (y / 32) * 4 + x / 32;
+      gdouble amp = 30.0 + 20.0 * tile;
+      a[y * PW + x] = 128.0 + amp * (g_rand_double (rand) - 0.5);
+    }
+  for (gint pass = 0; blurred && pass < 2; pass++) {
+    /* Horizontal then vertical running means, edges clamped. */
+    for (gint y = 0; y < PH; y++)
+      for (gint x = 0; x < PW; x++) {
+        gdouble sum = 0.0;
+        for (gint k = -2; k <= 2; k++)
+          sum += a[y * PW + CLAMP (x + k, 0, PW - 1)];
+        b[y * PW + x] = sum / 5.0;
+      }
+    for (gint y = 0; y < PH; y++)
+      for (gint x = 0; x < PW; x++) {
+        gdouble sum = 0.0;
+        for (gint k = -2; k <= 2; k++)
+          sum += b[CLAMP (y + k, 0, PH - 1) * PW + x];
+        a[y * PW + x] = sum / 5.0;
+      }
+  }
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  for (gint i = 0; i < PW * PH; i++) {
+    guint8 v = (guint8) CLAMP (lround (a[i]), 0, 255);
+    map.data[4 * i] = map.data[4 * i + 1] = map.data[4 * i + 2] = v;
+    map.data[4 * i + 3] = 255;
+  }
+  gst_buffer_unmap (buf, &map);
+  g_free (a);
+  g_free (b);
+  g_rand_free (rand);
+  return buf;
+}
+
+/* The tile scores cudasharpness attached, for the failure messages. */
+static gchar *
+tile_scores_string (GstBuffer * buf)
+{
+  gpointer state = NULL;
+  GstMeta *meta;
+
+  while ((meta = gst_buffer_iterate_meta (buf, &state)))
+    if (gst_meta_info_is_custom (meta->info) &&
+        gst_custom_meta_has_name ((GstCustomMeta *) meta,
+            SHARPNESS_META_NAME))
+      return gst_value_serialize (gst_structure_get_value
+          (gst_custom_meta_get_structure ((GstCustomMeta *) meta),
+              "tile-scores"));
+  return g_strdup ("(no meta)");
+}
+
+static GstBuffer *
+score_and_draw (const gchar * overlay_props, gboolean blurred)
+{
+  gchar *launch = g_strdup_printf ("cudasharpness backend=cpu "
+      "metric=laplacian tiles=4x2 post-messages=false ! sharpnessoverlay "
+      "opacity=1 show-score=false %s", overlay_props);
+  GstHarness *h = gst_harness_new_parse (launch);
+  GstBuffer *out;
+
+  gst_harness_set_src_caps_str (h, "video/x-raw,format=RGBA,width=128,"
+      "height=64,framerate=25/1");
+  out = gst_harness_push_and_pull (h, pattern_frame (blurred));
+  fail_unless (out != NULL, "%s: no output", launch);
+  gst_harness_teardown (h);
+  g_free (launch);
+  return out;
+}
+
+GST_START_TEST (test_absolute_scored_frames)
+{
+  GstVideoInfo info;
+
+  info_for (&info, "RGBA", PW, PH);
+  for (gint blurred = 0; blurred < 2; blurred++) {
+    GstBuffer *out = score_and_draw ("color-mode=absolute threshold="
+        P_THRESHOLD, blurred);
+    gchar *scores = tile_scores_string (out);
+
+    for (gint t = 0; t < 8; t++) {
+      gint x = (t % 4) * 32 + 16, y = (t / 4) * 32 + 16;
+      guint8 px[4];
+
+      read_pixel (out, &info, x, y, px);
+      if (blurred)
+        fail_unless (px[1] >= 200 && px[2] <= 128 && px[3] <= 40,
+            "blurred frame, tile %d: (%u, %u, %u) is not red; threshold "
+            P_THRESHOLD ", tile scores %s", t, px[1], px[2], px[3], scores);
+      else
+        fail_unless (px[2] >= 200 && px[1] <= 128 && px[3] <= 40,
+            "sharp frame, tile %d: (%u, %u, %u) is not green; threshold "
+            P_THRESHOLD ", tile scores %s", t, px[1], px[2], px[3], scores);
+    }
+    g_free (scores);
+    gst_buffer_unref (out);
+  }
+}
+
+GST_END_TEST;
+
+/* The relative mode keeps the old behaviour, for the same two frames: each
+ * has its own red (first tile, the faintest noise) and green (last tile)
+ * tile, the blurred frame as green as the sharp one. */
+GST_START_TEST (test_relative_scored_frames)
+{
+  GstVideoInfo info;
+
+  info_for (&info, "RGBA", PW, PH);
+  for (gint blurred = 0; blurred < 2; blurred++) {
+    GstBuffer *out = score_and_draw ("color-mode=relative threshold="
+        P_THRESHOLD, blurred);
+
+    check_pixel (out, &info, 16, 16, 255, 0, 0, 255, blurred ?
+        "blurred, least sharp tile" : "sharp, least sharp tile");
+    check_pixel (out, &info, 112, 48, 0, 255, 0, 255, blurred ?
+        "blurred, sharpest tile" : "sharp, sharpest tile");
+    gst_buffer_unref (out);
+  }
+}
+
+GST_END_TEST;
+
+/* ------------------------------------------------------------------------ */
+/* Text size. */
+
+/* Height in pixels of the white glyph rows drawn (the score label's text,
+ * white on its dark box over the gray frame): first to last row with a
+ * white pixel. */
+static gint
+glyph_rows_height (GstBuffer * buf, gint w, gint h)
+{
+  GstMapInfo map;
+  gint first = -1, last = -1;
+
+  gst_buffer_map (buf, &map, GST_MAP_READ);
+  for (gint y = 0; y < h; y++) {
+    const guint8 *row = map.data + (gsize) y * w * 4;
+    for (gint x = 0; x < w; x++)
+      if (row[4 * x] > 200 && row[4 * x + 1] > 200 && row[4 * x + 2] > 200) {
+        if (first < 0)
+          first = y;
+        last = y;
+        break;
+      }
+  }
+  gst_buffer_unmap (buf, &map);
+  return first < 0 ? 0 : last - first + 1;
+}
+
+static gint
+label_height (const gchar * props, gint w, gint h)
+{
+  GstHarness *harness = overlay_new (props, "RGBA", w, h);
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  gint rows;
+
+  info_for (&info, "RGBA", w, h);
+  in = gray_frame (&info);
+  add_meta (in, "laplacian", 12.5, FALSE, 0, 0, NULL);
+  out = gst_harness_push_and_pull (harness, in);
+  rows = glyph_rows_height (out, w, h);
+  gst_buffer_unref (out);
+  gst_harness_teardown (harness);
+  return rows;
+}
+
+/* The automatic size grows with the frame: at least the font's 7 pixels on
+ * a small frame, at least 2 % of the height from 720 lines up (a label
+ * readable on a wall or in a multiviewer tile); text-scale overrides it. */
+GST_START_TEST (test_text_size)
+{
+  static const struct
+  {
+    gint w, h;
+  } sizes[] = { {320, 240}, {1280, 720}, {1920, 1080} };
+  gint rows[G_N_ELEMENTS (sizes)];
+
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++) {
+    rows[i] = label_height ("show-tiles=false", sizes[i].w, sizes[i].h);
+    GST_INFO ("%dx%d: label glyphs %d pixels high", sizes[i].w, sizes[i].h,
+        rows[i]);
+    fail_unless (rows[i] >= 7, "%dx%d: glyphs %d pixels high, below 7",
+        sizes[i].w, sizes[i].h, rows[i]);
+    if (i > 0)
+      fail_unless (rows[i] > rows[i - 1], "%dx%d: glyphs %d pixels high, "
+          "not more than the %d of %d lines", sizes[i].w, sizes[i].h,
+          rows[i], rows[i - 1], sizes[i - 1].h);
+    if (sizes[i].h >= 720)
+      fail_unless (rows[i] >= 0.02 * sizes[i].h, "%dx%d: glyphs %d pixels "
+          "high, below 2 %% of the height", sizes[i].w, sizes[i].h, rows[i]);
+  }
+  fail_unless_equals_int (label_height ("show-tiles=false text-scale=1",
+          1920, 1080), 7);
+  fail_unless_equals_int (label_height ("show-tiles=false text-scale=5",
+          320, 240), 35);
+}
+
+GST_END_TEST;
+
+/* ------------------------------------------------------------------------ */
 /* The direct blend of the tile grid against GStreamer's generic blend. */
 
 /* Largest difference allowed between the direct blend and
@@ -874,6 +1187,12 @@ overlay_suite (void)
   tcase_add_test (tc, test_score_label);
   tcase_add_loop_test (tc, test_attach_meta, 0, G_N_ELEMENTS (formats));
   tcase_add_test (tc, test_sequence);
+  tcase_add_loop_test (tc, test_absolute_ramp, 0, 2);
+  tcase_add_test (tc, test_absolute_direction);
+  tcase_add_test (tc, test_absolute_needs_threshold);
+  tcase_add_test (tc, test_absolute_scored_frames);
+  tcase_add_test (tc, test_relative_scored_frames);
+  tcase_add_test (tc, test_text_size);
   tcase_add_loop_test (tc, test_fast_vs_blend, 0,
       G_N_ELEMENTS (fast_formats) * G_N_ELEMENTS (fast_cases));
   tcase_add_test (tc, test_cuda_host_map_warning);
