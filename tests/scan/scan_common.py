@@ -15,7 +15,10 @@ import threading
 import clips
 
 BUILD = os.environ.get('SHARPNESS_BUILD_ROOT', '.')
-TOOL = os.path.join(BUILD, 'tools', 'sharpness-scan')
+# SHARPNESS_SCAN_TOOL runs the tests against another build of the tool (an
+# older one, to see a test fail before its fix).
+TOOL = os.environ.get('SHARPNESS_SCAN_TOOL',
+                      os.path.join(BUILD, 'tools', 'sharpness-scan'))
 WORK = os.path.join(BUILD, 'tests', 'scan', 'data')
 SOURCE = os.environ.get('SHARPNESS_SOURCE_ROOT',
                         os.path.join(os.path.dirname(__file__), '..', '..'))

@@ -92,6 +92,15 @@ void scan_report_begin (GString * out, const ScanSettings * s);
 void scan_report_file (GString * out, const ScanFile * f);
 void scan_report_end (GString * out);
 
+/* Thumbnails (scan-thumbs.c). */
+/* A system-memory copy of @buf (a CUDA buffer is downloaded by the map),
+ * as a sample of @caps (system-memory caps of @info); NULL on failure. */
+GstSample *scan_thumb_copy_frame (const GstVideoInfo * info, GstCaps * caps,
+    GstBuffer * buf);
+/* Encodes the worst frame of each of @f's segments (thumbnail and centre
+ * crop) and drops the frame. */
+void scan_thumbs_make (ScanFile * f);
+
 /* "1:02:03.456" style, for people. */
 gchar *scan_format_time (gdouble seconds);
 
