@@ -14,6 +14,9 @@
 
 #include "scan-job.h"
 
+/* Warnings of the decoding elements kept as notes (the count goes on). */
+#define MAX_WARNING_NOTES 5
+
 ScanJob *
 scan_job_new (guint index, const gchar * input, const gchar * uri,
     const ScanSettings * s)
@@ -25,9 +28,14 @@ scan_job_new (guint index, const gchar * input, const gchar * uri,
   job->file.uri = g_strdup (uri);
   job->file.settings = s;
   job->file.duration = GST_CLOCK_TIME_NONE;
+  job->file.orientation_method = GST_VIDEO_ORIENTATION_IDENTITY;
   job->file.frames = g_array_new (FALSE, FALSE, sizeof (ScanFrame));
   job->file.scores = g_array_new (FALSE, FALSE, sizeof (gdouble));
   job->file.segments = g_array_new (FALSE, FALSE, sizeof (ScanSegment));
+  job->file.sizes = g_array_new (FALSE, FALSE, sizeof (ScanSize));
+  job->file.damage = g_array_new (FALSE, FALSE, sizeof (ScanDamage));
+  job->file.notes = g_ptr_array_new_with_free_func (g_free);
+  job->first_pts = job->prev_pts = job->prev_duration = GST_CLOCK_TIME_NONE;
   g_mutex_init (&job->lock);
   gst_segment_init (&job->segment, GST_FORMAT_UNDEFINED);
   gst_video_info_init (&job->vinfo);
@@ -52,6 +60,10 @@ scan_job_release_results (ScanJob * job)
     scan_clear_sample (&ss->worst);
   }
   g_array_set_size (f->segments, 0);
+  g_array_set_size (f->damage, 0);
+  g_array_set_size (f->sizes, 0);
+  scan_clear_sample (&f->image);
+  g_clear_pointer (&f->image_base64, g_free);
 }
 
 void
@@ -63,11 +75,17 @@ scan_job_free (ScanJob * job)
   g_free (job->file.codec);
   g_free (job->file.decoder);
   g_free (job->file.format);
+  g_free (job->file.decoded_format);
+  g_free (job->file.orientation);
   g_free (job->file.error);
   g_free (job->file.warning);
   g_array_unref (job->file.frames);
   g_array_unref (job->file.scores);
   g_array_unref (job->file.segments);
+  g_array_unref (job->file.sizes);
+  g_array_unref (job->file.damage);
+  g_ptr_array_unref (job->file.notes);
+  g_free (job->source_warning);
   gst_clear_caps (&job->sample_caps);
   scan_clear_sample (&job->open_worst);
   g_mutex_clear (&job->lock);
@@ -89,23 +107,95 @@ check_input (ScanJob * job)
   if (path && !g_file_test (path, G_FILE_TEST_EXISTS))
     job->file.error = g_strdup ("no such file");
   else if (path && g_file_test (path, G_FILE_TEST_IS_DIR))
-    job->file.error = g_strdup ("is a directory");
+    job->file.error = g_strdup ("a directory without image or video files "
+        "(docs/scan.md lists the extensions read)");
   else if (path && access (path, R_OK) != 0)
     job->file.error = g_strdup ("cannot be read (permission denied)");
   g_free (path);
   return job->file.error == NULL;
 }
 
+/* Once the frames are in: what the stream turned out to be. */
+static void
+describe_stream (ScanJob * job)
+{
+  ScanFile *f = &job->file;
+  GstVideoOrientationMethod m = f->orientation_method;
+
+  /* Sizes as displayed: a quarter turn swaps them. */
+  if (m == GST_VIDEO_ORIENTATION_90R || m == GST_VIDEO_ORIENTATION_90L ||
+      m == GST_VIDEO_ORIENTATION_UL_LR || m == GST_VIDEO_ORIENTATION_UR_LL) {
+    for (guint i = 0; i < f->sizes->len; i++) {
+      ScanSize *sz = &g_array_index (f->sizes, ScanSize, i);
+      gint w = sz->width;
+      sz->width = sz->height;
+      sz->height = w;
+    }
+  }
+  if (f->sizes->len) {
+    f->width = g_array_index (f->sizes, ScanSize, 0).width;
+    f->height = g_array_index (f->sizes, ScanSize, 0).height;
+  }
+  f->kind = job->image_codec && scan_file_frames (f) == 1 ?
+      SCAN_KIND_IMAGE : SCAN_KIND_VIDEO;
+  if (f->kind != SCAN_KIND_IMAGE)
+    scan_clear_sample (&f->image);
+  if (f->video_streams > 1)
+    g_ptr_array_insert (f->notes, 0, g_strdup_printf ("%u video streams: "
+            "only the first one was scanned", f->video_streams));
+  if (f->interlaced)
+    g_ptr_array_add (f->notes, g_strdup ("interlaced: frames scored as "
+            "delivered, both fields woven (combing on motion raises "
+            "sharpness scores)"));
+}
+
+/* What the frames say about the file as a whole; takes @error. */
+static gchar *
+check_frames (ScanJob * job, gchar * error)
+{
+  guint64 n = scan_file_frames (&job->file);
+
+  if (!error && job->no_video)
+    error = g_strdup ("no video stream (audio only?)");
+  if (!error && n == 0 && job->file.stopped != SCAN_STOP_SIGNAL)
+    error = g_strdup (job->file.warning ? job->file.warning :
+        "no video frame could be decoded");
+  if (!error && job->file.stopped == SCAN_STOP_NONE &&
+      job->file.duration != GST_CLOCK_TIME_NONE) {
+    /* The container promised more than was decoded: truncated or damaged
+     * (demuxers end such files with a plain EOS). */
+    gdouble have = scan_file_seconds (&job->file);
+    gdouble want = job->file.duration / (gdouble) GST_SECOND;
+    if (have + 0.5 < want * 0.98)
+      error = g_strdup_printf ("truncated or damaged: frames end at %.2f s, "
+          "the container says %.2f s", have, want);
+  }
+  return error;
+}
+
+/* Segments over a damaged stretch: their verdict is unreliable. */
+static void
+flag_damaged_segments (ScanFile * f)
+{
+  for (guint i = 0; i < f->segments->len; i++) {
+    ScanSegment *ss = &g_array_index (f->segments, ScanSegment, i);
+    for (guint k = 0; k < f->damage->len && !ss->damaged; k++) {
+      const ScanDamage *d = &g_array_index (f->damage, ScanDamage, k);
+      ss->damaged = ss->seg.start_frame <= d->last_frame &&
+          ss->seg.end_frame >= d->first_frame;
+    }
+  }
+}
+
 void
 scan_job_finish (ScanJob * job, gchar * error)
 {
-  guint64 n;
-
   if (job->finished) {
     g_free (error);
     return;
   }
   job->finished = TRUE;
+  scan_errors_stop (job);
   job->file.elapsed = (g_get_monotonic_time () - job->t_start) / 1e6;
   if (job->pipeline) {
     gint64 dur = -1;
@@ -117,30 +207,19 @@ scan_job_finish (ScanJob * job, gchar * error)
   if (job->bus_watch)
     g_source_remove (job->bus_watch);
   job->bus_watch = 0;
+  job->decodebin = NULL;
   g_clear_pointer (&job->pipeline, gst_object_unref);
 
-  n = scan_file_frames (&job->file);
-  if (!error && job->no_video)
-    error = g_strdup ("no video stream (audio only?)");
-  if (!error && n == 0)
-    error = g_strdup (job->file.warning ? job->file.warning :
-        "no video frame could be decoded");
-  if (!error && job->file.duration != GST_CLOCK_TIME_NONE) {
-    /* The container promised more than was decoded: truncated or damaged
-     * (demuxers end such files with a plain EOS). */
-    gdouble have = scan_file_seconds (&job->file);
-    gdouble want = job->file.duration / (gdouble) GST_SECOND;
-    if (have + 0.5 < want * 0.98)
-      error = g_strdup_printf ("truncated or damaged: frames end at %.2f s, "
-          "the container says %.2f s", have, want);
-  }
+  error = check_frames (job, error);
   if (!job->file.error)
     job->file.error = error;
   else
     g_free (error);
+  describe_stream (job);
   if (!job->file.error)
     scan_frames_finish (job);
   scan_clear_sample (&job->open_worst);
+  flag_damaged_segments (&job->file);
   scan_thumbs_make (&job->file);
 
   job->running = FALSE;
@@ -148,53 +227,96 @@ scan_job_finish (ScanJob * job, gchar * error)
     job->done (job, job->done_data);
 }
 
+/* Whether @src is one of the elements that read and decode the input. */
+static gboolean
+is_decoding (ScanJob * job, GstObject * src)
+{
+  return job->decodebin && src != GST_OBJECT (job->decodebin) &&
+      gst_object_has_as_ancestor (src, GST_OBJECT (job->decodebin));
+}
+
+static void
+on_warning (ScanJob * job, GstMessage * msg)
+{
+  GstObject *src = GST_MESSAGE_SRC (msg);
+  GError *err = NULL;
+  gchar *dbg = NULL, *text;
+
+  gboolean source = GST_IS_ELEMENT (src) &&
+      GST_OBJECT_FLAG_IS_SET (src, GST_ELEMENT_FLAG_SOURCE);
+  guint64 position;
+
+  gst_message_parse_warning (msg, &err, &dbg);
+  text = g_strdup_printf ("%s (%s)", err->message, GST_OBJECT_NAME (src));
+  /* The reason given when no frame comes: the reader's or the decoder's
+   * word, not a scorer's. */
+  if (!job->file.warning && (source || is_decoding (job, src)))
+    job->file.warning = g_strdup (text);
+  if (source) {
+    g_free (job->source_warning);
+    job->source_warning = g_strdup (err->message);
+  } else if (is_decoding (job, src)) {
+    /* A warning of a demuxer, parser or decoder is damage: the frames
+     * around it may be wrong. */
+    g_mutex_lock (&job->lock);
+    position = job->position;
+    g_mutex_unlock (&job->lock);
+    if (job->file.decoding_warnings++ < MAX_WARNING_NOTES)
+      g_ptr_array_add (job->file.notes, g_strdup_printf ("decoding "
+              "warning at %.2f s: %s", position / (gdouble) GST_SECOND,
+              text));
+  }
+  g_free (text);
+  g_clear_error (&err);
+  g_free (dbg);
+}
+
 static gboolean
 bus_cb (GstBus * bus, GstMessage * msg, gpointer user_data)
 {
   ScanJob *job = user_data;
-  GError *err = NULL;
-  gchar *dbg = NULL;
+  gchar *text;
 
   switch (GST_MESSAGE_TYPE (msg)) {
     case GST_MESSAGE_EOS:
-      scan_job_finish (job, NULL);
-      return G_SOURCE_REMOVE;
+      /* During a network check, the check ends the file. */
+      if (!job->diagnosis)
+        scan_job_finish (job, NULL);
+      break;
     case GST_MESSAGE_ERROR:
-      gst_message_parse_error (msg, &err, &dbg);
-      if (job->no_video)
-        scan_job_finish (job, g_strdup ("no video stream (audio only?)"));
-      else
-        scan_job_finish (job, g_strdup_printf ("%s (%s)", err->message,
-                GST_OBJECT_NAME (GST_MESSAGE_SRC (msg))));
-      g_clear_error (&err);
-      g_free (dbg);
-      return G_SOURCE_REMOVE;
+      if (job->diagnosis)
+        break;
+      text = scan_errors_describe (job, msg);
+      if (text)
+        scan_job_finish (job, text);
+      break;
     case GST_MESSAGE_WARNING:
-      gst_message_parse_warning (msg, &err, &dbg);
-      if (!job->file.warning)
-        job->file.warning = g_strdup_printf ("%s (%s)", err->message,
-            GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)));
-      g_clear_error (&err);
-      g_free (dbg);
+      on_warning (job, msg);
       break;
     case GST_MESSAGE_STREAM_COLLECTION:
-      if (job->no_video) {
+      if (job->no_video)
         scan_job_finish (job, g_strdup ("no video stream (audio only?)"));
-        return G_SOURCE_REMOVE;
-      }
+      break;
+    case GST_MESSAGE_APPLICATION:
+      if (scan_errors_handle_application (job, msg))
+        break;
+      /* --duration or --max-frames reached. */
+      if (gst_message_has_name (msg, "sharpness-scan-limit"))
+        scan_job_finish (job, NULL);
       break;
     case GST_MESSAGE_ELEMENT:
       if (gst_is_missing_plugin_message (msg)) {
         gchar *d = gst_missing_plugin_message_get_description (msg);
-        scan_job_finish (job, g_strdup_printf ("no decoder: %s missing", d));
+        scan_job_finish (job, g_strdup_printf ("no decoder: %s missing "
+                "(install the GStreamer plugin package that has it)", d));
         g_free (d);
-        return G_SOURCE_REMOVE;
       }
       break;
     default:
       break;
   }
-  return G_SOURCE_CONTINUE;
+  /* The watch is removed by scan_job_finish (). */
+  return job->finished ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
 }
 
 void
@@ -215,6 +337,7 @@ scan_job_start (ScanJob * job, GstContext * cuda_context)
     g_clear_error (&err);
     return;
   }
+  scan_errors_watch_pipeline (job);
   bus = gst_element_get_bus (job->pipeline);
   job->bus_watch = gst_bus_add_watch (bus, bus_cb, job);
   gst_object_unref (bus);

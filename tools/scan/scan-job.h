@@ -12,6 +12,8 @@
 #ifndef SCAN_JOB_H
 #define SCAN_JOB_H
 
+#include <gio/gio.h>
+
 #include "scan.h"
 
 G_BEGIN_DECLS
@@ -24,9 +26,10 @@ struct _ScanJob
 {
   ScanFile file;
   GstElement *pipeline;
+  GstElement *decodebin;        /* demuxers, parsers and decoders are in it */
   guint bus_watch;
 
-  /* Streaming thread (the probe), then the main thread after the end. */
+  /* Streaming thread (the probes), then the main thread after the end. */
   SharpnessSegmentTracker tracker;
   GstSegment segment;
   GstVideoInfo vinfo;
@@ -35,12 +38,17 @@ struct _ScanJob
   guint64 open_worst_frame;
   GstElement *queue;            /* where the video pad links */
   gboolean linked;
+  guint64 first_pts;            /* stream time of the first frame */
+  guint64 prev_pts, prev_duration;      /* of the previous frame */
+  gboolean limit_reached;       /* --duration or --max-frames: frames after
+                                 * it are dropped */
 
   /* Written by streaming threads, read by the main thread. */
   GMutex lock;
   guint64 done_frames;
   guint64 position;             /* stream time of the last frame */
   gboolean no_video;            /* the stream collection has no video */
+  gboolean image_codec;         /* the video stream is of an image codec */
 
   /* Main thread. */
   gint64 t_start;
@@ -48,6 +56,12 @@ struct _ScanJob
   /* Watchdog: frames seen at the last check, and when they last changed. */
   guint64 watch_frames;
   gint64 watch_time;
+  /* scan-errors.c: an error a bin dropped, the checks of it, and the
+   * network check of a source's unexplained error. */
+  GstMessage *dropped_error;
+  guint dropped_error_timer, dropped_error_checks;
+  GCancellable *diagnosis;
+  gchar *source_warning;        /* last warning of the source element */
 
   ScanJobDone done;
   gpointer done_data;
@@ -79,11 +93,27 @@ guint64 scan_job_progress (ScanJob * job, gdouble * fraction);
 gboolean scan_pipeline_build (ScanJob * job, GstContext * cuda_context,
     GError ** error);
 
-/* scan-frames.c: the probe after the last scorer. */
+/* scan-frames.c: the probe after the last scorer, and the one on the
+ * decoder's pad (what it produced, before any conversion). */
 GstPadProbeReturn scan_frames_probe (GstPad * pad, GstPadProbeInfo * info,
     gpointer job);
+GstPadProbeReturn scan_frames_decoded_probe (GstPad * pad,
+    GstPadProbeInfo * info, gpointer job);
 /* Closes the tracker's open run at the end of a completed scan. */
 void scan_frames_finish (ScanJob * job);
+
+/* scan-errors.c: why an input failed, in words a user can act on. */
+/* Makes the errors that bins drop visible (once, before any pipeline). */
+void scan_errors_init (void);
+/* Tags @pipeline as @job's, for the above. */
+void scan_errors_watch_pipeline (ScanJob * job);
+/* The text of @msg, an ERROR of @job's pipeline, or NULL when a check has
+ * started that will finish the job itself. */
+gchar *scan_errors_describe (ScanJob * job, GstMessage * msg);
+/* An application message of scan_errors_init's: handled. */
+gboolean scan_errors_handle_application (ScanJob * job, GstMessage * msg);
+/* Stops the checks of a finished job. */
+void scan_errors_stop (ScanJob * job);
 
 G_END_DECLS
 #endif /* SCAN_JOB_H */

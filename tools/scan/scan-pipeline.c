@@ -10,6 +10,7 @@
 #include "config.h"
 #endif
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <gst/pbutils/pbutils.h>
@@ -30,44 +31,85 @@ is_video_pad (GstPad * pad)
   return g_str_has_prefix (GST_PAD_NAME (pad), "video");
 }
 
-/* Links the decoder's video @pad to the queue: straight when cudasharpness
- * takes what the decoder can output (CUDA memory from a GPU decoder: no
- * download), else through a videoconvert added here. */
+/* Whether what @pad can produce includes CUDA memory: a GPU decoder. */
+static gboolean
+offers_cuda (GstPad * pad)
+{
+  GstCaps *caps = gst_pad_query_caps (pad, NULL);
+  gboolean cuda = FALSE;
+
+  for (guint i = 0; caps && i < gst_caps_get_size (caps) && !cuda; i++) {
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+    cuda = f && gst_caps_features_contains (f, "memory:CUDAMemory");
+  }
+  gst_clear_caps (&caps);
+  return cuda;
+}
+
+/* The converter between the decoder's @pad and the scorers, or NULL to
+ * link them straight.  The decoder's caps are not known yet when its pad
+ * appears, and its pad template promises formats (I420...) that it may
+ * not produce for this stream (ProRes gives 4:2:2 10-bit): deciding on
+ * them refused every stream the scorers do not take natively.  A
+ * converter decides on the real caps: it passes frames through untouched
+ * when the scorers take them, converts them otherwise.  GPU decoding:
+ * a CUDA converter (nvcodec's cudaconvert), which keeps frames in CUDA
+ * memory, passes through when the scorers take the decoder's format and
+ * converts on the GPU otherwise.  Without one, a GPU decoder links
+ * straight when the scorers take its CUDA caps (NVDEC gives NV12 or P010,
+ * which they do), and through videoconvert otherwise. */
+static GstElement *
+make_converter (ScanJob * job, GstPad * pad, GstPad * queue_sink)
+{
+  static const gchar *cuda_converters[] = { "cudaconvert",
+    "cudaconvertscale"
+  };
+
+  if (job->file.settings->gpu_decode && offers_cuda (pad)) {
+    GstCaps *accepted, *offered;
+    gboolean direct;
+
+    for (guint i = 0; i < G_N_ELEMENTS (cuda_converters); i++) {
+      GstElement *e = gst_element_factory_make (cuda_converters[i], NULL);
+      if (e)
+        return e;
+    }
+    accepted = gst_pad_query_caps (queue_sink, NULL);
+    offered = gst_pad_query_caps (pad, NULL);
+    direct = gst_caps_can_intersect (offered, accepted);
+    gst_caps_unref (accepted);
+    gst_caps_unref (offered);
+    if (direct)
+      return NULL;
+  }
+  return gst_element_factory_make ("videoconvert", NULL);
+}
+
+/* Links the decoder's video @pad to the queue, through a converter when
+ * one is needed (make_converter ()). */
 static gboolean
 link_video (ScanJob * job, GstPad * pad)
 {
   GstPad *queue_sink = gst_element_get_static_pad (job->queue, "sink");
-  /* The queue answers with what the elements after it accept. */
-  GstCaps *accepted = gst_pad_query_caps (queue_sink, NULL);
-  /* The stream's caps when already known, else what the decoder can do. */
-  GstCaps *offered = gst_pad_get_current_caps (pad);
-  gboolean direct, ok;
+  GstElement *convert = make_converter (job, pad, queue_sink);
+  gboolean ok;
 
-  if (!offered)
-    offered = gst_pad_query_caps (pad, NULL);
-  direct = gst_caps_can_intersect (offered, accepted);
-
-  gst_caps_unref (accepted);
-  gst_caps_unref (offered);
-  if (direct) {
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
+      scan_frames_decoded_probe, job, NULL);
+  if (!convert) {
     ok = gst_pad_link (pad, queue_sink) == GST_PAD_LINK_OK;
   } else {
-    GstElement *convert = gst_element_factory_make ("videoconvert", NULL);
-    GstPad *convert_sink;
+    GstPad *convert_sink = gst_element_get_static_pad (convert, "sink");
 
-    if (!convert) {
-      gst_object_unref (queue_sink);
-      return FALSE;
-    }
     gst_bin_add (GST_BIN (job->pipeline), convert);
-    convert_sink = gst_element_get_static_pad (convert, "sink");
     ok = gst_element_link (convert, job->queue) &&
         gst_pad_link (pad, convert_sink) == GST_PAD_LINK_OK;
     gst_object_unref (convert_sink);
     gst_element_sync_state_with_parent (convert);
   }
-  GST_DEBUG ("%s: decoder linked %s", job->file.input, direct ? "straight "
-      "to the scorers" : "through videoconvert");
+  GST_DEBUG ("%s: decoder linked %s%s", job->file.input, convert ?
+      "through " : "straight to the scorers", convert ?
+      GST_OBJECT_NAME (gst_element_get_factory (convert)) : "");
   gst_object_unref (queue_sink);
   return ok;
 }
@@ -126,7 +168,9 @@ element_added (GstBin * bin, GstBin * sub, GstElement * element,
   if (!f)
     return;
   klass = gst_element_factory_get_metadata (f, GST_ELEMENT_METADATA_KLASS);
-  if (klass && strstr (klass, "Decoder") && strstr (klass, "Video")) {
+  /* Still images are decoded by "Codec/Decoder/Image" elements. */
+  if (klass && strstr (klass, "Decoder") && (strstr (klass, "Video") ||
+          strstr (klass, "Image"))) {
     g_mutex_lock (&job->lock);
     if (!job->file.decoder)
       job->file.decoder = g_strdup (GST_OBJECT_NAME (f));
@@ -134,14 +178,17 @@ element_added (GstBin * bin, GstBin * sub, GstElement * element,
   }
 }
 
-/* The stream collection tells whether there is video at all: an audio-only
- * file is an error, said as such. */
+/* The stream collection tells whether there is video at all (an
+ * audio-only file is an error, said as such), how many video streams
+ * there are (the first one is scanned), and whether it is a still image.
+ * Streaming thread, before the frames flow. */
 static GstBusSyncReply
 sync_handler (GstBus * bus, GstMessage * msg, gpointer user_data)
 {
   ScanJob *job = user_data;
   GstStreamCollection *c = NULL;
-  gboolean video = FALSE;
+  guint videos = 0;
+  gboolean image = FALSE;
   gchar *codec = NULL;
 
   if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_STREAM_COLLECTION)
@@ -149,23 +196,29 @@ sync_handler (GstBus * bus, GstMessage * msg, gpointer user_data)
   gst_message_parse_stream_collection (msg, &c);
   for (guint i = 0; c && i < gst_stream_collection_get_size (c); i++) {
     GstStream *s = gst_stream_collection_get_stream (c, i);
-    if (gst_stream_get_stream_type (s) & GST_STREAM_TYPE_VIDEO) {
-      GstCaps *caps = gst_stream_get_caps (s);
-      video = TRUE;
-      if (caps) {
-        codec = gst_pb_utils_get_codec_description (caps);
-        if (!codec && gst_caps_get_size (caps))
-          codec = g_strdup (gst_structure_get_name (gst_caps_get_structure
-                  (caps, 0)));
-        gst_caps_unref (caps);
-      }
-      break;
+    GstCaps *caps;
+
+    if (!(gst_stream_get_stream_type (s) & GST_STREAM_TYPE_VIDEO))
+      continue;
+    if (videos++ > 0)
+      continue;
+    caps = gst_stream_get_caps (s);
+    if (caps && gst_caps_get_size (caps)) {
+      const gchar *name = gst_structure_get_name (gst_caps_get_structure
+          (caps, 0));
+      codec = gst_pb_utils_get_codec_description (caps);
+      if (!codec)
+        codec = g_strdup (name);
+      image = g_str_has_prefix (name, "image/");
     }
+    gst_clear_caps (&caps);
   }
   if (c)
     gst_object_unref (c);
   g_mutex_lock (&job->lock);
-  job->no_video = !video;
+  job->no_video = videos == 0;
+  job->image_codec = image;
+  job->file.video_streams = MAX (job->file.video_streams, videos);
   if (codec) {
     g_free (job->file.codec);
     job->file.codec = codec;
@@ -190,27 +243,41 @@ make (const gchar * factory, GError ** error)
  * uridecodebin3 builds for them minus urisourcebin, whose dynamically
  * added queue sometimes never starts when pipelines follow one another in
  * a process (GStreamer 1.22: the second of four files stalled about one
- * run in ten); uridecodebin3 for other URIs.  Returns the element whose
- * pads appear. */
+ * run in ten); fdsrc ! typefind ! decodebin3 for standard input
+ * ("fd://0");
+ * uridecodebin3 for other URIs.  Returns the element whose pads
+ * appear. */
 static GstElement *
 add_source (ScanJob * job, GError ** error)
 {
   GstElement *src;
   gchar *path = g_str_has_prefix (job->file.uri, "file:") ?
       g_filename_from_uri (job->file.uri, NULL, NULL) : NULL;
+  gboolean fd = g_str_has_prefix (job->file.uri, "fd://");
 
-  if (path) {
-    GstElement *file = make ("filesrc", error);
+  if (path || fd) {
+    GstElement *reader = make (fd ? "fdsrc" : "filesrc", error);
+    /* A pipe cannot be pulled from: decodebin3 then wants typed data (it
+     * leaves its first buffers unlinked otherwise). */
+    GstElement *typefind = fd ? make ("typefind", error) : NULL;
 
-    if (!file || !(src = make ("decodebin3", error))) {
+    if (!reader || (fd && !typefind) || !(src = make ("decodebin3", error))) {
       g_free (path);
       return NULL;
     }
-    g_object_set (file, "location", path, NULL);
+    if (fd)
+      g_object_set (reader, "fd", atoi (job->file.uri + 5), NULL);
+    else
+      g_object_set (reader, "location", path, NULL);
     g_free (path);
-    gst_bin_add_many (GST_BIN (job->pipeline), file, src, NULL);
-    if (!gst_element_link (file, src))
+    gst_bin_add_many (GST_BIN (job->pipeline), reader, src, NULL);
+    if (typefind) {
+      gst_bin_add (GST_BIN (job->pipeline), typefind);
+      if (!gst_element_link_many (reader, typefind, src, NULL))
+        return NULL;
+    } else if (!gst_element_link (reader, src)) {
       return NULL;
+    }
   } else {
     if (!(src = make ("uridecodebin3", error)))
       return NULL;
@@ -235,6 +302,7 @@ scan_pipeline_build (ScanJob * job, GstContext * cuda_context,
     gst_element_set_context (job->pipeline, cuda_context);
   if (!(src = add_source (job, error)))
     return FALSE;
+  job->decodebin = src;
   if (!(queue = make ("queue", error)) || !(sink = make ("fakesink", error)))
     return FALSE;
   job->queue = queue;
