@@ -2,8 +2,8 @@
 # sharpness-scan's errors say what went wrong, at once:
 # - an MP4 cut before its `moov` (a demuxer that fails while decodebin3 is
 #   still plugging it in), scanned beside another file: "no playable
-#   streams" within seconds, ten times out of ten (it used to hang 60 s and
-#   say "stalled" about half of the time);
+#   streams" within seconds, every time (it used to hang until the
+#   watchdog said "stalled", in some of the runs);
 # - a refused HTTP connection (a closed port of 127.0.0.1): "connection
 #   refused", not "Internal data stream error";
 # - an HTTP 404 from a server of the test's on 127.0.0.1: the server's
@@ -33,8 +33,8 @@ import time  # noqa: E402
 import scan_common as sc  # noqa: E402
 
 RUNS = 10
-# "Promptly": what a healthy run takes is under a second; a stall lasted
-# 60 s.
+# "Promptly": far more than a healthy run takes, far less than the
+# watchdog's stall time.
 PROMPT_S = 15
 failures = []
 

@@ -82,7 +82,7 @@ def main():
         rc, f, text = scan_json(tmp, '--duration', '2',
                                 'udp://127.0.0.1:%d' % port, timeout=30)
         frames = f.get('stream', {}).get('frames', 0)
-        check(rc == 0 and 45 <= frames <= 55 and
+        check(rc == 0 and 40 <= frames <= 60 and
               f.get('stopped_by') == 'duration' and
               time.monotonic() - t0 < 20,
               'live UDP, --duration 2: exit %d after %.1f s, %d frames (%s)'

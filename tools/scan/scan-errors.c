@@ -9,9 +9,9 @@
  *   them once the element is in if they were posted before it was: a
  *   demuxer in pull mode that fails at once (an MP4 without `moov`) may
  *   post its error in that window, and the pipeline then waits for ever.
- *   A tracer hook sees every error as it is posted; when the element that
- *   posted it is still in the pipeline and has started (the bin kept it:
- *   the error is real), the file fails with it.
+ *   A tracer hook sees every error parsebin's elements post; when the
+ *   element that posted it is still in the pipeline and has started (the
+ *   bin kept it: the error is real), the file fails with it.
  * - Why a network source failed: souphttpsrc ends a refused connection
  *   with a bare flow error ("Internal data stream error").  The tool then
  *   connects to the server itself and says what happened.
@@ -72,8 +72,23 @@ top_of (GstObject * element)
   return top;
 }
 
-/* Any thread: tells the job's main loop about every error posted in its
- * pipeline, before a bin can drop it. */
+/* Whether @element was plugged in by a parsebin: the elements whose
+ * errors it may drop.  (Other bins that handle their children's errors,
+ * such as adaptive demuxers retrying a download, are left alone.) */
+static gboolean
+in_parsebin (GstElement * element)
+{
+  GstObject *parent = gst_object_get_parent (GST_OBJECT (element));
+  gboolean yes = parent &&
+      g_str_equal (G_OBJECT_TYPE_NAME (parent), "GstParseBin");
+
+  if (parent)
+    gst_object_unref (parent);
+  return yes;
+}
+
+/* Any thread: tells the job's main loop about every error posted by an
+ * element of parsebin's in its pipeline, before parsebin can drop it. */
 static void
 on_post_message (GObject * tracer, GstClockTime ts, GstElement * element,
     GstMessage * msg)
@@ -81,7 +96,7 @@ on_post_message (GObject * tracer, GstClockTime ts, GstElement * element,
   GstObject *top;
   GstBus *bus;
 
-  if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ERROR)
+  if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ERROR || !in_parsebin (element))
     return;
   top = top_of (GST_OBJECT (element));
   if (g_object_get_qdata (G_OBJECT (top), job_quark) &&
