@@ -1,12 +1,14 @@
 /* Hand-made cases of the CPU compare backend: identical frames (inf, 1),
  * a constant offset (exact MSE), odd sizes, tiny planes, 16-bit samples,
- * scratch reuse, the FFmpeg-format lines, and the SSIM row tail (every
- * valid window counted once, whatever the width mod 16).
+ * scratch reuse, the FFmpeg-format lines, the SSIM row tail (every valid
+ * window counted once, whatever the width mod 16), and compare_compute's
+ * dispatch.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "compare.h"
+#include "compare-metric.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -113,6 +115,53 @@ check_ssim_tail (CompareScratch * s, int w, int h)
   free (b);
 }
 
+#define SAME(a, b) (memcmp (&(a), &(b), sizeof (a)) == 0)
+
+/* compare_compute, for every set of metrics and both SSIM modes: each
+ * requested metric's status and values to the bit as its own function
+ * gives them, UNSUPPORTED for the others. */
+static void
+check_compute (CompareScratch * s, const ComparePair * p, const char *what)
+{
+  for (unsigned metrics = 0; metrics < 1u << COMPARE_N_METRICS; metrics++)
+    for (int wang = 0; wang < 2; wang++) {
+      const CompareRequest req = { metrics, wang, wang };
+      SharpnessStatus want[COMPARE_N_METRICS];
+      CompareResult r, w;
+
+      memset (&r, 0, sizeof r);
+      memset (&w, 0, sizeof w);
+      want[COMPARE_METRIC_ID_PSNR] = compare_psnr (p, &w.psnr);
+      want[COMPARE_METRIC_ID_SSIM] = wang ?
+          compare_ssim_wang (s, p, 1, &w.ssim) :
+          compare_ssim_ffmpeg (s, p, &w.ssim);
+      want[COMPARE_METRIC_ID_MS_SSIM] = compare_ms_ssim (s, p, &w.ms_ssim);
+      compare_compute (s, p, &req, &r);
+      for (int m = 0; m < COMPARE_N_METRICS; m++) {
+        SharpnessStatus st = (metrics & (1u << m)) ? want[m] :
+            SHARPNESS_ERROR_UNSUPPORTED;
+        CHECK (r.status[m] == st, "%s compute %#x%s: %s status %d, want %d",
+            what, metrics, wang ? " wang" : "", compare_metric_info[m].nick,
+            r.status[m], st);
+        if (!(metrics & (1u << m)) || st != SHARPNESS_OK)
+          continue;
+        if (m == COMPARE_METRIC_ID_PSNR)
+          CHECK (SAME (r.psnr.sse, w.psnr.sse)
+              && SAME (r.psnr.mse, w.psnr.mse)
+              && SAME (r.psnr.psnr, w.psnr.psnr)
+              && SAME (r.psnr.psnr_avg, w.psnr.psnr_avg), "%s compute psnr",
+              what);
+        else if (m == COMPARE_METRIC_ID_SSIM)
+          CHECK (SAME (r.ssim.ssim, w.ssim.ssim) && SAME (r.ssim.all,
+                  w.ssim.all), "%s compute ssim%s", what, wang ? " wang" : "");
+        else
+          CHECK (SAME (r.ms_ssim.ms_ssim, w.ms_ssim.ms_ssim)
+              && SAME (r.ms_ssim.cs, w.ms_ssim.cs), "%s compute ms-ssim",
+              what);
+      }
+    }
+}
+
 int
 main (void)
 {
@@ -170,6 +219,7 @@ main (void)
       ss.ssim[0]);
   CHECK (compare_ms_ssim (s, &p, &ms) == SHARPNESS_OK && ms.ms_ssim > 0.999,
       "10-bit ms-ssim");
+  check_compute (s, &p, "10-bit");
   free (a);
   free (b);
 
@@ -181,6 +231,7 @@ main (void)
       "tiny wang");
   CHECK (compare_ms_ssim (s, &p, &ms) == SHARPNESS_ERROR_UNSUPPORTED,
       "tiny ms-ssim");
+  check_compute (s, &p, "tiny");
   p.depth = 7;
   CHECK (compare_psnr (&p, &ps) == SHARPNESS_ERROR_INVALID, "depth 7");
   free (a);
