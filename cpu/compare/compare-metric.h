@@ -7,7 +7,8 @@
  * COMPARE_METRIC_TABLE is an X-macro:
  *   X (ID, sym, nick, display, description, cpu_ffmpeg, cpu_wang)
  *   ID           enum suffix: COMPARE_METRIC_ID_<ID>, flag COMPARE_METRIC_<ID>
- *   sym          C identifier (per-metric files and functions)
+ *   sym          C identifier (per-metric files and functions, the
+ *                metric's member of CompareResult)
  *   nick         the `metrics` flag's nick
  *   display      name in messages to people
  *   description  the flag's description, for gst-inspect-1.0
