@@ -723,13 +723,13 @@ judge_frame (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
     .duration = r->times.duration,
     .running_time = r->times.running_time,
     .stream_time = r->times.stream_time,
-    .has_black = c->black,
+    .has_black = c->measured && c->black,
     .black = c->black_count,
     .pixels = c->pixels,
-    .has_structure = c->structure,
+    .has_structure = c->measured && c->structure,
     .edges = c->edges,
     .interior = c->interior,
-    .has_sad = c->has_sad,
+    .has_sad = c->measured && c->has_sad,
     .sad = c->sad,
     .sad_count = self->freeze_layout.count,
     .scored = TRUE,
@@ -743,11 +743,11 @@ judge_frame (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
 
   r->content_state = sharpness_content_state_name (cr->state);
   r->blurry = cr->state == SHARPNESS_CONTENT_BLURRY;
-  r->has_black = c->black;
+  r->has_black = f.has_black;
   r->black_ratio = cr->black_ratio;
-  r->has_freeze = c->freeze != NULL;
+  r->has_freeze = c->measured && c->freeze != NULL;
   r->freeze_mafd = cr->freeze_mafd;
-  r->has_structure = c->structure;
+  r->has_structure = f.has_structure;
   r->structure = cr->structure;
   sharpness_stats_add_content (&self->total_stats, cr);
 }

@@ -154,6 +154,7 @@ measure_content (SharpnessScorerCpu * self, const GstVideoFrame * frame,
     const SharpnessPlane * plane, SharpnessContentJob * c)
 {
   c->has_sad = FALSE;
+  c->measured = TRUE;
   if (c->black) {
     c->black_count = 0;
     c->pixels = (guint64) plane->width * plane->height;
