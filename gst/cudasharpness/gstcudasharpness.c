@@ -8,10 +8,13 @@
  * Scores the sharpness of every video frame with one of the metrics of
  * docs/metrics.md, on a CUDA device or on the CPU, without touching the
  * pixels (in place: its output bytes are its input bytes).  Each scored
- * buffer gets a "GstSharpnessMeta" custom meta (sharpness-meta.h); frames
- * can be flagged blurry against an absolute threshold or against the
- * median of the previous sharp frames, and runs of blurry frames raise
- * alarms.  Reference: docs/element.md.
+ * buffer gets a "GstSharpnessMeta" custom meta (sharpness-meta.h).  Each
+ * frame also gets a content state: black or frozen as FFmpeg's
+ * blackdetect and freezedetect decide, flat (too little structure for a
+ * verdict), blurry (worse than an absolute threshold, or than the median
+ * of the previous sharp frames), or normal; stretches of blurry, black and
+ * frozen frames raise start and end events.  Reference: docs/element.md,
+ * docs/detection.md.
  *
  * The element posts these element messages:
  *
@@ -24,6 +27,10 @@
  * - `metric` (G_TYPE_STRING): the metric's nick
  * - `score` (G_TYPE_DOUBLE): the frame's score
  * - `blurry` (G_TYPE_BOOLEAN): the frame's blurry flag
+ * - `content-state` (G_TYPE_STRING): normal, black, frozen, flat or blurry
+ * - `black-ratio`, `freeze-mafd`, `structure` (G_TYPE_DOUBLE): the share of
+ *   black luma samples, FFmpeg's MAFD against the freeze reference, the
+ *   share of edge pixels; each when its detection (`detect`) is on
  * - `unscored` (G_TYPE_UINT64): frames passed unscored since the last one
  * - `tiles-cols`, `tiles-rows` (G_TYPE_UINT), `tile-scores`
  *   (GST_TYPE_ARRAY of G_TYPE_DOUBLE): the tile map, with `tiles` set
@@ -33,24 +40,30 @@
  * - with `interval` only: `frames` (G_TYPE_UINT), `mean`, `min`, `max`
  *   (G_TYPE_DOUBLE), `blurry-frames` (G_TYPE_UINT) over the interval
  *
- * `sharpness-blurry-start`, when a blurry run has lasted
- * `min-blurry-duration`:
+ * `sharpness-blurry-start`, `sharpness-black-start`,
+ * `sharpness-freeze-start`: when a blurry run has lasted
+ * `min-blurry-duration`, a black stretch `black-min-duration`, a freeze
+ * `freeze-min-duration`:
  * - `metric` (G_TYPE_STRING), `timestamp`, `stream-time`, `running-time`
- *   (G_TYPE_UINT64): of the run's first frame
+ *   (G_TYPE_UINT64): of the stretch's first frame
  * - `start-frame` (G_TYPE_UINT64): its index
+ * - `thumbnail` (GST_TYPE_SAMPLE, image/jpeg): with `event-thumbnails`
  *
- * `sharpness-blurry-end`, when that run ends (or at EOS or a flush):
- * - `metric`, `timestamp`, `stream-time`, `running-time`, `start-frame`
- *   as in `sharpness-blurry-start`
- * - `start`, `end`, `duration` (G_TYPE_UINT64): PTS of the first frame,
- *   end of the last one, their difference
- * - `end-frame`, `frames`, `blurry-frames` (G_TYPE_UINT64)
- * - `min`, `mean`, `max` (G_TYPE_DOUBLE): scores over the segment
+ * `sharpness-blurry-end`, `sharpness-black-end`, `sharpness-freeze-end`:
+ * when that stretch ends (or at EOS or a flush):
+ * - the fields of its start
+ * - `start`, `end`, `duration` (G_TYPE_UINT64): the stretch (black and
+ *   freeze: FFmpeg's black_start/black_end, freeze_start/freeze_end)
+ * - `end-frame`, `frames` (G_TYPE_UINT64), and `blurry-frames`,
+ *   `black-frames` or `frozen-frames` (G_TYPE_UINT64)
+ * - `min`, `mean`, `max` (G_TYPE_DOUBLE): scores over the stretch
  * - `worst-frame` (G_TYPE_UINT64), `worst-score` (G_TYPE_DOUBLE)
  *
  * `sharpness-summary`, at EOS:
  * - `metric` (G_TYPE_STRING), `frames` (G_TYPE_UINT64), `mean`, `min`,
- *   `max` (G_TYPE_DOUBLE), `blurry-frames`, `unscored` (G_TYPE_UINT64)
+ *   `max` (G_TYPE_DOUBLE), `blurry-frames`, `unscored`, `black-frames`,
+ *   `frozen-frames`, `flat-frames`, `blurry-segments`, `black-segments`,
+ *   `freeze-segments` (G_TYPE_UINT64)
  *
  * ## Example launch line
  * |[
