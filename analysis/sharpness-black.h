@@ -66,7 +66,7 @@ G_BEGIN_DECLS
  *   yuvj for full-range 8-bit streams, so on those the two versions
  *   agree; they differ for gray, for full-range 10-bit, VP9 and AV1
  *   video and for raw or filtered frames whose range flag says full on a
- *   non-yuvj format (docs/black-freeze.md). */
+ *   non-yuvj format (docs/reference/black-freeze.md). */
 guint sharpness_black_pixel_threshold (gdouble pixel_black_th, guint depth,
     gboolean full_range);
 

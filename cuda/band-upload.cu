@@ -34,7 +34,7 @@ typedef CUresult (CUDAAPI * WriteValueFunc) (CUstream stream,
 static const size_t kMinBytes = 256 * 1024;
 /* Two bands, the first this share of the rows.  Every band costs the copy
  * engine a command and its flag a bubble: measured on an H200
- * (tests/cuda/bench-band-upload.cu, docs/performance.md), a 1080p plane in
+ * (tests/cuda/bench-band-upload.cu, docs/performance/performance.md), a 1080p plane in
  * 8 bands with flags copies in 80 µs against 46 µs whole, in 2 bands in
  * 52 µs.  With 3/4 first, the kernel has done three quarters of the frame
  * when the last quarter lands (its copy takes ~11 µs at 1080p, the whole

@@ -16,9 +16,9 @@
  * striding over the items.  Per-pixel terms are integers
  * (core/classical-terms.h), summed per band in 32 bits, per thread
  * and beyond in 64 bits; launch-sums.cuh ends the launch.
- * docs/notes-cuda-classical.md has the measurements.
+ * docs/performance/notes-cuda-classical.md has the measurements.
  *
- * The extended kernel (classical_ext_kernel, docs/tiles.md) runs the same
+ * The extended kernel (classical_ext_kernel, docs/reference/tiles.md) runs the same
  * band code over K regions in one launch (ROIs of a frame: the frame's
  * plane and a rectangle; frames of several streams: whole planes), each
  * with its own sums and, optionally, the sums of a tile grid.  The plain
@@ -45,7 +45,7 @@ namespace sharpness_cuda
 /* Where a metric's per-pixel term reaches, relative to its pixel: kBefore
  * rows above and columns left, kAfter rows below and columns right.  The
  * term is counted where the whole window lies inside the frame
- * (docs/metrics.md). */
+ * (docs/reference/metrics.md). */
 template <int kBefore, int kAfter>
 struct WindowShape
 {

@@ -11,7 +11,7 @@
  * that cost a few instructions), and the 24 inverse transforms run in
  * single precision.  Statistics and the map itself are accumulated in
  * double.  The resulting LPC-SI is within ~1e-6 of the all-double
- * reference (measured: docs/notes-cuda-perceptual.md).
+ * reference (measured: docs/performance/notes-cuda-perceptual.md).
  */
 #include <cmath>
 #include <cstdio>

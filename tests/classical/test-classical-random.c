@@ -43,7 +43,7 @@ abs64 (int64_t v)
 }
 
 /* Blur effect, axis @ax (0: down the rows, 1: along them) at (x, y), as
- * docs/metrics.md words it: the gray level mirrored at the edges, the
+ * docs/reference/metrics.md words it: the gray level mirrored at the edges, the
  * 11-tap box sum along the axis, Sobel of the frame and of the box sums
  * (edge [1, 0, -1] along the axis, [1, 2, 1] across). */
 static int64_t

@@ -96,7 +96,7 @@ def main():
     else:
         errors += error_run("backend cuda", cuda, r"CUDA")
 
-    # docs/element.md's example: without a GPU, backend=auto lets LPC-SI
+    # docs/reference/cudasharpness.md's example: without a GPU, backend=auto lets LPC-SI
     # frames pass unscored, with one warning that is the reason.
     lpc = run(example, ["--frames", "3", "--metric", "lpc-si"])
     if lpc[0] == 0 and lpc[1]:

@@ -25,7 +25,8 @@ TOOL = os.environ.get('SHARPNESS_SCAN_TOOL',
 WORK = os.path.join(BUILD, 'tests', 'scan', 'data')
 SOURCE = os.environ.get('SHARPNESS_SOURCE_ROOT',
                         os.path.join(os.path.dirname(__file__), '..', '..'))
-SCHEMA = os.path.join(SOURCE, 'docs', 'scan-report.schema.json')
+SCHEMA = os.path.join(SOURCE, 'docs', 'reference',
+                      'scan-report.schema.json')
 
 
 

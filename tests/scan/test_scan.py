@@ -2,7 +2,7 @@
 # sharpness-scan on the test clip (x264 MP4 and VP9 WebM, 1280x720, 20 s,
 # blurs of 0.3 s, 1 s and 3 s and a one-frame glitch, clips.test_clip):
 # exactly the segments longer than --min-duration, to the frame; one CSV
-# row per frame; JSON valid against docs/scan-report.schema.json; exit
+# row per frame; JSON valid against docs/reference/scan-report.schema.json; exit
 # codes; bad inputs; --jobs 2 == --jobs 1; --shard partitions.
 #
 # Copyright (C) 2026 The gst-sharpness authors

@@ -108,7 +108,7 @@ check_input (ScanJob * job)
     job->file.error = g_strdup ("no such file");
   else if (path && g_file_test (path, G_FILE_TEST_IS_DIR))
     job->file.error = g_strdup ("a directory without image or video files "
-        "(docs/scan.md lists the extensions read)");
+        "(docs/reference/sharpness-scan.md lists the extensions read)");
   else if (path && access (path, R_OK) != 0)
     job->file.error = g_strdup ("cannot be read (permission denied)");
   g_free (path);

@@ -1,4 +1,4 @@
-/* sharpness-scan's JSON output (docs/scan-report.schema.json, versioned
+/* sharpness-scan's JSON output (docs/reference/scan-report.schema.json, versioned
  * by SCAN_SCHEMA_VERSION).
  *
  * Copyright (C) 2026 The gst-sharpness authors

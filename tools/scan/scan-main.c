@@ -101,7 +101,7 @@ main (int argc, char **argv)
   else if (scan_gpu_rank_decoders (GST_RANK_NONE) &&
       scan_gpu_backend_usable (&sched.cuda_context))
     s->gpu_decode = scan_gpu_rank_decoders (GST_RANK_PRIMARY + 1);
-  /* Measured (docs/scan.md, Speed): one software decoder does not keep 2
+  /* Measured (docs/reference/sharpness-scan.md, Speed): one software decoder does not keep 2
    * cores busy, two pipelines do; on an H200, 8 GPU-decoded 1080p files
    * at a time give 1.4x the throughput of 4 (its 7 NVDEC engines). */
   s->jobs = cl.jobs > 0 ? cl.jobs : s->gpu_decode ? 8 :

@@ -12,7 +12,7 @@
 
 #include "scan-setup.h"
 
-/* The default rule, chosen on clips with known blurs (docs/scan.md,
+/* The default rule, chosen on clips with known blurs (docs/reference/sharpness-scan.md,
  * "Choosing the default rule"): the content-normalised blur effect with an
  * absolute threshold; in builds without it, the Laplacian with the relative
  * rule.  Other metrics default to the relative rule. */
@@ -140,7 +140,7 @@ static const gchar description[] =
     "  --quiet. --csv, --json and --report write files in input order, each\n"
     "  to a temporary file beside it renamed over it when complete; at most\n"
     "  one of them may be standard output. The JSON schema is\n"
-    "  docs/scan-report.schema.json (schema_version 2).\n"
+    "  docs/reference/scan-report.schema.json (schema_version 2).\n"
     "\n"
     "SIGNALS\n"
     "  SIGINT (Ctrl-C) or SIGTERM (a batch system's time limit) stops the\n"

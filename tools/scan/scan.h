@@ -20,7 +20,7 @@ G_BEGIN_DECLS
 #define scan_clear_sample(sp) G_STMT_START { \
   if (*(sp)) { gst_sample_unref (*(sp)); *(sp) = NULL; } } G_STMT_END
 
-/* The version of the JSON output (docs/scan-report.schema.json): bumped
+/* The version of the JSON output (docs/reference/scan-report.schema.json): bumped
  * when a field changes or is added. */
 #define SCAN_SCHEMA_VERSION 2
 

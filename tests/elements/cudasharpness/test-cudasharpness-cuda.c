@@ -302,7 +302,7 @@ reference_scores (const gchar * format, SharpnessMetric metric, Run * ref)
   g_free (src);
 }
 
-/* Classical metrics: the same bits; the others: docs/metrics.md's 1e-4. */
+/* Classical metrics: the same bits; the others: docs/reference/metrics.md's 1e-4. */
 static void
 assert_scores_match (SharpnessMetric metric, const Run * run, const Run * ref)
 {

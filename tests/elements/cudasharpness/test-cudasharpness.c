@@ -4,7 +4,7 @@
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Expected scores come from the definitions in docs/metrics.md, worked out
+ * Expected scores come from the definitions in docs/reference/metrics.md, worked out
  * by hand for simple patterns: columns alternating 0 and 255 ("stripes")
  * have a Laplacian of 510 at every interior pixel and a variance of
  * 255^2/4 when the width is even; a uniform frame scores 0.
@@ -1100,7 +1100,7 @@ GST_START_TEST (test_odd_sizes_and_strides)
 
 GST_END_TEST;
 
-/* Every metric on frames down to 1x1.  docs/metrics.md: a frame smaller
+/* Every metric on frames down to 1x1.  docs/reference/metrics.md: a frame smaller
  * than a metric's window scores 0; a backend may also declare a size
  * unsupported (BLIINDS-II below 4x4), and the element must then pass the
  * frame on untouched and unscored with one warning naming the metric. */
