@@ -271,6 +271,13 @@ SharpnessFreezeEvents sharpness_freeze_detector_push (SharpnessFreezeDetector
     * det, guint64 pts, guint64 sad, guint64 count,
     SharpnessFreezeResult * res);
 
+/* The same for a frame measured elsewhere, given as its MAFD against the
+ * reference (an element's meta carries it: sharpness-meta.h); ignored
+ * when the detector has no reference.  res->sad is 0. */
+SharpnessFreezeEvents sharpness_freeze_detector_push_mafd
+    (SharpnessFreezeDetector * det, guint64 pts, gdouble mafd,
+    SharpnessFreezeResult * res);
+
 /* End of stream: OPEN_AT_EOS if a reported freeze is still open (FFmpeg
  * reports nothing for it), else NONE.  The detector is reset afterwards. */
 SharpnessFreezeEvents sharpness_freeze_detector_finish (SharpnessFreezeDetector
