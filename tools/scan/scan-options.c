@@ -108,8 +108,8 @@ static GOptionEntry entries[] = {
       "Put every frame (scores, states, measurements) and the thumbnails in "
       "the JSON: what --merge needs for the CSV and the report", NULL},
   {"merge", 0, 0, G_OPTION_ARG_NONE, &opt_merge,
-      "The inputs are the --json outputs of a --shard scan: write --json, "
-      "--csv and --report for all of them", NULL},
+      "The inputs are the --json-full --json outputs of a --shard scan: "
+      "write --json, --csv and --report for all of them", NULL},
   {"cpu", 0, 0, G_OPTION_ARG_NONE, &opt_cpu,
       "Decode and score on the CPU even when a CUDA GPU is usable", NULL},
   {"jobs", 'j', 0, G_OPTION_ARG_INT, &opt_jobs,
@@ -140,8 +140,8 @@ static const gchar description[] =
     "  when one is usable and not --cpu -- converts the frames the scorers\n"
     "  do not take as they come (ProRes, 4:2:2, RGB, 12-bit...), scores\n"
     "  every frame with the cudasharpness element, one element per metric,\n"
-    "  as fast as the machine goes, and turns blurry frames into blurry\n"
-    "  segments.\n"
+    "  as fast as the machine goes, and turns the frames' content states\n"
+    "  into blurry, black and frozen segments.\n"
     "\n"
     "INPUTS\n"
     "  A file name, a URI (http://, rtsp://, udp://...), '-' for standard\n"
@@ -179,8 +179,8 @@ static const gchar description[] =
     "\n"
     "TIMES\n"
     "  Every time is counted from the file's first frame, whatever the\n"
-    "  container's start time (MPEG-TS starts at 1.4 s or more), which the\n"
-    "  JSON gives apart (stream.start_time).\n"
+    "  container's timestamps start at (an MPEG-TS's do not start at 0):\n"
+    "  the JSON gives that start apart (stream.start_time).\n"
     "\n"
     "DAMAGED FILES\n"
     "  Lost frames (a gap of more than 1.5 frame durations between two\n"
@@ -201,9 +201,10 @@ static const gchar description[] =
     "  sharpness-scan --merge [--json F] [--csv F] [--report F] PART.json...\n"
     "  writes one JSON, CSV and report from the --json outputs of the N\n"
     "  runs of a --shard I/N scan, files in input-list order, thumbnails\n"
-    "  kept. The parts must come from scans with the same settings (else\n"
-    "  the setting and both values are named) and cover every shard; the\n"
-    "  CSV and the report need parts written with --json-full.\n"
+    "  kept: the outputs of one scan of the whole list. The parts must be\n"
+    "  written with --json-full (every frame, the thumbnails), come from\n"
+    "  scans with the same settings (else the setting and both values are\n"
+    "  named) and cover every shard once.\n"
     "\n"
     "SIGNALS\n"
     "  SIGINT (Ctrl-C) or SIGTERM (a batch system's time limit) stops the\n"
