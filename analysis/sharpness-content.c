@@ -105,12 +105,6 @@ sharpness_content_get_blur_detector (SharpnessContent * c)
   return c->blur;
 }
 
-const SharpnessSegment *
-sharpness_content_get_blur_run (SharpnessContent * c)
-{
-  return c->segments.open ? &c->segments.run : NULL;
-}
-
 static SharpnessContentEvent *
 add_event (SharpnessContentResult * r, SharpnessEventKind kind, gboolean end)
 {

@@ -191,11 +191,5 @@ void sharpness_content_finish (SharpnessContent * content,
 SharpnessBlurDetector *sharpness_content_get_blur_detector (SharpnessContent
     * content);
 
-/* The open blurry run (announced as a segment or not yet), or NULL: what
- * a caller that keeps the worst frame of each segment (a thumbnail)
- * follows frame by frame. */
-const SharpnessSegment *sharpness_content_get_blur_run (SharpnessContent *
-    content);
-
 G_END_DECLS
 #endif /* SHARPNESS_CONTENT_H */

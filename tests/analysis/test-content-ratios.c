@@ -98,7 +98,8 @@ compare_results (const SharpnessContentResult * a,
 {
   if (a->state != b->state || a->black_ratio != b->black_ratio ||
       a->freeze_mafd != b->freeze_mafd || a->structure != b->structure ||
-      a->keep_reference != b->keep_reference || a->n_events != b->n_events) {
+      a->keep_reference != b->keep_reference ||
+      a->blur_worst != b->blur_worst || a->n_events != b->n_events) {
     g_printerr ("frame %u: state %s / %s, %u / %u events\n", frame,
         sharpness_content_state_name (a->state),
         sharpness_content_state_name (b->state), a->n_events, b->n_events);

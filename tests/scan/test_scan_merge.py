@@ -7,7 +7,7 @@
 # same CSV, the same report (frame rates apart), the same exit status.
 # Parts that do not make one scan are refused, naming why: a setting that
 # differs (with both values), a shard missing or given twice, a part
-# without --json-full.
+# without --json-full; so is an option of the scans given to --merge.
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -147,6 +147,10 @@ def main():
                        *(parts + [parts[3]]))
     check(rc == 2 and 'both shard 3/4' in err,
           'a shard twice: exit 2, named (%s)' % err.strip())
+    rc, _, err = merge('--threshold', '0.5', '--json',
+                       os.path.join(tmp, 'x.json'), *parts)
+    check(rc == 2 and '--threshold is an option of the scans' in err,
+          'a scan option given to --merge: exit 2, named (%s)' % err.strip())
     lean = os.path.join(tmp, 'part-3-lean.json')
     sc.run(*(OPTIONS + ['--shard', '3/4', '--json', lean] + inputs))
     rc, _, err = merge('--csv', os.path.join(tmp, 'x.csv'), parts[0],

@@ -103,13 +103,12 @@ static void
 keep_thumbs (ScanJob * job, const SharpnessContentResult * r,
     GstBuffer * buf, guint64 index, gboolean measured_freeze)
 {
-  const SharpnessSegment *run = sharpness_content_get_blur_run (job->content);
   gboolean black = r->state == SHARPNESS_CONTENT_BLACK;
   gboolean frozen = measured_freeze && !r->keep_reference;
 
-  if (!run)
-    scan_clear_sample (&job->open_thumb[SHARPNESS_EVENT_BLUR]);
-  else if (run->worst_frame == index)
+  /* A copy left by a run too short for a segment is replaced by the next
+   * run's first worst frame: add_segment () checks the frame. */
+  if (r->blur_worst)
     keep_thumb (job, SHARPNESS_EVENT_BLUR, buf, index);
   if (black && !job->prev_black)
     keep_thumb (job, SHARPNESS_EVENT_BLACK, buf, index);

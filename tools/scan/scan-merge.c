@@ -367,9 +367,8 @@ static ScanJob *
 read_file (JsonObject * o, const ScanSettings * s, const Part * p,
     GError ** error)
 {
-  ScanJob *job = scan_job_new (get_int (o, "index", 0),
-      get_string (o, "input"), get_string (o, "uri"), s);
-  ScanFile *f = &job->file;
+  ScanJob *job;
+  ScanFile *f;
   JsonArray *segments = json_object_get_array_member (o, "segments");
   JsonArray *notes = json_object_get_array_member (o, "notes");
   JsonObject *image = is_null (o, "image") ? NULL :
@@ -377,6 +376,14 @@ read_file (JsonObject * o, const ScanSettings * s, const Part * p,
   guint64 n = 0;
   const gchar *stop = get_string (o, "stopped_by");
 
+  if (!get_string (o, "input") || is_null (o, "index")) {
+    g_set_error (error, MERGE_ERROR, 0, "%s: a file without input or index:"
+        " not a sharpness-scan JSON of this version", p->path);
+    return NULL;
+  }
+  job = scan_job_new (get_int (o, "index", 0), get_string (o, "input"),
+      get_string (o, "uri"), s);
+  f = &job->file;
   job->finished = TRUE;
   f->kind = g_strcmp0 (get_string (o, "kind"), "image") == 0 ?
       SCAN_KIND_IMAGE : SCAN_KIND_VIDEO;

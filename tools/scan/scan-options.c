@@ -31,9 +31,9 @@
 
 static gchar *opt_metrics = NULL;
 static gdouble opt_threshold = NAN, opt_relative = NAN;
-static gint opt_window = DEFAULT_WINDOW, opt_max_gap = DEFAULT_MAX_GAP;
+static gint opt_window = UNSET, opt_max_gap = UNSET;
 static gint opt_jobs = UNSET;
-static gdouble opt_min_duration = DEFAULT_MIN_DURATION;
+static gdouble opt_min_duration = NAN;
 static gdouble opt_duration = NAN;
 static gint64 opt_max_frames = UNSET;
 static gchar *opt_csv, *opt_json, *opt_report, *opt_shard, *opt_list;
@@ -341,6 +341,42 @@ parse_shard (const gchar * text, guint * index, guint * count)
   return TRUE;
 }
 
+/* The first option given that only a scan takes, or NULL. */
+static const gchar *
+scan_option_given (void)
+{
+  if (opt_metrics)
+    return "--metric";
+  if (!isnan (opt_threshold))
+    return "--threshold";
+  if (!isnan (opt_relative))
+    return "--relative-threshold";
+  if (opt_window != UNSET)
+    return "--window";
+  if (!isnan (opt_min_duration))
+    return "--min-duration";
+  if (opt_max_gap != UNSET)
+    return "--max-gap";
+  if (opt_detect)
+    return "--detect";
+  for (guint i = 0; i < SCAN_CONTENT_N_OPTIONS; i++)
+    if (!isnan (opt_content[i]))
+      return "a content option (--black-*, --freeze-*, --flat-threshold)";
+  if (!isnan (opt_duration))
+    return "--duration";
+  if (opt_max_frames != UNSET)
+    return "--max-frames";
+  if (opt_cpu)
+    return "--cpu";
+  if (opt_jobs != UNSET)
+    return "--jobs";
+  if (opt_shard)
+    return "--shard";
+  if (opt_list)
+    return "--input-list";
+  return NULL;
+}
+
 /* Each check names the option, the value given and what it takes. */
 static gboolean
 check_values (GError ** error)
@@ -348,6 +384,7 @@ check_values (GError ** error)
 #define BAD(...) G_STMT_START { \
     g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, \
         __VA_ARGS__); return FALSE; } G_STMT_END
+  const gchar *scan_only;
   gint on_stdout = (g_strcmp0 (opt_csv, "-") == 0) +
       (g_strcmp0 (opt_json, "-") == 0) + (g_strcmp0 (opt_report, "-") == 0);
 
@@ -358,13 +395,14 @@ check_values (GError ** error)
   if (!isnan (opt_relative) && !(opt_relative >= 0 && opt_relative <= 1))
     BAD ("--relative-threshold %g: must be in [0, 1] (0 turns it off)",
         opt_relative);
-  if (opt_window < 1 || opt_window > MAX_WINDOW)
+  if (opt_window != UNSET && (opt_window < 1 || opt_window > MAX_WINDOW))
     BAD ("--window %d: must be an integer from 1 to %d", opt_window,
         MAX_WINDOW);
-  if (!(isfinite (opt_min_duration) && opt_min_duration >= 0))
+  if (!isnan (opt_min_duration) && !(isfinite (opt_min_duration) &&
+          opt_min_duration >= 0))
     BAD ("--min-duration %g: must be a number of seconds >= 0",
         opt_min_duration);
-  if (opt_max_gap < 0)
+  if (opt_max_gap != UNSET && opt_max_gap < 0)
     BAD ("--max-gap %d: must be an integer >= 0", opt_max_gap);
   if (opt_jobs != UNSET && (opt_jobs < 1 || opt_jobs > MAX_JOBS))
     BAD ("--jobs %d: must be an integer from 1 to %d", opt_jobs, MAX_JOBS);
@@ -376,9 +414,10 @@ check_values (GError ** error)
   if (on_stdout > 1)
     BAD ("--csv, --json and --report: only one of them may write to "
         "standard output ('-'): give the others a file name");
-  if (opt_merge && (opt_shard || opt_list))
-    BAD ("--merge takes the part JSONs as its inputs: --shard and "
-        "--input-list are for the scans that made them");
+  if (opt_merge && (scan_only = scan_option_given ()))
+    BAD ("--merge: %s is an option of the scans that made the parts, "
+        "whose settings the merged outputs keep (scan again to change them)",
+        scan_only);
   if (opt_merge && !opt_csv && !opt_json && !opt_report)
     BAD ("--merge writes nothing without --json, --csv or --report");
 #undef BAD
@@ -433,9 +472,10 @@ scan_options_parse (int *argc, char ***argv, ScanCommandLine * cl)
     s->threshold = isnan (opt_threshold) ? 0.0 : opt_threshold;
     s->relative_threshold = isnan (opt_relative) ? 0.0 : opt_relative;
   }
-  s->window = opt_window;
-  s->min_duration = opt_min_duration;
-  s->max_gap = opt_max_gap;
+  s->window = opt_window == UNSET ? DEFAULT_WINDOW : opt_window;
+  s->min_duration = isnan (opt_min_duration) ? DEFAULT_MIN_DURATION :
+      opt_min_duration;
+  s->max_gap = opt_max_gap == UNSET ? DEFAULT_MAX_GAP : opt_max_gap;
   s->cpu = opt_cpu;
   s->quiet = opt_quiet;
   if (!parse_detect (opt_detect ? opt_detect : "black,freeze", &s->detect,
