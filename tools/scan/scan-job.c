@@ -119,6 +119,38 @@ check_input (ScanJob * job)
   return job->file.error == NULL;
 }
 
+/* A detection asked for that measured none of the judged frames (a backend
+ * or a format that does not measure it) found nothing for want of data:
+ * said, so that no segment does not read as none there. */
+static void
+note_unmeasured (ScanFile * f)
+{
+  guint detect = f->settings->detect;
+  guint64 judged = 0, black = 0, freeze = 0;
+
+  for (guint64 i = 0; i < scan_file_frames (f); i++) {
+    const ScanFrame *fr = &g_array_index (f->frames, ScanFrame, i);
+
+    if (fr->state == SCAN_STATE_NONE)
+      continue;
+    judged++;
+    black += isfinite (fr->black_ratio);
+    freeze += isfinite (fr->freeze_mafd);
+  }
+  if (judged == 0 || f->kind == SCAN_KIND_IMAGE)
+    return;
+  if (((detect & SHARPNESS_DETECT_BLACK) && black == 0) ||
+      ((detect & SHARPNESS_DETECT_FREEZE) && freeze == 0))
+    g_ptr_array_add (f->notes, g_strdup_printf ("%s%s%s not measured on "
+            "these frames (%s memory, %s): none can be found; --cpu "
+            "measures them", (detect & SHARPNESS_DETECT_BLACK) && !black ?
+            "black frames" : "", (detect & SHARPNESS_DETECT_BLACK) && !black
+            && (detect & SHARPNESS_DETECT_FREEZE) && !freeze ? " and " : "",
+            (detect & SHARPNESS_DETECT_FREEZE) && !freeze ? "frozen frames" :
+            "", f->cuda_memory ? "CUDA" : "system", f->format ? f->format :
+            "?"));
+}
+
 /* Once the frames are in: what the stream turned out to be. */
 static void
 describe_stream (ScanJob * job)
@@ -151,6 +183,7 @@ describe_stream (ScanJob * job)
     g_ptr_array_add (f->notes, g_strdup ("interlaced: frames scored as "
             "delivered, both fields woven (combing on motion raises "
             "sharpness scores)"));
+  note_unmeasured (f);
 }
 
 /* The first metric that scored none of the file's frames, or -1. */
