@@ -20,7 +20,7 @@
  *     end - start >= black_min_duration.
  *
  * Definitions, the FFmpeg 5.1 / 7.1 differences and the validation:
- * docs/black-freeze.md.
+ * docs/reference/black-freeze.md.
  */
 #ifndef SHARPNESS_BLACK_H
 #define SHARPNESS_BLACK_H
@@ -234,6 +234,14 @@ void sharpness_black_detector_reset (SharpnessBlackDetector * det);
 SharpnessBlackEvents sharpness_black_detector_push (SharpnessBlackDetector *
     det, guint64 pts, guint64 duration, guint64 black, guint64 pixels,
     SharpnessBlackResult * res);
+
+/* The same for a frame measured elsewhere, given as the ratio black /
+ * pixels (an element's meta carries it: sharpness-meta.h): FFmpeg's
+ * decision compares that very double, so the verdict and the runs are
+ * those the counts would give. */
+SharpnessBlackEvents sharpness_black_detector_push_ratio
+    (SharpnessBlackDetector * det, guint64 pts, guint64 duration,
+    gdouble ratio, SharpnessBlackResult * res);
 
 /* End of stream: a run still open ends at the pts of the last frame;
  * INTERVAL (with res->at_eos) when it lasted min_duration (FFmpeg logs it

@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Constants from the official lpc_si.m / Kovesi logGabor_2D as given in
- * docs/metrics.md.  Precision: the image's spectrum is taken in double
+ * docs/reference/metrics.md.  Precision: the image's spectrum is taken in double
  * (its DC term is ~1e8 times its high frequencies, which a float transform
  * would bury in rounding noise), the bank is evaluated in float inside the
  * product kernel (24 tables of W x H would be 200 MB at 1080p for values

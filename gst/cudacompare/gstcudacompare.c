@@ -11,7 +11,7 @@
  * a CUDA device or on the CPU.  The distorted frames leave on `src`
  * unchanged, with a "GstCompareMeta" custom meta (compare-meta.h), and
  * optionally a stats file in FFmpeg's stats_file formats, CSV or JSON.
- * Reference: docs/compare.md.
+ * Reference: docs/reference/cudacompare.md.
  *
  * The element posts these element messages:
  *

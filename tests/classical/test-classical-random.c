@@ -1,5 +1,5 @@
 /* The classical metrics on random frames of many sizes and every layout,
- * against a naive implementation written straight from docs/metrics.md.
+ * against a naive implementation written straight from docs/reference/metrics.md.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later

@@ -175,7 +175,7 @@ def ramp_section(results, bd):
 
 def main():
     parser = argparse.ArgumentParser(
-        description="Writes docs/validation-classical.md.")
+        description="Writes docs/validation/validation-classical.md.")
     parser.add_argument("--backend", default="cpu")
     parser.add_argument("--ffmpeg", default=shutil.which("ffmpeg"))
     parser.add_argument("--output", default=os.path.join(

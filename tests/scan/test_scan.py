@@ -109,7 +109,8 @@ def main():
     with open(c, newline='') as f:
         rows = list(csv.reader(f))
     check(rows[0] == ['file', 'index', 'pts', metric, 'blurry', 'kind',
-                      'damaged'],
+                      'damaged', 'state', 'black_ratio', 'freeze_mafd',
+                      'structure'],
           'CSV header %r' % rows[0])
     for path in (mp4, webm):
         mine = [r for r in rows[1:] if r[0] == path]
@@ -143,7 +144,8 @@ def main():
     with open(c3, newline='') as f:
         hdr = next(csv.reader(f))
     check(hdr == ['file', 'index', 'pts', 'laplacian', 'tenengrad',
-                  'blurry', 'kind', 'damaged'],
+                  'blurry', 'kind', 'damaged', 'state', 'black_ratio',
+                  'freeze_mafd', 'structure'],
           'two metrics, two columns: %r' % hdr)
 
     # Exit codes.
