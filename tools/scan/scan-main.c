@@ -136,9 +136,9 @@ main (int argc, char **argv)
     g_ptr_array_unref (inputs);
     return 2;
   }
-  /* Measured (docs/reference/sharpness-scan.md, Speed): one software decoder does not keep 2
-   * cores busy, two pipelines do; on an H200, 8 GPU-decoded 1080p files
-   * at a time give 1.4x the throughput of 4 (its 7 NVDEC engines). */
+  /* One software decoder does not keep 2 cores busy, two pipelines do;
+   * GPUs have several NVDEC engines, which 8 files at a time keep busy
+   * (docs/reference/sharpness-scan.md, Speed). */
   s->jobs = cl.jobs > 0 ? cl.jobs : s->gpu_decode ? 8 :
       MAX (2, g_get_num_processors () / 4);
 

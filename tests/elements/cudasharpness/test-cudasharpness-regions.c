@@ -1,5 +1,5 @@
 /* cudasharpness's tile map, focus-aware pooling and regions of interest
- * (issue 10; docs/reference/cudasharpness.md) through GstHarness on the CPU backend.
+ * (docs/reference/cudasharpness.md) through GstHarness on the CPU backend.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later

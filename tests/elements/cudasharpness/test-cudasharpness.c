@@ -883,8 +883,8 @@ GST_START_TEST (test_metric_switch_while_playing)
 GST_END_TEST;
 
 /* The caps are refused; the first buffer then gets NOT_NEGOTIATED and ONE
- * error (no warning) that names the format and the formats that would do
- * (issue 7, defect 3). */
+ * error (no warning) that names the format and the formats that would
+ * do. */
 static void
 check_refused (const gchar * caps_str, const gchar * const *needles)
 {
@@ -944,7 +944,7 @@ GST_END_TEST;
 /* A capsfilter upstream asking for a format we lack fails in a caps query.
  * Caps queries are speculative (autopluggers ask them all the time): the
  * element logs the reason at debug level, posts no warning, and the
- * pipeline stops with the one not-negotiated error (issue 7, defect 3). */
+ * pipeline stops with the one not-negotiated error. */
 GST_START_TEST (test_refused_caps_in_pipeline)
 {
   GstElement *pipeline = gst_pipeline_new (NULL);
@@ -990,7 +990,7 @@ GST_START_TEST (test_refused_caps_in_pipeline)
 GST_END_TEST;
 
 /* accept-caps and caps queries with caps the element cannot read are
- * answered "no" quietly: no warning, no error (issue 7, defect 3; before
+ * answered "no" quietly: no warning, no error (before
  * the fix each posted a WARNING). */
 GST_START_TEST (test_speculative_queries_are_quiet)
 {
@@ -1202,7 +1202,7 @@ GST_START_TEST (test_backend_auto_warns_once)
 
 GST_END_TEST;
 
-/* A fallback may never make a frame late (issue 7, defect 4): with
+/* A fallback may never make a frame late: with
  * backend=auto and no usable GPU, LPC-SI at 1080p (seconds per frame on the
  * CPU) leaves frames unscored at full speed, with one warning and an
  * `unscored` count; before the fix each frame took seconds. */
