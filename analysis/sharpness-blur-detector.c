@@ -14,7 +14,6 @@ struct _SharpnessBlurDetector
   guint head;                   /* slot the next score goes to */
   gdouble *ring;
   gdouble *scratch;             /* reordered by the median search */
-  guint quota;                  /* scores needed before a relative decision */
   guint64 since_sharp;          /* frames since one entered the history */
   SharpnessSignature last_sig;  /* previous frame's, for cut detection */
   gboolean last_was_cut;
@@ -83,7 +82,6 @@ sharpness_blur_detector_new (SharpnessMetric metric, guint window)
   det->window = window;
   det->ring = g_new (gdouble, window);
   det->scratch = g_new (gdouble, window);
-  det->quota = window;
   return det;
 }
 
@@ -102,7 +100,6 @@ sharpness_blur_detector_reset (SharpnessBlurDetector * det)
 {
   det->count = 0;
   det->head = 0;
-  det->quota = det->window;
   det->since_sharp = 0;
   det->last_sig.valid = FALSE;
   det->last_was_cut = FALSE;
@@ -110,13 +107,12 @@ sharpness_blur_detector_reset (SharpnessBlurDetector * det)
 }
 
 /* A new shot (or a stale history): the reference restarts from the next
- * sharp frames, and a few of them suffice. */
+ * sharp frames. */
 static void
 reseed (SharpnessBlurDetector * det)
 {
   det->count = 0;
   det->head = 0;
-  det->quota = MIN (det->window, SHARPNESS_CUT_SEED_FRAMES);
   det->since_sharp = 0;
   det->blur_count = 0;
 }
@@ -218,7 +214,10 @@ is_worse_than_median (SharpnessBlurDetector * det, gdouble score,
 {
   gdouble median;
 
-  if (relative <= 0.0 || det->count < det->quota ||
+  /* A few sharp frames make a reference: waiting for a whole window would
+   * leave a blur in the first window frames of a file or a shot unjudged,
+   * and let it into the history as if it were sharp. */
+  if (relative <= 0.0 || det->count < MIN (det->window, SHARPNESS_SEED_FRAMES) ||
       !sharpness_blur_detector_get_median (det, &median))
     return FALSE;
 
@@ -250,12 +249,31 @@ is_recovery (SharpnessBlurDetector * det, gdouble score, gdouble relative)
   return score * k > level;
 }
 
+/* @score is better than the median of the history by more than
+ * 1 / @relative: had the reference been judged against this frame, it
+ * would have been blurry.  The history then holds the blurry opening of a
+ * file or of a shot (frames that came before any sharp reference), and
+ * restarts from this frame. */
+static gboolean
+proves_reference_blurry (SharpnessBlurDetector * det, gdouble score,
+    gdouble relative)
+{
+  gdouble median;
+
+  if (relative <= 0.0 || !sharpness_blur_detector_get_median (det, &median))
+    return FALSE;
+  if (sharpness_metric_info[det->metric].direction ==
+      SHARPNESS_LOWER_IS_SHARPER)
+    return score < relative * median;
+  return score * relative > median;
+}
+
 gboolean
 sharpness_blur_detector_push_frame (SharpnessBlurDetector * det,
     gdouble score, const SharpnessSignature * sig, gdouble threshold,
     gdouble relative)
 {
-  gboolean blurry, relative_blurry, cut;
+  gboolean blurry, relative_blurry, absolute_blurry, cut;
 
   cut = sig && sharpness_signature_distance (sig, &det->last_sig) >
       SHARPNESS_CUT_DISTANCE;
@@ -272,15 +290,19 @@ sharpness_blur_detector_push_frame (SharpnessBlurDetector * det,
       det->window)
     reseed (det);
 
+  absolute_blurry = threshold > 0.0 &&
+      sharpness_metric_is_worse (det->metric, score, threshold);
   relative_blurry = !cut && is_worse_than_median (det, score, relative);
   if (relative_blurry && is_recovery (det, score, relative)) {
     /* Worse than the old reference but far better than the blur: the
      * blur is over and the content has moved on. */
     reseed (det);
     relative_blurry = FALSE;
+  } else if (!relative_blurry && !absolute_blurry &&
+      proves_reference_blurry (det, score, relative)) {
+    reseed (det);
   }
-  blurry = relative_blurry || (threshold > 0.0 &&
-      sharpness_metric_is_worse (det->metric, score, threshold));
+  blurry = relative_blurry || absolute_blurry;
   if (blurry) {
     /* Out of the reference: a long blur must stay a blur. */
     det->since_sharp++;

@@ -8,13 +8,19 @@
  * score per frame from its streaming thread (not thread-safe).  The history
  * (the reference of the relative test) is a ring of the last `window`
  * scores of frames judged sharp: a blurry frame never enters it, so a long
- * blur cannot become the norm.  A scene cut, detected from a coarse luma
- * signature of the frames (SharpnessSignature), re-seeds the history with
- * the first frame of the new shot, so a cut to a less detailed scene is
- * not taken for a blur; so does an abrupt rise of the score at the end of
- * a blur, since the content may have moved on during it.  The median is found by quickselect on a scratch
- * copy, so pushing a score never allocates.  Rule and evaluation:
- * docs/element.md (Blurry frames) and docs/scan.md (Choosing the rule).
+ * blur cannot become the norm.  Judging starts as soon as a few frames
+ * (SHARPNESS_SEED_FRAMES) are in it, so a blur in the first window frames
+ * of a file is judged rather than taken into the reference.  A scene cut,
+ * detected from a coarse luma signature of the frames (SharpnessSignature),
+ * re-seeds the history with the first frame of the new shot, so a cut to a
+ * less detailed scene is not taken for a blur; so does an abrupt rise of
+ * the score at the end of a blur, since the content may have moved on
+ * during it, and a frame far sharper than the whole reference, which
+ * proves the reference blurry (a file or a shot that opened out of focus:
+ * nothing sharp came before it to judge it by).  The median is found by
+ * quickselect on a scratch copy, so pushing a score never allocates.  Rule
+ * and evaluation: docs/element.md (Blurry frames), docs/scan.md and
+ * docs/detection.md.
  */
 #ifndef SHARPNESS_BLUR_DETECTOR_H
 #define SHARPNESS_BLUR_DETECTOR_H
@@ -43,9 +49,10 @@ typedef struct
  * the test clips give 20-70, blurs and pans below 3). */
 #define SHARPNESS_CUT_DISTANCE 8.0
 
-/* After a cut the relative test resumes once this many sharp frames (or
- * the whole window, if smaller) are in the history. */
-#define SHARPNESS_CUT_SEED_FRAMES 3
+/* The relative test judges a frame once this many sharp frames (or the
+ * whole window, if smaller) are in the history: at the start, after a
+ * reset, after a cut and after any other re-seeding. */
+#define SHARPNESS_SEED_FRAMES 3
 
 /* Blurry scores whose median the end-of-blur test compares with. */
 #define SHARPNESS_RECOVERY_FRAMES 3
@@ -89,18 +96,21 @@ void sharpness_blur_detector_reset (SharpnessBlurDetector * det);
 /* Decides whether @score is blurry, then updates the history.
  * Blurry when either test says so:
  *  - @threshold > 0: @score is worse than @threshold;
- *  - @relative > 0 and the history holds its quota (the whole window after
- *    a start or reset, SHARPNESS_CUT_SEED_FRAMES after a cut): @score is
- *    worse than @relative x median (higher-is-sharper metrics), or than
- *    median / @relative (lower-is-sharper metrics).
+ *  - @relative > 0 and the history holds SHARPNESS_SEED_FRAMES scores (or
+ *    the whole window, if smaller): @score is worse than @relative x
+ *    median (higher-is-sharper metrics), or than median / @relative
+ *    (lower-is-sharper metrics).
  * @sig (may be NULL: no cut detection) is the frame's signature: when it is
  * farther than SHARPNESS_CUT_DISTANCE from the previous frame's, the frame
  * starts a new shot: the history restarts with it and it is judged by the
  * absolute test only.  So does the end of a blur: a frame better than the
  * median of the last SHARPNESS_RECOVERY_FRAMES blurry scores by more than
  * 1 / sqrt (@relative) (an abrupt rise; during a long blur the content may
- * have moved on, so the frames before it are no reference any more).  A
- * frame judged sharp enters the history; a blurry one does not.  A non-finite @score is never blurry and is not recorded. */
+ * have moved on, so the frames before it are no reference any more).  So
+ * does a frame that neither test flags and that is better than the median
+ * by more than 1 / @relative: the reference was made of blurry frames.  A
+ * frame judged sharp enters the history; a blurry one does not.  A
+ * non-finite @score is never blurry and is not recorded. */
 gboolean sharpness_blur_detector_push_frame (SharpnessBlurDetector * det,
     gdouble score, const SharpnessSignature * sig, gdouble threshold,
     gdouble relative);
