@@ -3,12 +3,30 @@
  */
 #include "sharpness-stats.h"
 
+#include <string.h>
+
 void
 sharpness_stats_reset (SharpnessStats * stats)
 {
-  stats->frames = stats->blurry_frames = 0;
-  stats->sum = stats->min = stats->max = 0.0;
-  stats->unscored = 0;
+  memset (stats, 0, sizeof (*stats));
+}
+
+void
+sharpness_stats_add_content (SharpnessStats * stats,
+    const SharpnessContentResult * r)
+{
+  const SharpnessContentEvent *e = r->events;
+
+  stats->black_frames += r->state == SHARPNESS_CONTENT_BLACK;
+  stats->frozen_frames += r->state == SHARPNESS_CONTENT_FROZEN;
+  stats->flat_frames += r->state == SHARPNESS_CONTENT_FLAT;
+  for (guint i = 0; i < r->n_events; i++) {
+    if (e[i].is_end)
+      continue;
+    stats->blurry_segments += e[i].kind == SHARPNESS_EVENT_BLUR;
+    stats->black_segments += e[i].kind == SHARPNESS_EVENT_BLACK;
+    stats->freeze_segments += e[i].kind == SHARPNESS_EVENT_FREEZE;
+  }
 }
 
 void

@@ -6,11 +6,12 @@
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * On the 8-bit gray image of the metrics (sharpness-plane.h), an interior
- * pixel (x, y), 1 <= x < W - 1, 1 <= y < H - 1, is an edge pixel when
- *   max (|I(x+1, y) - I(x-1, y)|, |I(x, y+1) - I(x, y-1)|) >= level
- * An exact integer count, so that the CPU and a GPU kernel repeating
- * sharpness_structure_is_edge() agree to the pixel.
+ * On the 8-bit gray image of the metrics (sharpness-plane.h), a pixel
+ * (x, y), x < W - 1, y < H - 1, is an edge pixel when
+ *   max (|I(x+1, y) - I(x, y)|, |I(x, y+1) - I(x, y)|) >= level
+ * (forward differences: the finest pattern, one-pixel stripes, is all
+ * edges).  An exact integer count, so that the CPU and a GPU kernel
+ * repeating sharpness_structure_is_edge() agree to the pixel.
  */
 #ifndef SHARPNESS_STRUCTURE_H
 #define SHARPNESS_STRUCTURE_H
@@ -23,20 +24,20 @@
 extern "C" {
 #endif
 
-/* The edge rule on the gray values around a pixel. */
+/* The edge rule on the gray values of a pixel, its right and its lower
+ * neighbours. */
 SHARPNESS_HD int
-sharpness_structure_is_edge (unsigned left, unsigned right, unsigned up,
-    unsigned down, unsigned level)
+sharpness_structure_is_edge (unsigned here, unsigned right, unsigned down,
+    unsigned level)
 {
-  unsigned dx = left > right ? left - right : right - left;
-  unsigned dy = up > down ? up - down : down - up;
+  unsigned dx = here > right ? here - right : right - here;
+  unsigned dy = here > down ? here - down : down - here;
 
   return (dx > dy ? dx : dy) >= level;
 }
 
-/* Edge pixels of @plane (host memory) at @level, and the interior pixels
- * they are counted over ((W - 2) (H - 2), 0 for frames narrower or lower
- * than 3). */
+/* Edge pixels of @plane (host memory) at @level, and the pixels they are
+ * counted over ((W - 1) (H - 1), 0 for frames one pixel wide or high). */
 uint64_t sharpness_structure_count (const SharpnessPlane * plane,
     unsigned level, uint64_t * interior);
 

@@ -7,7 +7,8 @@
  * COMPARE_METRIC_TABLE is an X-macro:
  *   X (ID, sym, nick, display, description, cpu_ffmpeg, cpu_wang)
  *   ID           enum suffix: COMPARE_METRIC_ID_<ID>, flag COMPARE_METRIC_<ID>
- *   sym          C identifier (per-metric files and functions)
+ *   sym          C identifier (per-metric files and functions, the
+ *                metric's member of CompareResult)
  *   nick         the `metrics` flag's nick
  *   display      name in messages to people
  *   description  the flag's description, for gst-inspect-1.0
@@ -21,6 +22,7 @@
 #ifndef COMPARE_METRIC_H
 #define COMPARE_METRIC_H
 
+#include "compare.h"
 #include "sharpness-metric.h"
 
 #ifdef __cplusplus
@@ -71,6 +73,30 @@ extern const CompareMetricInfo compare_metric_info[COMPARE_N_METRICS];
 /* The flags of @metrics that the CPU cannot compute at a live stream's
  * pace, with ssim-mode=wang when @wang. */
 unsigned compare_metrics_heavy_on_cpu (unsigned metrics, int wang);
+
+/* What one comparison computes, on either backend. */
+typedef struct
+{
+  unsigned metrics;             /* CompareMetrics */
+  int wang;                     /* ssim-mode=wang: SSIM as ssim.m */
+  int downsample;               /* wang mode: ssim.m's downsampling */
+} CompareRequest;
+
+typedef struct
+{
+  /* Per metric (index: CompareMetricId): SHARPNESS_OK when computed; a
+   * refusal (frame too small, ...) leaves the others;
+   * SHARPNESS_ERROR_UNSUPPORTED for a metric not requested. */
+  SharpnessStatus status[COMPARE_N_METRICS];
+  ComparePsnr psnr;
+  CompareSsim ssim;
+  CompareMsSsim ms_ssim;
+} CompareResult;
+
+/* The requested metrics of @request on @pair (host memory), each with its
+ * function of compare.h (compare-metric.c has one line per metric). */
+void compare_compute (CompareScratch * scratch, const ComparePair * pair,
+    const CompareRequest * request, CompareResult * result);
 
 #ifdef __cplusplus
 }

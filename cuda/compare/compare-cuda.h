@@ -8,13 +8,16 @@
  * Call with the owner's CUDA context current.  Work is queued on the
  * stream given at creation, after whatever the caller queued there; each
  * call synchronises that stream once before returning its values (one
- * launch per metric, results in mapped pinned memory: no copy).  Device
- * buffers grow to the largest frame seen: no allocation per frame.
+ * launch per metric, per scale for MS-SSIM; results in mapped pinned
+ * memory: no copy).  Device buffers grow to the largest frame seen (the
+ * call that grows one synchronises once more): no allocation per
+ * frame.
  */
 #ifndef COMPARE_CUDA_H
 #define COMPARE_CUDA_H
 
 #include "compare.h"
+#include "compare-metric.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -28,46 +31,15 @@ SharpnessStatus compare_cuda_new (void *stream, CompareCuda ** out);
 void compare_cuda_free (CompareCuda * cuda);
 const char *compare_cuda_last_error (const CompareCuda * cuda);
 
-/* What compare_cuda_compute computes. */
-typedef enum
-{
-  COMPARE_CUDA_SSIM_NONE,
-  COMPARE_CUDA_SSIM_FFMPEG,
-  COMPARE_CUDA_SSIM_WANG
-} CompareCudaSsim;
-
-typedef struct
-{
-  int psnr;
-  CompareCudaSsim ssim;
-  int downsample;               /* Wang mode: ssim.m's downsampling */
-  int ms_ssim;
-} CompareCudaRequest;
-
-/* Every metric of @req queued back to back, one synchronisation.  Returns
- * a device or memory error of the call; otherwise SHARPNESS_OK with each
- * requested metric's own status in @status (0 PSNR, 1 SSIM, 2 MS-SSIM: a
- * frame too small for one leaves the others), its values in @psnr, @ssim,
- * @ms (NULL where not requested). */
+/* The metrics of @req (CompareMetricId order), queued back to back, one
+ * synchronisation; @pair holds device pointers (pitched rows as in
+ * compare.h).  Returns a device or memory error of the call (no value is
+ * then valid); otherwise SHARPNESS_OK, with each metric's own status in
+ * result->status (a frame too small for one leaves the others) and its
+ * values in @result. */
 SharpnessStatus compare_cuda_compute (CompareCuda * cuda,
-    const ComparePair * pair, const CompareCudaRequest * req,
-    ComparePsnr * psnr, CompareSsim * ssim, CompareMsSsim * ms,
-    SharpnessStatus status[3]);
-
-/* One metric per call (tests, benchmarks).  @pair holds device pointers
- * (pitched rows as in compare.h). */
-SharpnessStatus compare_cuda_psnr (CompareCuda * cuda,
-    const ComparePair * pair, ComparePsnr * out);
-SharpnessStatus compare_cuda_ssim_ffmpeg (CompareCuda * cuda,
-    const ComparePair * pair, CompareSsim * out);
-SharpnessStatus compare_cuda_ssim_wang (CompareCuda * cuda,
-    const ComparePair * pair, int downsample, CompareSsim * out);
-SharpnessStatus compare_cuda_ms_ssim (CompareCuda * cuda,
-    const ComparePair * pair, CompareMsSsim * out);
-
-/* PSNR and SSIM (ffmpeg mode) in one call. */
-SharpnessStatus compare_cuda_psnr_ssim (CompareCuda * cuda,
-    const ComparePair * pair, ComparePsnr * psnr, CompareSsim * ssim);
+    const ComparePair * pair, const CompareRequest * req,
+    CompareResult * result);
 
 #ifdef __cplusplus
 }

@@ -107,7 +107,7 @@ def main():
                 f'uridecodebin uri="{uri}" ! videoconvert ! {sharpness}')
         else:
             pipeline = Gst.parse_launch(
-                f"videotestsrc num-buffers={args.frames} pattern=ball ! "
+                f"videotestsrc num-buffers={args.frames} pattern=snow ! "
                 f"video/x-raw,width=320,height=240 ! {sharpness}")
     except GLib.Error as e:  # an unknown metric or backend, say
         print(f"error: {e.message}", file=sys.stderr)

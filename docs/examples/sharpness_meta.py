@@ -20,14 +20,20 @@ SHARPNESS_META = "GstSharpnessMeta"
 METRIC = "metric"
 SCORE = "score"
 BLURRY = "blurry"
+CONTENT_STATE = "content-state"  # normal, black, frozen, flat or blurry
+BLACK_RATIO = "black-ratio"  # each only when its detection is on
+FREEZE_MAFD = "freeze-mafd"
+STRUCTURE = "structure"
 TILES_COLS = "tiles-cols"  # only with the element's tiles on
 TILES_ROWS = "tiles-rows"
 TILE_SCORES = "tile-scores"
 ROI_IDS = "roi-ids"  # only when regions of interest were scored
 ROI_TYPES = "roi-types"
 ROI_SCORES = "roi-scores"
-SHARPNESS_FIELDS = frozenset({METRIC, SCORE, BLURRY, TILES_COLS, TILES_ROWS,
-                              TILE_SCORES, ROI_IDS, ROI_TYPES, ROI_SCORES})
+SHARPNESS_FIELDS = frozenset({METRIC, SCORE, BLURRY, CONTENT_STATE,
+                              BLACK_RATIO, FREEZE_MAFD, STRUCTURE,
+                              TILES_COLS, TILES_ROWS, TILE_SCORES, ROI_IDS,
+                              ROI_TYPES, ROI_SCORES})
 
 # GstCompareMeta (cudacompare; docs/compare.md, "GstCompareMeta").  Only
 # the metrics computed for the frame have fields; the per-plane ones are
@@ -65,6 +71,10 @@ class SharpnessMeta:
     metric: str  # the metric's nick
     score: float
     blurry: bool
+    content_state: Optional[str] = None  # None from an older element
+    black_ratio: Optional[float] = None  # None: not measured
+    freeze_mafd: Optional[float] = None
+    structure: Optional[float] = None
     tiles_cols: int = 0  # 0: no tile map
     tiles_rows: int = 0
     tile_scores: list = field(default_factory=list)  # row-major
@@ -110,6 +120,10 @@ def read_sharpness_meta(buffer):
     return SharpnessMeta(metric=s.get_value(METRIC),
                          score=s.get_value(SCORE),
                          blurry=s.get_value(BLURRY),
+                         content_state=_value(s, CONTENT_STATE),
+                         black_ratio=_value(s, BLACK_RATIO),
+                         freeze_mafd=_value(s, FREEZE_MAFD),
+                         structure=_value(s, STRUCTURE),
                          tiles_cols=_value(s, TILES_COLS, 0),
                          tiles_rows=_value(s, TILES_ROWS, 0),
                          tile_scores=_list(s, TILE_SCORES),

@@ -201,7 +201,7 @@ run_gpu (SharpnessBackendChoice * choice, SharpnessBackendRun run,
   return FALSE;
 }
 
-gboolean
+SharpnessBackend *
 sharpness_backend_choice_run (SharpnessBackendChoice * choice,
     GstSharpnessBackend backend, gint device_id, SharpnessBackendRun run,
     SharpnessCpuLimit cpu_limit, gpointer user_data, gpointer job,
@@ -213,15 +213,15 @@ sharpness_backend_choice_run (SharpnessBackendChoice * choice,
 
   if (sharpness_backend_choice_use_gpu (choice, backend, device_id)) {
     if (run_gpu (choice, run, job, what, &cpu_may))
-      return TRUE;
+      return choice->gpu;
     if (!cpu_may)
-      return FALSE;
+      return NULL;
   }
   if (backend != GST_SHARPNESS_BACKEND_CPU && cpu_limit &&
       !cpu_limit (job, user_data))
-    return FALSE;
+    return NULL;
   if (run (choice->cpu, job, &err))
-    return TRUE;
+    return choice->cpu;
 
   if (g_error_matches (err, SHARPNESS_BACKEND_ERROR,
           SHARPNESS_BACKEND_ERROR_MAP)) {
@@ -234,5 +234,5 @@ sharpness_backend_choice_run (SharpnessBackendChoice * choice,
     g_free (subj);
   }
   g_clear_error (&err);
-  return FALSE;
+  return NULL;
 }

@@ -79,11 +79,11 @@ typedef gboolean (*SharpnessCpuLimit) (gpointer job, gpointer user_data);
 
 /* Per frame: runs @job on the GPU when in use, else, or when the GPU failed
  * on it, on the CPU (through @cpu_limit unless @backend is cpu).  @what
- * names the work in warnings ("laplacian"), or NULL.  FALSE (warned once)
- * when the frame goes on unscored.  A lost device closes the GPU backend
+ * names the work in warnings ("laplacian"), or NULL.  The backend that ran
+ * it, NULL (warned once) when the frame goes on unscored.  A lost device closes the GPU backend
  * until the next start; a job the metric refuses is not retried on the
  * CPU, which would refuse it too. */
-gboolean sharpness_backend_choice_run (SharpnessBackendChoice * choice,
+SharpnessBackend *sharpness_backend_choice_run (SharpnessBackendChoice * choice,
     GstSharpnessBackend backend, gint device_id, SharpnessBackendRun run,
     SharpnessCpuLimit cpu_limit, gpointer user_data, gpointer job,
     const gchar * what);

@@ -195,7 +195,7 @@ sharpness_element_propose_allocation (SharpnessElement * e, GstQuery * query)
       sharpness_backend_propose_allocation (e->choice.gpu, query);
 }
 
-gboolean
+SharpnessBackend *
 sharpness_element_run (SharpnessElement * e,
     const SharpnessElementSettings * s, SharpnessBackendRun run,
     SharpnessCpuLimit cpu_limit, gpointer user_data, gpointer job,

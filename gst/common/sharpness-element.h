@@ -90,7 +90,7 @@ gboolean sharpness_element_propose_allocation (SharpnessElement * e,
     GstQuery * query);
 
 /* Runs @job as sharpness_backend_choice_run() does, with @s's backend. */
-gboolean sharpness_element_run (SharpnessElement * e,
+SharpnessBackend *sharpness_element_run (SharpnessElement * e,
     const SharpnessElementSettings * s, SharpnessBackendRun run,
     SharpnessCpuLimit cpu_limit, gpointer user_data, gpointer job,
     const gchar * what);

@@ -24,6 +24,10 @@ G_BEGIN_DECLS
   X (SUMMARY, "sharpness-summary") \
   X (BLURRY_START, "sharpness-blurry-start") \
   X (BLURRY_END, "sharpness-blurry-end") \
+  X (BLACK_START, "sharpness-black-start") \
+  X (BLACK_END, "sharpness-black-end") \
+  X (FREEZE_START, "sharpness-freeze-start") \
+  X (FREEZE_END, "sharpness-freeze-end") \
   X (ROI_PARAM, "sharpness") \
   X (COMPARE, "compare") \
   X (COMPARE_SUMMARY, "compare-summary") \
@@ -44,12 +48,22 @@ G_BEGIN_DECLS
   X (ROI_IDS, "roi-ids") \
   X (ROI_TYPES, "roi-types") \
   X (ROI_SCORES, "roi-scores") \
+  X (CONTENT_STATE, "content-state") \
+  X (BLACK_RATIO, "black-ratio") \
+  X (FREEZE_MAFD, "freeze-mafd") \
+  X (STRUCTURE, "structure") \
   /* Statistics over frames: interval messages, summaries, segments. */ \
   X (FRAMES, "frames") \
   X (MEAN, "mean") \
   X (MIN, "min") \
   X (MAX, "max") \
   X (BLURRY_FRAMES, "blurry-frames") \
+  X (BLACK_FRAMES, "black-frames") \
+  X (FROZEN_FRAMES, "frozen-frames") \
+  X (FLAT_FRAMES, "flat-frames") \
+  X (BLURRY_SEGMENTS, "blurry-segments") \
+  X (BLACK_SEGMENTS, "black-segments") \
+  X (FREEZE_SEGMENTS, "freeze-segments") \
   /* Blurry segments. */ \
   X (START, "start") \
   X (END, "end") \

@@ -11,11 +11,12 @@ typedef struct
 {
   GstVideoFormat format;
   const gchar *name;
+  const gchar *ffmpeg;
   guint uses;
 } FormatRow;
 
-#define ROW(fmt, uses) \
-  { GST_VIDEO_FORMAT_##fmt, #fmt, ROW_USES (uses) },
+#define ROW(fmt, ffmpeg, uses) \
+  { GST_VIDEO_FORMAT_##fmt, #fmt, ffmpeg, ROW_USES (uses) },
 #define SCORE SHARPNESS_FORMAT_SCORE
 #define COMPARE SHARPNESS_FORMAT_COMPARE
 #define CUDA_MEMORY SHARPNESS_FORMAT_CUDA_MEMORY
@@ -35,6 +36,15 @@ row_has_use (const FormatRow * row, SharpnessFormatUse use,
 {
   return (row->uses & use) &&
       (!cuda_memory || (row->uses & SHARPNESS_FORMAT_CUDA_MEMORY));
+}
+
+const gchar *
+sharpness_format_ffmpeg_name (GstVideoFormat format)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    if (rows[i].format == format)
+      return rows[i].ffmpeg;
+  return NULL;
 }
 
 gboolean

@@ -34,46 +34,53 @@ typedef enum
   SHARPNESS_FORMAT_CUDA_MEMORY = 1 << 2,
 } SharpnessFormatUse;
 
-/* X (format, uses): in the order the pad templates list them, which is
- * the order of preference in negotiation. */
+/* X (format, ffmpeg, uses): in the order the pad templates list them,
+ * which is the order of preference in negotiation.  ffmpeg: the FFmpeg
+ * pixel format whose planes hold the same samples (planes of equal sizes
+ * in another order count alike), which freeze detection compares as
+ * FFmpeg's freezedetect does; NULL where FFmpeg has none it accepts. */
 #define SHARPNESS_FORMAT_TABLE(X) \
-  X (GRAY8,      SCORE | COMPARE) \
-  X (GRAY16_LE,  SCORE | COMPARE) \
-  X (I420,       SCORE | COMPARE | CUDA_MEMORY) \
-  X (YV12,       SCORE | COMPARE | CUDA_MEMORY) \
-  X (NV12,       SCORE | COMPARE | CUDA_MEMORY) \
-  X (NV21,       SCORE | COMPARE | CUDA_MEMORY) \
-  X (Y41B,       SCORE | COMPARE) \
-  X (Y42B,       SCORE | COMPARE | CUDA_MEMORY) \
-  X (Y444,       SCORE | COMPARE | CUDA_MEMORY) \
-  X (NV16,       COMPARE) \
-  X (NV61,       COMPARE) \
-  X (NV24,       COMPARE) \
-  X (I420_10LE,  SCORE | COMPARE | CUDA_MEMORY) \
-  X (I420_12LE,  COMPARE) \
-  X (I422_10LE,  COMPARE) \
-  X (I422_12LE,  COMPARE) \
-  X (Y444_10LE,  COMPARE) \
-  X (Y444_12LE,  COMPARE) \
-  X (Y444_16LE,  COMPARE | CUDA_MEMORY) \
-  X (P010_10LE,  SCORE | COMPARE | CUDA_MEMORY) \
-  X (P012_LE,    COMPARE) \
-  X (P016_LE,    COMPARE | CUDA_MEMORY) \
-  X (GBR,        COMPARE) \
-  X (GBR_10LE,   COMPARE) \
-  X (GBR_12LE,   COMPARE) \
-  X (RGBP,       COMPARE) \
-  X (BGRP,       COMPARE) \
-  X (RGB,        SCORE | COMPARE | CUDA_MEMORY) \
-  X (BGR,        SCORE | COMPARE | CUDA_MEMORY) \
-  X (RGBx,       SCORE | COMPARE | CUDA_MEMORY) \
-  X (BGRx,       SCORE | COMPARE | CUDA_MEMORY) \
-  X (xRGB,       SCORE | COMPARE) \
-  X (xBGR,       SCORE | COMPARE) \
-  X (RGBA,       SCORE | COMPARE | CUDA_MEMORY) \
-  X (BGRA,       SCORE | COMPARE | CUDA_MEMORY) \
-  X (ARGB,       SCORE | COMPARE | CUDA_MEMORY) \
-  X (ABGR,       SCORE | COMPARE | CUDA_MEMORY)
+  X (GRAY8,      "gray",    SCORE | COMPARE) \
+  X (GRAY16_LE,  "gray16le", SCORE | COMPARE) \
+  X (I420,       "yuv420p", SCORE | COMPARE | CUDA_MEMORY) \
+  X (YV12,       "yuv420p", SCORE | COMPARE | CUDA_MEMORY) \
+  X (NV12,       "nv12",    SCORE | COMPARE | CUDA_MEMORY) \
+  X (NV21,       "nv21",    SCORE | COMPARE | CUDA_MEMORY) \
+  X (Y41B,       "yuv411p", SCORE | COMPARE) \
+  X (Y42B,       "yuv422p", SCORE | COMPARE | CUDA_MEMORY) \
+  X (Y444,       "yuv444p", SCORE | COMPARE | CUDA_MEMORY) \
+  X (NV16,       "nv16",    COMPARE) \
+  X (NV61,       NULL,      COMPARE) \
+  X (NV24,       NULL,      COMPARE) \
+  X (I420_10LE,  "yuv420p10le", SCORE | COMPARE | CUDA_MEMORY) \
+  X (I420_12LE,  "yuv420p12le", COMPARE) \
+  X (I422_10LE,  "yuv422p10le", COMPARE) \
+  X (I422_12LE,  "yuv422p12le", COMPARE) \
+  X (Y444_10LE,  "yuv444p10le", COMPARE) \
+  X (Y444_12LE,  "yuv444p12le", COMPARE) \
+  X (Y444_16LE,  "yuv444p16le", COMPARE | CUDA_MEMORY) \
+  X (P010_10LE,  NULL,      SCORE | COMPARE | CUDA_MEMORY) \
+  X (P012_LE,    NULL,      COMPARE) \
+  X (P016_LE,    NULL,      COMPARE | CUDA_MEMORY) \
+  X (GBR,        "gbrp",    COMPARE) \
+  X (GBR_10LE,   "gbrp10le", COMPARE) \
+  X (GBR_12LE,   "gbrp12le", COMPARE) \
+  X (RGBP,       "gbrp",    COMPARE) \
+  X (BGRP,       "gbrp",    COMPARE) \
+  X (RGB,        "rgb24",   SCORE | COMPARE | CUDA_MEMORY) \
+  X (BGR,        "bgr24",   SCORE | COMPARE | CUDA_MEMORY) \
+  X (RGBx,       NULL,      SCORE | COMPARE | CUDA_MEMORY) \
+  X (BGRx,       NULL,      SCORE | COMPARE | CUDA_MEMORY) \
+  X (xRGB,       NULL,      SCORE | COMPARE) \
+  X (xBGR,       NULL,      SCORE | COMPARE) \
+  X (RGBA,       "rgba",    SCORE | COMPARE | CUDA_MEMORY) \
+  X (BGRA,       "bgra",    SCORE | COMPARE | CUDA_MEMORY) \
+  X (ARGB,       "argb",    SCORE | COMPARE | CUDA_MEMORY) \
+  X (ABGR,       "abgr",    SCORE | COMPARE | CUDA_MEMORY)
+
+/* FFmpeg's pixel format name for @format (the table's ffmpeg column), or
+ * NULL. */
+const gchar *sharpness_format_ffmpeg_name (GstVideoFormat format);
 
 /* TRUE when @use (one element's flag) reads @format, in CUDA memory when
  * @cuda_memory. */

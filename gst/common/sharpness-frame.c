@@ -4,6 +4,8 @@
 #include "sharpness-frame.h"
 #include "sharpness-formats.h"
 
+#include <string.h>
+
 gboolean
 sharpness_plane_init (SharpnessPlane * plane, const GstVideoInfo * info,
     const guint8 * data, gsize stride)
@@ -36,4 +38,36 @@ sharpness_plane_init (SharpnessPlane * plane, const GstVideoInfo * info,
     plane->samples = SHARPNESS_SAMPLES_Y8;
   }
   return TRUE;
+}
+
+gboolean
+sharpness_freeze_layout_from_info (SharpnessFreezeLayout * l,
+    const GstVideoInfo * info)
+{
+  const GstVideoFormatInfo *finfo = info->finfo;
+  const gchar *ffmpeg = sharpness_format_ffmpeg_name (GST_VIDEO_INFO_FORMAT
+      (info));
+  gint bytes;
+
+  if (ffmpeg)
+    return sharpness_freeze_layout_init (l,
+        sharpness_freeze_format_from_name (ffmpeg),
+        GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info));
+
+  memset (l, 0, sizeof (*l));
+  l->format = SHARPNESS_FREEZE_FORMAT_INVALID;
+  bytes = GST_VIDEO_FORMAT_INFO_DEPTH (finfo, 0) > 8 ? 2 : 1;
+  l->bytes_per_sample = bytes;
+  l->depth = 8 * bytes;
+  l->n_planes = GST_VIDEO_INFO_N_PLANES (info);
+  for (gint p = 0; p < l->n_planes && p < 4; p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+
+    gst_video_format_info_component (finfo, p, comp);
+    l->width[p] = GST_VIDEO_INFO_COMP_WIDTH (info, comp[0]) *
+        GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]) / bytes;
+    l->height[p] = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]);
+    l->count += (guint64) l->width[p] * l->height[p];
+  }
+  return l->count > 0;
 }

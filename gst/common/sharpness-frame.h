@@ -8,6 +8,7 @@
 
 #include <gst/video/video.h>
 
+#include "sharpness-freeze.h"
 #include "sharpness-plane.h"
 
 G_BEGIN_DECLS
@@ -19,6 +20,14 @@ G_BEGIN_DECLS
  * pointer. */
 gboolean sharpness_plane_init (SharpnessPlane * plane, const GstVideoInfo * info,
     const guint8 * data, gsize stride);
+
+/* The planes freeze detection compares in frames of @info: FFmpeg's
+ * freezedetect layout of the equivalent FFmpeg format
+ * (sharpness_format_ffmpeg_name()), else every plane of the frame as
+ * stored (16-bit words where samples have more than 8 bits, taken as
+ * 16-bit samples).  FALSE when the format has no planes to compare. */
+gboolean sharpness_freeze_layout_from_info (SharpnessFreezeLayout * layout,
+    const GstVideoInfo * info);
 
 G_END_DECLS
 #endif /* SHARPNESS_FRAME_H */

@@ -192,27 +192,14 @@ cuda_compare (CompareBackend * b, const CompareLayout * layout,
   ok = fill_device (self, layout, &rf, 0, &pair, error) &&
       fill_device (self, layout, &df, 1, &pair, error);
   if (ok) {
-    const CompareCudaRequest creq = {
-      .psnr = (req->metrics & COMPARE_METRIC_PSNR) != 0,
-      .ssim = !(req->metrics & COMPARE_METRIC_SSIM) ? COMPARE_CUDA_SSIM_NONE :
-          req->wang ? COMPARE_CUDA_SSIM_WANG : COMPARE_CUDA_SSIM_FFMPEG,
-      .downsample = req->downsample,
-      .ms_ssim = (req->metrics & COMPARE_METRIC_MS_SSIM) != 0,
-    };
-    SharpnessStatus status[COMPARE_N_METRICS];
-
     /* One synchronisation of the stream for all metrics: the uploads and
      * extractions above are done, and host memory may be unmapped, once
      * it returns (it synchronises also when no metric is asked). */
-    if (compare_cuda_compute (self->cuda, &pair, &creq, &result->psnr,
-            &result->ssim, &result->ms_ssim, status) != SHARPNESS_OK) {
+    if (compare_cuda_compute (self->cuda, &pair, req, result) !=
+        SHARPNESS_OK) {
       device_error = TRUE;
       CuStreamSynchronize (sharpness_cuda_session_stream
           (self->parent.session));
-    } else {
-      for (gint m = 0; m < COMPARE_N_METRICS; m++)
-        if (req->metrics & (1 << m))
-          result->status[m] = status[m];
     }
   } else {
     /* Copies may be queued from memory about to be unmapped. */

@@ -22,22 +22,6 @@ compare_backend_compare (CompareBackend * b, const CompareLayout * layout,
       ref, ref_info, dist, dist_info, request, result, error);
 }
 
-void
-compare_backend_run_cpu (CompareScratch * scratch, const ComparePair * pair,
-    const CompareRequest * req, CompareResult * result)
-{
-  if (req->metrics & COMPARE_METRIC_PSNR)
-    result->status[COMPARE_METRIC_ID_PSNR] = compare_psnr (pair,
-        &result->psnr);
-  if (req->metrics & COMPARE_METRIC_SSIM)
-    result->status[COMPARE_METRIC_ID_SSIM] = req->wang ?
-        compare_ssim_wang (scratch, pair, req->downsample, &result->ssim) :
-        compare_ssim_ffmpeg (scratch, pair, &result->ssim);
-  if (req->metrics & COMPARE_METRIC_MS_SSIM)
-    result->status[COMPARE_METRIC_ID_MS_SSIM] = compare_ms_ssim (scratch,
-        pair, &result->ms_ssim);
-}
-
 /* ---- CPU ---------------------------------------------------------------- */
 
 typedef struct
@@ -108,7 +92,7 @@ cpu_compare (CompareBackend * backend, const CompareLayout * layout,
   ok = compare_frame_fill_host (layout, &rf, 0, &self->host, &pair) &&
       compare_frame_fill_host (layout, &df, 1, &self->host, &pair);
   if (ok)
-    compare_backend_run_cpu (self->scratch, &pair, request, result);
+    compare_compute (self->scratch, &pair, request, result);
   gst_video_frame_unmap (&df);
   gst_video_frame_unmap (&rf);
   if (!ok)

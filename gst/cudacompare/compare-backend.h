@@ -1,7 +1,9 @@
 /* The cudacompare element's backends: a reference and a distorted frame
  * (GstBuffers of negotiated GstVideoInfos of the same size and format) in,
- * the requested metrics out, on the CPU or on a CUDA device.  Errors use
- * SHARPNESS_BACKEND_ERROR (sharpness-backend.h).
+ * the requested metrics out (CompareRequest, CompareResult of
+ * compare-metric.h; planes in the layout's order, compare-frame.h), on the
+ * CPU or on a CUDA device.  Errors use SHARPNESS_BACKEND_ERROR
+ * (sharpness-backend.h).
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -18,23 +20,6 @@
 #include "sharpness-backend.h"
 
 G_BEGIN_DECLS
-
-typedef struct
-{
-  guint metrics;                /* CompareMetrics */
-  gboolean wang;                /* ssim-mode=wang */
-  gboolean downsample;          /* ssim-downsample (wang mode) */
-} CompareRequest;
-
-typedef struct
-{
-  /* Per metric (index: CompareMetricId): SHARPNESS_OK when
-   * computed; a refusal (frame too small, ...) leaves the others. */
-  SharpnessStatus status[COMPARE_N_METRICS];
-  ComparePsnr psnr;             /* plane order (compare-frame.h) */
-  CompareSsim ssim;
-  CompareMsSsim ms_ssim;
-} CompareResult;
 
 typedef struct _CompareBackend CompareBackend;
 
@@ -64,11 +49,6 @@ gboolean compare_backend_compare (CompareBackend * backend,
     const GstVideoInfo * ref_info, GstBuffer * dist,
     const GstVideoInfo * dist_info, const CompareRequest * request,
     CompareResult * result, GError ** error);
-/* Runs the requested metrics of @request on @pair (host pointers) with
- * the CPU core. */
-void compare_backend_run_cpu (CompareScratch * scratch,
-    const ComparePair * pair, const CompareRequest * request,
-    CompareResult * result);
 
 G_END_DECLS
 #endif /* COMPARE_BACKEND_H */

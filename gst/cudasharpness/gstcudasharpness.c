@@ -65,9 +65,9 @@
 
 #include <gst/video/video.h>
 
-#include "sharpness-blur-detector.h"
-#include "sharpness-blur-segments.h"
+#include "sharpness-black.h"
 #include "sharpness-caps.h"
+#include "sharpness-content.h"
 #include "sharpness-element.h"
 #include "sharpness-frame.h"
 #include "sharpness-frame-regions.h"
@@ -89,6 +89,15 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_sharpness_debug);
 #define MAX_BLURRY_GAP 10000
 #define DEFAULT_POOLING GST_SHARPNESS_POOLING_MEAN
 #define DEFAULT_POOLING_PERCENT 10.0
+#define DEFAULT_DETECT (SHARPNESS_DETECT_BLACK | SHARPNESS_DETECT_FREEZE | \
+    SHARPNESS_DETECT_FLAT)
+#define DEFAULT_BLACK_PIXEL_THRESHOLD SHARPNESS_BLACK_DEFAULT_PIXEL_TH
+#define DEFAULT_BLACK_RATIO SHARPNESS_BLACK_DEFAULT_PICTURE_TH
+#define DEFAULT_BLACK_MIN_DURATION SHARPNESS_BLACK_DEFAULT_MIN_DURATION
+#define DEFAULT_FREEZE_NOISE -60.0      /* dB: FFmpeg's 0.001 */
+#define DEFAULT_FREEZE_MIN_DURATION SHARPNESS_FREEZE_DEFAULT_MIN_DURATION
+#define DEFAULT_FLAT_EDGE_LEVEL 4
+#define DEFAULT_FLAT_THRESHOLD 0.01
 
 typedef enum
 {
@@ -109,6 +118,14 @@ enum
   PROP_POOLING,
   PROP_POOLING_PERCENT,
   PROP_ROI_TYPES,
+  PROP_DETECT,
+  PROP_BLACK_PIXEL_THRESHOLD,
+  PROP_BLACK_RATIO,
+  PROP_BLACK_MIN_DURATION,
+  PROP_FREEZE_NOISE,
+  PROP_FREEZE_MIN_DURATION,
+  PROP_FLAT_EDGE_LEVEL,
+  PROP_FLAT_THRESHOLD,
   PROP_COMMON                   /* SHARPNESS_ELEMENT_N_PROPS from here */
 };
 
@@ -128,6 +145,13 @@ typedef struct
   /* GQuarks, NULL: every type.  Never modified once set (a new array
    * replaces it), so a copy of the settings holds a reference. */
   GArray *roi_types;
+  guint detect;                 /* SharpnessDetect */
+  gdouble black_pixel_threshold, black_ratio;
+  guint64 black_min_duration;
+  gdouble freeze_noise;         /* dB */
+  guint64 freeze_min_duration;
+  guint flat_edge_level;
+  gdouble flat_threshold;
 } GstCudaSharpnessSettings;
 
 struct _GstCudaSharpness
@@ -141,13 +165,17 @@ struct _GstCudaSharpness
   /* Streaming state, from start to stop. */
   GstVideoInfo info;
   gboolean cuda_memory;         /* negotiated memory:CUDAMemory */
-  SharpnessBlurDetector *detector;
+  /* What the caps give the content measurements. */
+  guint black_depth;
+  gboolean black_full_range;
+  SharpnessFreezeLayout freeze_layout;
+  gboolean have_freeze_layout;
+  /* Content states and events: blur rule, black, freeze, flat. */
+  SharpnessContent *content;
+  SharpnessMetric content_metric;       /* the metric of its blur runs */
+  SharpnessBackend *last_backend;       /* that measured the last frame */
   SharpnessSignature signature; /* scratch: the frame's, for cut detection */
   SharpnessFrameRegions regions;        /* tiles and ROIs of the frame */
-  /* Blurry-segment alarms (min-blurry-duration > 0); alarm_metric is the
-   * metric of the open run. */
-  SharpnessSegmentTracker segments;
-  SharpnessMetric alarm_metric;
   SharpnessMetric stats_metric; /* metric of the statistics below */
   guint64 frame_index;
   SharpnessStats interval_stats;
@@ -203,6 +231,27 @@ gst_sharpness_pooling_get_type (void)
   return type;
 }
 
+#define GST_TYPE_SHARPNESS_DETECT (gst_sharpness_detect_get_type ())
+static GType
+gst_sharpness_detect_get_type (void)
+{
+  static gsize type = 0;
+  static const GFlagsValue values[] = {
+    {SHARPNESS_DETECT_BLACK, "Black frames, as FFmpeg's blackdetect",
+        "black"},
+    {SHARPNESS_DETECT_FREEZE, "Frozen pictures, as FFmpeg's freezedetect",
+        "freeze"},
+    {SHARPNESS_DETECT_FLAT, "Frames too flat for a sharpness verdict",
+        "flat"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_flags_register_static ("GstSharpnessDetect",
+            values));
+  return type;
+}
+
 /* A copy of the settings; release it with clear_settings(). */
 static void
 get_settings (GstCudaSharpness * self, GstCudaSharpnessSettings * settings,
@@ -226,6 +275,32 @@ clear_settings (GstCudaSharpnessSettings * settings)
   SHARPNESS_ELEMENT_WARN_ONCE (&(self)->base, domain, code, __VA_ARGS__)
 
 static void
+content_settings (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
+    SharpnessContentSettings * c)
+{
+  gint fps_n = GST_VIDEO_INFO_FPS_N (&self->info);
+  gint fps_d = GST_VIDEO_INFO_FPS_D (&self->info);
+
+  sharpness_content_settings_init (c);
+  c->detect = s->detect;
+  c->black.picture_black_ratio_th = s->black_ratio;
+  c->black.min_duration = s->black_min_duration;
+  c->freeze.noise = sharpness_freeze_noise_from_db (s->freeze_noise);
+  c->freeze.min_duration = s->freeze_min_duration;
+  c->freeze.depth = self->freeze_layout.depth;
+  if (fps_n > 0 && fps_d > 0) {
+    c->freeze.fps_n = fps_n;
+    c->freeze.fps_d = fps_d;
+  }
+  c->flat_threshold = s->flat_threshold;
+  c->min_blurry_duration = s->min_blurry_duration;
+  c->max_blurry_gap = s->max_blurry_gap;
+}
+
+static void restart_content (GstCudaSharpness * self,
+    gboolean keep_blur_run);
+
+static void
 reset_interval (GstCudaSharpness * self)
 {
   sharpness_stats_reset (&self->interval_stats);
@@ -243,21 +318,23 @@ gst_cuda_sharpness_start (GstBaseTransform * trans)
   get_settings (self, &s, &common);
   clear_settings (&s);          /* roi_types is not needed here */
 
-  self->detector = sharpness_blur_detector_new (s.metric, s.window);
   self->stats_metric = s.metric;
-  self->alarm_metric = s.metric;
-  sharpness_segment_tracker_init (&self->segments, s.min_blurry_duration,
-      s.max_blurry_gap, sharpness_metric_info[s.metric].direction ==
-      SHARPNESS_LOWER_IS_SHARPER);
   self->frame_index = 0;
   reset_interval (self);
   sharpness_stats_reset (&self->total_stats);
   gst_video_info_init (&self->info);
   self->cuda_memory = FALSE;
+  self->have_freeze_layout = FALSE;
+  self->last_backend = NULL;
   sharpness_caps_refusal_reset (&self->refusal);
+  {
+    SharpnessContentSettings c;
 
+    content_settings (self, &s, &c);
+    self->content = sharpness_content_new (&c, s.metric, s.window);
+  }
   if (!sharpness_element_start (&self->base)) {
-    g_clear_pointer (&self->detector, sharpness_blur_detector_free);
+    g_clear_pointer (&self->content, sharpness_content_free);
     return FALSE;
   }
   return TRUE;
@@ -269,7 +346,7 @@ gst_cuda_sharpness_stop (GstBaseTransform * trans)
   GstCudaSharpness *self = GST_CUDA_SHARPNESS (trans);
 
   sharpness_element_stop (&self->base);
-  g_clear_pointer (&self->detector, sharpness_blur_detector_free);
+  g_clear_pointer (&self->content, sharpness_content_free);
   return TRUE;
 }
 
@@ -310,10 +387,18 @@ gst_cuda_sharpness_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   /* Scores of another size or format say nothing about the next frames. */
   if (cuda != self->cuda_memory || !gst_video_info_is_equal (&info,
           &self->info))
-    sharpness_blur_detector_reset (self->detector);
+    restart_content (self, TRUE);
 
   self->info = info;
   self->cuda_memory = cuda;
+  /* FFmpeg's range decision (sharpness-black.h): full range when the caps
+   * say so; packed RGB is judged on its gray conversion, full range. */
+  self->black_depth = GST_VIDEO_INFO_IS_RGB (&info) ? 8 :
+      GST_VIDEO_FORMAT_INFO_DEPTH (info.finfo, 0);
+  self->black_full_range = GST_VIDEO_INFO_IS_RGB (&info) ||
+      info.colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255;
+  self->have_freeze_layout = sharpness_freeze_layout_from_info
+      (&self->freeze_layout, &info);
   sharpness_caps_refusal_set_caps (&self->refusal, incaps, TRUE);
   GST_DEBUG_OBJECT (self, "analysing %s %dx%d in %s memory",
       GST_VIDEO_INFO_NAME (&info), GST_VIDEO_INFO_WIDTH (&info),
@@ -358,64 +443,45 @@ gst_cuda_sharpness_set_context (GstElement * element, GstContext * context)
   GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
 }
 
-/* Closes the open blurry segment, if any (EOS, flush, metric change): an
- * operator alarmed by a start always gets its end. */
+/* The start and end events of blurry, black and frozen stretches. */
 static void
-finish_alarm (GstCudaSharpness * self)
+post_events (GstCudaSharpness * self, const SharpnessContentResult * r)
 {
-  SharpnessSegment seg;
+  const gchar *nick = sharpness_metric_info[self->content_metric].nick;
 
-  if (sharpness_segment_tracker_finish (&self->segments, &seg) ==
-      SHARPNESS_SEGMENT_END)
+  for (guint i = 0; i < r->n_events; i++)
     gst_element_post_message (GST_ELEMENT (self),
-        sharpness_message_new_blurry_end (GST_OBJECT (self),
-            sharpness_metric_info[self->alarm_metric].nick, &seg));
+        sharpness_message_new_event (GST_OBJECT (self), nick, &r->events[i]));
 }
 
-/* Feeds the alarm tracker with a scored frame. */
+/* Closes the open stretches (EOS, flush): an operator alarmed by a start
+ * always gets its end. */
 static void
-update_alarm (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
-    const SharpnessFrameResult * r)
+finish_content (GstCudaSharpness * self)
 {
-  const gchar *nick;
-  SharpnessSegmentFrame f;
-  SharpnessSegment seg;
-  SharpnessSegmentEvent ev;
+  SharpnessContentResult r;
 
-  if (s->metric != self->alarm_metric) {
-    /* A run of another metric's scores says nothing about this one. */
-    finish_alarm (self);
-    self->alarm_metric = s->metric;
-    self->segments.lower_is_sharper =
-        sharpness_metric_info[s->metric].direction ==
-        SHARPNESS_LOWER_IS_SHARPER;
-  }
-  if (s->min_blurry_duration == 0) {
-    /* Turned off (maybe while a run was open): close it. */
-    finish_alarm (self);
+  if (!self->content)
     return;
-  }
-  /* Settings may change while playing: they apply from this frame on. */
-  self->segments.min_duration = s->min_blurry_duration;
-  self->segments.max_gap = s->max_blurry_gap;
+  sharpness_content_finish (self->content, &r);
+  post_events (self, &r);
+}
 
-  f = (SharpnessSegmentFrame) {
-    .index = r->frame,
-    .pts = r->times.timestamp,
-    .duration = r->times.duration,
-    .running_time = r->times.running_time,
-    .stream_time = r->times.stream_time,
-    .score = r->score,
-    .blurry = r->blurry,
-  };
-  ev = sharpness_segment_tracker_push (&self->segments, &f, &seg);
-  nick = sharpness_metric_info[s->metric].nick;
-  if (ev == SHARPNESS_SEGMENT_START)
-    gst_element_post_message (GST_ELEMENT (self),
-        sharpness_message_new_blurry_start (GST_OBJECT (self), nick, &seg));
-  else if (ev == SHARPNESS_SEGMENT_END)
-    gst_element_post_message (GST_ELEMENT (self),
-        sharpness_message_new_blurry_end (GST_OBJECT (self), nick, &seg));
+/* Flush, caps change (@keep_blur_run): the history says nothing about the
+ * next frames. */
+static void
+restart_content (GstCudaSharpness * self, gboolean keep_blur_run)
+{
+  SharpnessContentResult r;
+
+  if (!self->content)
+    return;
+  sharpness_content_reset (self->content, keep_blur_run, &r);
+  post_events (self, &r);
+  sharpness_scorer_drop_reference ((SharpnessScorer *)
+      self->base.choice.cpu);
+  sharpness_scorer_drop_reference ((SharpnessScorer *)
+      self->base.choice.gpu);
 }
 
 static void
@@ -440,13 +506,11 @@ gst_cuda_sharpness_sink_event (GstBaseTransform * trans, GstEvent * event)
 
   switch (GST_EVENT_TYPE (event)) {
     case GST_EVENT_FLUSH_STOP:
-      if (self->detector)
-        sharpness_blur_detector_reset (self->detector);
+      restart_content (self, FALSE);
       reset_interval (self);
-      finish_alarm (self);
       break;
     case GST_EVENT_EOS:
-      finish_alarm (self);
+      finish_content (self);
       post_summary (self);
       break;
     default:
@@ -512,16 +576,33 @@ refuse_regions (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
         "of interest (no sharpness param added)", nick);
 }
 
+/* What the content states need measured (sharpness-scorer.h). */
+static void
+plan_content (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
+    SharpnessContentJob * c)
+{
+  memset (c, 0, sizeof (*c));
+  c->black = (s->detect & SHARPNESS_DETECT_BLACK) != 0;
+  c->black_threshold = sharpness_black_pixel_threshold
+      (s->black_pixel_threshold, self->black_depth, self->black_full_range);
+  c->structure = (s->detect & SHARPNESS_DETECT_FLAT) != 0;
+  c->edge_level = s->flat_edge_level;
+  if ((s->detect & SHARPNESS_DETECT_FREEZE) && self->have_freeze_layout)
+    c->freeze = &self->freeze_layout;
+}
+
 /* Scores the frame into @r: its score and, for the classical metrics, its
- * tiles (`tiles`, `pooling`) and ROIs, all in one backend call. */
-static gboolean
+ * tiles (`tiles`, `pooling`) and ROIs, and the content measurements @c,
+ * all in one backend call.  The backend that ran it, or NULL. */
+static SharpnessBackend *
 score_frame (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
     const SharpnessElementSettings * common, GstBuffer * buf,
-    SharpnessFrameResult * r)
+    SharpnessContentJob * c, SharpnessFrameResult * r)
 {
   SharpnessScorerJob job = {.kind = SHARPNESS_SCORER_SCORE,.metric =
-        s->metric
+        s->metric,.content = c
   };
+  SharpnessBackend *used;
   SharpnessRegionsRequest req = {
     .metric = s->metric,
     .width = GST_VIDEO_INFO_WIDTH (&self->info),
@@ -546,14 +627,15 @@ score_frame (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
         "grid: frames get their whole-frame score only");
   }
 
-  if (!sharpness_element_run (&self->base, common, run_frame_job,
-          cpu_keeps_up, self, &fj, sharpness_metric_info[s->metric].nick))
-    return FALSE;
+  used = sharpness_element_run (&self->base, common, run_frame_job,
+      cpu_keeps_up, self, &fj, sharpness_metric_info[s->metric].nick);
+  if (!used)
+    return NULL;
   if (regions)
     sharpness_frame_regions_finish (&self->regions, &req, &job, score, r);
   else
     r->score = score;
-  return TRUE;
+  return used;
 }
 
 /* One message per frame, or, with an interval, one when the frames since
@@ -609,6 +691,67 @@ frame_signature (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
   return ok && self->signature.valid ? &self->signature : NULL;
 }
 
+/* Judges the scored frame: its content state and measurements into @r, its
+ * events into @cr. */
+static void
+judge_frame (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
+    GstBuffer * buf, SharpnessBackend * used, const SharpnessContentJob * c,
+    SharpnessFrameResult * r, SharpnessContentResult * cr)
+{
+  SharpnessContentSettings cs;
+  SharpnessContentResult closed;
+  SharpnessContentFrame f;
+
+  content_settings (self, s, &cs);
+  sharpness_content_configure (self->content, &cs, s->metric, s->window,
+      &closed);
+  post_events (self, &closed);
+  self->content_metric = s->metric;
+  if (used != self->last_backend) {
+    /* The other backend holds no reference of the frames before. */
+    if (self->last_backend) {
+      sharpness_content_forget_reference (self->content, &closed);
+      post_events (self, &closed);
+      sharpness_scorer_drop_reference ((SharpnessScorer *) used);
+    }
+    self->last_backend = used;
+  }
+
+  f = (SharpnessContentFrame) {
+    .index = r->frame,
+    .pts = r->times.timestamp,
+    .duration = r->times.duration,
+    .running_time = r->times.running_time,
+    .stream_time = r->times.stream_time,
+    .has_black = c->black,
+    .black = c->black_count,
+    .pixels = c->pixels,
+    .has_structure = c->structure,
+    .edges = c->edges,
+    .interior = c->interior,
+    .has_sad = c->has_sad,
+    .sad = c->sad,
+    .sad_count = self->freeze_layout.count,
+    .scored = TRUE,
+    .score = r->score,
+    .signature = frame_signature (self, s, buf),
+  };
+  sharpness_content_push (self->content, &f, s->threshold,
+      s->relative_threshold, cr);
+  if (cr->keep_reference)
+    sharpness_scorer_keep_reference ((SharpnessScorer *) used);
+
+  r->content_state = sharpness_content_state_name (cr->state);
+  r->blurry = cr->state == SHARPNESS_CONTENT_BLURRY;
+  r->has_black = c->black;
+  r->black_ratio = cr->black_ratio;
+  r->has_freeze = c->freeze != NULL;
+  r->freeze_mafd = cr->freeze_mafd;
+  r->has_structure = c->structure;
+  r->structure = cr->structure;
+  sharpness_stats_add_content (&self->total_stats, cr);
+}
+
 static GstFlowReturn
 gst_cuda_sharpness_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
 {
@@ -616,6 +759,9 @@ gst_cuda_sharpness_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   GstCudaSharpnessSettings s;
   SharpnessElementSettings common;
   SharpnessFrameResult r = { 0, };
+  SharpnessContentJob content;
+  SharpnessContentResult events;
+  SharpnessBackend *used;
 
   get_settings (self, &s, &common);
   r.frame = self->frame_index++;
@@ -626,10 +772,11 @@ gst_cuda_sharpness_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
     reset_interval (self);
     sharpness_stats_reset (&self->total_stats);
   }
-  sharpness_blur_detector_configure (self->detector, s.metric, s.window);
 
   /* On failure the frame goes on untouched; score_frame warned. */
-  if (!score_frame (self, &s, &common, buf, &r)) {
+  plan_content (self, &s, &content);
+  used = score_frame (self, &s, &common, buf, &content, &r);
+  if (!used) {
     sharpness_stats_add_unscored (&self->total_stats);
     self->unscored_since_message++;
     clear_settings (&s);
@@ -637,21 +784,20 @@ gst_cuda_sharpness_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   }
 
   r.metric = sharpness_metric_info[s.metric].nick;
-  r.blurry = sharpness_blur_detector_push_frame (self->detector, r.score,
-      frame_signature (self, &s, buf), s.threshold, s.relative_threshold);
-  GST_LOG_OBJECT (self, "frame %" G_GUINT64_FORMAT ": %s %g%s", r.frame,
-      r.metric, r.score, r.blurry ? " (blurry)" : "");
+  sharpness_times_set (&r.times, buf, &GST_BASE_TRANSFORM (self)->segment,
+      &self->info);
+  judge_frame (self, &s, buf, used, &content, &r, &events);
+  GST_LOG_OBJECT (self, "frame %" G_GUINT64_FORMAT ": %s %g, %s", r.frame,
+      r.metric, r.score, r.content_state);
 
   if (r.n_rois > 0)
     sharpness_frame_regions_set_roi_params (&self->regions, s.metric,
         s.threshold);
   sharpness_meta_set (buf, &r);
   sharpness_stats_add (&self->total_stats, r.score, r.blurry);
-  sharpness_times_set (&r.times, buf, &GST_BASE_TRANSFORM (self)->segment,
-      &self->info);
   r.unscored = self->unscored_since_message;
   post_result (self, &common, &r);
-  update_alarm (self, &s, &r);
+  post_events (self, &events);
   clear_settings (&s);
   return GST_FLOW_OK;
 }
@@ -704,6 +850,30 @@ gst_cuda_sharpness_set_property (GObject * object, guint prop_id,
       g_clear_pointer (&s->roi_types, g_array_unref);
       s->roi_types = sharpness_roi_types_parse (g_value_get_string (value));
       break;
+    case PROP_DETECT:
+      s->detect = g_value_get_flags (value);
+      break;
+    case PROP_BLACK_PIXEL_THRESHOLD:
+      s->black_pixel_threshold = g_value_get_double (value);
+      break;
+    case PROP_BLACK_RATIO:
+      s->black_ratio = g_value_get_double (value);
+      break;
+    case PROP_BLACK_MIN_DURATION:
+      s->black_min_duration = g_value_get_uint64 (value);
+      break;
+    case PROP_FREEZE_NOISE:
+      s->freeze_noise = g_value_get_double (value);
+      break;
+    case PROP_FREEZE_MIN_DURATION:
+      s->freeze_min_duration = g_value_get_uint64 (value);
+      break;
+    case PROP_FLAT_EDGE_LEVEL:
+      s->flat_edge_level = g_value_get_uint (value);
+      break;
+    case PROP_FLAT_THRESHOLD:
+      s->flat_threshold = g_value_get_double (value);
+      break;
     default:
       if (!sharpness_element_settings_set (&self->base.settings, PROP_COMMON,
               prop_id, value))
@@ -755,6 +925,30 @@ gst_cuda_sharpness_get_property (GObject * object, guint prop_id,
       break;
     case PROP_ROI_TYPES:
       g_value_take_string (value, sharpness_roi_types_to_string (s->roi_types));
+      break;
+    case PROP_DETECT:
+      g_value_set_flags (value, s->detect);
+      break;
+    case PROP_BLACK_PIXEL_THRESHOLD:
+      g_value_set_double (value, s->black_pixel_threshold);
+      break;
+    case PROP_BLACK_RATIO:
+      g_value_set_double (value, s->black_ratio);
+      break;
+    case PROP_BLACK_MIN_DURATION:
+      g_value_set_uint64 (value, s->black_min_duration);
+      break;
+    case PROP_FREEZE_NOISE:
+      g_value_set_double (value, s->freeze_noise);
+      break;
+    case PROP_FREEZE_MIN_DURATION:
+      g_value_set_uint64 (value, s->freeze_min_duration);
+      break;
+    case PROP_FLAT_EDGE_LEVEL:
+      g_value_set_uint (value, s->flat_edge_level);
+      break;
+    case PROP_FLAT_THRESHOLD:
+      g_value_set_double (value, s->flat_threshold);
       break;
     default:
       if (!sharpness_element_settings_get (&self->base.settings, PROP_COMMON,
@@ -825,6 +1019,38 @@ install_properties (GObjectClass * gobject_class)
       g_param_spec_string ("roi-types", "ROI types",
           "Comma-separated region-of-interest types to score, \"\" = all",
           "", flags));
+  g_object_class_install_property (gobject_class, PROP_DETECT,
+      g_param_spec_flags ("detect", "Detect",
+          "Content states detected besides blur (docs/detection.md)",
+          GST_TYPE_SHARPNESS_DETECT, DEFAULT_DETECT, flags));
+  g_object_class_install_property (gobject_class, PROP_BLACK_PIXEL_THRESHOLD,
+      g_param_spec_double ("black-pixel-threshold", "Black pixel threshold",
+          "Luma black level as a share of the range (FFmpeg's pix_th)",
+          0.0, 1.0, DEFAULT_BLACK_PIXEL_THRESHOLD, flags));
+  g_object_class_install_property (gobject_class, PROP_BLACK_RATIO,
+      g_param_spec_double ("black-ratio", "Black ratio",
+          "Share of black samples that makes a frame black (FFmpeg's pic_th)",
+          0.0, 1.0, DEFAULT_BLACK_RATIO, flags));
+  g_object_class_install_property (gobject_class, PROP_BLACK_MIN_DURATION,
+      g_param_spec_uint64 ("black-min-duration", "Black minimum duration",
+          "Shortest black stretch reported, in ns (FFmpeg's d)",
+          0, G_MAXUINT64, DEFAULT_BLACK_MIN_DURATION, flags));
+  g_object_class_install_property (gobject_class, PROP_FREEZE_NOISE,
+      g_param_spec_double ("freeze-noise", "Freeze noise",
+          "Noise tolerance of freeze detection in dB (FFmpeg's n)",
+          -200.0, 0.0, DEFAULT_FREEZE_NOISE, flags));
+  g_object_class_install_property (gobject_class, PROP_FREEZE_MIN_DURATION,
+      g_param_spec_uint64 ("freeze-min-duration", "Freeze minimum duration",
+          "Shortest freeze reported, in ns (FFmpeg's d)",
+          0, G_MAXUINT64, DEFAULT_FREEZE_MIN_DURATION, flags));
+  g_object_class_install_property (gobject_class, PROP_FLAT_EDGE_LEVEL,
+      g_param_spec_uint ("flat-edge-level", "Flat edge level",
+          "Gray-level step that makes a pixel an edge, for flat frames",
+          1, 255, DEFAULT_FLAT_EDGE_LEVEL, flags));
+  g_object_class_install_property (gobject_class, PROP_FLAT_THRESHOLD,
+      g_param_spec_double ("flat-threshold", "Flat threshold",
+          "Share of edge pixels below which a frame is flat, 0 = never",
+          0.0, 1.0, DEFAULT_FLAT_THRESHOLD, flags));
   sharpness_element_install_properties (gobject_class, PROP_COMMON,
       "sharpness", TRUE);
 }
@@ -873,6 +1099,7 @@ gst_cuda_sharpness_class_init (GstCudaSharpnessClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_SHARPNESS_METRIC, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_SHARPNESS_BACKEND, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_SHARPNESS_POOLING, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_SHARPNESS_DETECT, 0);
 }
 
 static void
@@ -889,6 +1116,14 @@ gst_cuda_sharpness_init (GstCudaSharpness * self)
     .max_blurry_gap = DEFAULT_MAX_BLURRY_GAP,
     .pooling = DEFAULT_POOLING,
     .pooling_percent = DEFAULT_POOLING_PERCENT,
+    .detect = DEFAULT_DETECT,
+    .black_pixel_threshold = DEFAULT_BLACK_PIXEL_THRESHOLD,
+    .black_ratio = DEFAULT_BLACK_RATIO,
+    .black_min_duration = DEFAULT_BLACK_MIN_DURATION,
+    .freeze_noise = DEFAULT_FREEZE_NOISE,
+    .freeze_min_duration = DEFAULT_FREEZE_MIN_DURATION,
+    .flat_edge_level = DEFAULT_FLAT_EDGE_LEVEL,
+    .flat_threshold = DEFAULT_FLAT_THRESHOLD,
   };
   sharpness_frame_regions_init (&self->regions);
   gst_video_info_init (&self->info);

@@ -51,62 +51,69 @@ sharpness_message_new_summary (GstObject * src, const gchar * metric,
       total->blurry_frames);
   sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_UNSCORED,
       total->unscored);
+  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_BLACK_FRAMES,
+      total->black_frames);
+  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_FROZEN_FRAMES,
+      total->frozen_frames);
+  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_FLAT_FRAMES,
+      total->flat_frames);
+  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_BLURRY_SEGMENTS,
+      total->blurry_segments);
+  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_BLACK_SEGMENTS,
+      total->black_segments);
+  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_FREEZE_SEGMENTS,
+      total->freeze_segments);
   return gst_message_new_element (src, s);
 }
 
-/* The fields both segment messages start with. */
-static GstStructure *
-segment_structure (SharpnessField name, const gchar * metric,
-    const SharpnessSegment * seg)
+/* Message names by kind: start, end. */
+static const SharpnessField event_names[SHARPNESS_EVENT_N_KINDS][2] = {
+  [SHARPNESS_EVENT_BLUR] = {SHARPNESS_FIELD_BLURRY_START,
+      SHARPNESS_FIELD_BLURRY_END},
+  [SHARPNESS_EVENT_BLACK] = {SHARPNESS_FIELD_BLACK_START,
+      SHARPNESS_FIELD_BLACK_END},
+  [SHARPNESS_EVENT_FREEZE] = {SHARPNESS_FIELD_FREEZE_START,
+      SHARPNESS_FIELD_FREEZE_END},
+};
+
+/* The count of frames of the stretch's kind. */
+static const SharpnessField kind_frames[SHARPNESS_EVENT_N_KINDS] = {
+  [SHARPNESS_EVENT_BLUR] = SHARPNESS_FIELD_BLURRY_FRAMES,
+  [SHARPNESS_EVENT_BLACK] = SHARPNESS_FIELD_BLACK_FRAMES,
+  [SHARPNESS_EVENT_FREEZE] = SHARPNESS_FIELD_FROZEN_FRAMES,
+};
+
+GstMessage *
+sharpness_message_new_event (GstObject * src, const gchar * metric,
+    const SharpnessContentEvent * e)
 {
-  GstStructure *s = sharpness_structure_new (name);
+  GstStructure *s = sharpness_structure_new (event_names[e->kind][e->is_end]);
 
   sharpness_structure_set_static_string (s, SHARPNESS_FIELD_METRIC, metric);
-  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_TIMESTAMP, seg->start);
+  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_TIMESTAMP, e->start);
   sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_STREAM_TIME,
-      seg->stream_time);
+      e->stream_time);
   sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_RUNNING_TIME,
-      seg->running_time);
-  return s;
-}
-
-GstMessage *
-sharpness_message_new_blurry_start (GstObject * src, const gchar * metric,
-    const SharpnessSegment * seg)
-{
-  GstStructure *s = segment_structure (SHARPNESS_FIELD_BLURRY_START, metric,
-      seg);
-
+      e->running_time);
+  if (e->is_end) {
+    sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_START, e->start);
+    sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_END, e->end);
+    sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_DURATION, e->duration);
+  }
   sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_START_FRAME,
-      seg->start_frame);
-  return gst_message_new_element (src, s);
-}
+      e->start_frame);
+  if (!e->is_end)
+    return gst_message_new_element (src, s);
 
-GstMessage *
-sharpness_message_new_blurry_end (GstObject * src, const gchar * metric,
-    const SharpnessSegment * seg)
-{
-  GstStructure *s = segment_structure (SHARPNESS_FIELD_BLURRY_END, metric,
-      seg);
-
-  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_START, seg->start);
-  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_END, seg->end);
-  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_DURATION,
-      sharpness_segment_duration (seg));
-  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_START_FRAME,
-      seg->start_frame);
-  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_END_FRAME,
-      seg->end_frame);
-  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_FRAMES, seg->frames);
-  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_BLURRY_FRAMES,
-      seg->blurry_frames);
-  sharpness_structure_set_double (s, SHARPNESS_FIELD_MIN, seg->min_score);
-  sharpness_structure_set_double (s, SHARPNESS_FIELD_MEAN,
-      sharpness_segment_mean (seg));
-  sharpness_structure_set_double (s, SHARPNESS_FIELD_MAX, seg->max_score);
+  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_END_FRAME, e->end_frame);
+  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_FRAMES, e->frames);
+  sharpness_structure_set_uint64 (s, kind_frames[e->kind], e->kind_frames);
+  sharpness_structure_set_double (s, SHARPNESS_FIELD_MIN, e->min);
+  sharpness_structure_set_double (s, SHARPNESS_FIELD_MEAN, e->mean);
+  sharpness_structure_set_double (s, SHARPNESS_FIELD_MAX, e->max);
   sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_WORST_FRAME,
-      seg->worst_frame);
+      e->worst_frame);
   sharpness_structure_set_double (s, SHARPNESS_FIELD_WORST_SCORE,
-      seg->worst_score);
+      e->worst_score);
   return gst_message_new_element (src, s);
 }

@@ -1,5 +1,5 @@
 /* cudasharpness's bus messages: `sharpness` (per frame or per interval),
- * `sharpness-blurry-start` / `sharpness-blurry-end` (blurry segments) and
+ * the start and end of each blurry, black or frozen stretch, and
  * `sharpness-summary` (at EOS).  Their fields are listed in the element's
  * SECTION comment (gstcudasharpness.c) and docs/element.md.
  *
@@ -11,7 +11,7 @@
 
 #include <gst/gst.h>
 
-#include "sharpness-blur-segments.h"
+#include "sharpness-content.h"
 #include "sharpness-meta.h"
 #include "sharpness-stats.h"
 
@@ -27,13 +27,11 @@ GstMessage *sharpness_message_new_frame (GstObject * src,
 GstMessage *sharpness_message_new_summary (GstObject * src,
     const gchar * metric, const SharpnessStats * total);
 
-/* `sharpness-blurry-start` for the run @seg of @metric that just lasted
- * min-blurry-duration. */
-GstMessage *sharpness_message_new_blurry_start (GstObject * src,
-    const gchar * metric, const SharpnessSegment * seg);
-/* `sharpness-blurry-end` for the finished segment @seg. */
-GstMessage *sharpness_message_new_blurry_end (GstObject * src,
-    const gchar * metric, const SharpnessSegment * seg);
+/* The start or end of a stretch of @event's kind: `sharpness-blurry-start`
+ * / `-end`, `sharpness-black-start` / `-end`, `sharpness-freeze-start` /
+ * `-end`; @metric scored its frames. */
+GstMessage *sharpness_message_new_event (GstObject * src,
+    const gchar * metric, const SharpnessContentEvent * event);
 
 G_END_DECLS
 #endif /* SHARPNESS_MESSAGES_H */

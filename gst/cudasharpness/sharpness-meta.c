@@ -90,6 +90,16 @@ set_array (GstStructure * s, SharpnessField field, GType type, guint n,
   sharpness_structure_take (s, field, &array);
 }
 
+static void
+set_or_remove (GstStructure * s, SharpnessField field, gboolean set,
+    gdouble value)
+{
+  if (set)
+    sharpness_structure_set_double (s, field, value);
+  else
+    sharpness_structure_remove (s, field);
+}
+
 void
 sharpness_frame_result_to_structure (const SharpnessFrameResult * r,
     GstStructure * s)
@@ -98,6 +108,15 @@ sharpness_frame_result_to_structure (const SharpnessFrameResult * r,
       r->metric);
   sharpness_structure_set_double (s, SHARPNESS_FIELD_SCORE, r->score);
   sharpness_structure_set_boolean (s, SHARPNESS_FIELD_BLURRY, r->blurry);
+  if (r->content_state)
+    sharpness_structure_set_static_string (s, SHARPNESS_FIELD_CONTENT_STATE,
+        r->content_state);
+  set_or_remove (s, SHARPNESS_FIELD_BLACK_RATIO, r->has_black,
+      r->black_ratio);
+  set_or_remove (s, SHARPNESS_FIELD_FREEZE_MAFD, r->has_freeze,
+      r->freeze_mafd);
+  set_or_remove (s, SHARPNESS_FIELD_STRUCTURE, r->has_structure,
+      r->structure);
   if (r->tiles_cols > 0) {
     sharpness_structure_set_uint (s, SHARPNESS_FIELD_TILES_COLS,
         r->tiles_cols);
@@ -201,6 +220,8 @@ sharpness_meta_read (GstBuffer * buffer, const gchar * metric,
   if (!sharpness_structure_get_double (s, SHARPNESS_FIELD_SCORE, &r->score))
     return FALSE;
   sharpness_structure_get_boolean (s, SHARPNESS_FIELD_BLURRY, &r->blurry);
+  r->content_state = sharpness_structure_get_string (s,
+      SHARPNESS_FIELD_CONTENT_STATE);
 
   if (sharpness_structure_get_uint (s, SHARPNESS_FIELD_TILES_COLS, &cols) &&
       sharpness_structure_get_uint (s, SHARPNESS_FIELD_TILES_ROWS, &rows) &&

@@ -11,6 +11,11 @@
  *   metric  G_TYPE_STRING   metric nick ("laplacian", ...)
  *   score   G_TYPE_DOUBLE
  *   blurry  G_TYPE_BOOLEAN
+ *   content-state  G_TYPE_STRING  normal, black, frozen, flat or blurry
+ * and the measurements behind the state, each when its detection is on:
+ *   black-ratio    G_TYPE_DOUBLE  share of black luma samples
+ *   freeze-mafd    G_TYPE_DOUBLE  FFmpeg's MAFD against the reference
+ *   structure      G_TYPE_DOUBLE  share of edge pixels
  * and, when the element's `tiles` is on (classical metrics):
  *   tiles-cols   G_TYPE_UINT
  *   tiles-rows   G_TYPE_UINT
@@ -45,6 +50,9 @@ typedef struct
   const gchar *metric;          /* nick */
   gdouble score;
   gboolean blurry;
+  const gchar *content_state;   /* sharpness_content_state_name () */
+  gboolean has_black, has_freeze, has_structure;
+  gdouble black_ratio, freeze_mafd, structure;
   guint64 unscored;             /* frames left unscored since the previous
                                  * `sharpness` message */
   /* The tile map (tiles_cols 0: none): tiles_cols x tiles_rows scores,
@@ -69,7 +77,8 @@ void sharpness_meta_set (GstBuffer * buffer,
     const SharpnessFrameResult * result);
 
 /* Sets on @s what the meta and the `sharpness` message share: metric,
- * score, blurry, the tile map and the ROIs; removes the tile and ROI fields
+ * score, blurry, the content state and its measurements, the tile map and
+ * the ROIs; removes the tile and ROI fields
  * @result has none of (a meta updated by a second pass). */
 void sharpness_frame_result_to_structure (const SharpnessFrameResult * result,
     GstStructure * s);
@@ -86,6 +95,7 @@ typedef struct
   const gchar *metric;
   gdouble score;
   gboolean blurry;
+  const gchar *content_state;   /* NULL from an element without states */
   /* The tile map: 0 x 0 when the meta has none or a malformed one. */
   guint tiles_cols, tiles_rows;
   const GValue *tile_scores;

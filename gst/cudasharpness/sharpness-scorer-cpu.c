@@ -9,14 +9,32 @@
 #include "config.h"
 #endif
 
+#include <string.h>
+
+#include "sharpness-black.h"
 #include "sharpness-scorer.h"
 #include "sharpness-cpu.h"
 #include "sharpness-frame.h"
+#include "sharpness-structure.h"
+
+/* A host copy of a frame's compared planes. */
+typedef struct
+{
+  guint8 *data;
+  gsize size;
+  gsize offset[4], stride[4];
+} FrameCopy;
 
 typedef struct
 {
   SharpnessScorer parent;
   SharpnessCpu *cpu;            /* between open and close */
+  /* Freeze detection: the reference and the last measured frame, of
+   * layout (grown, never allocated per frame). */
+  SharpnessFreezeLayout layout;
+  FrameCopy copies[2];
+  FrameCopy *reference, *candidate;
+  gboolean have_reference, have_candidate;
 } SharpnessScorerCpu;
 
 static gboolean
@@ -41,6 +59,11 @@ cpu_close (SharpnessBackend * scorer)
   SharpnessScorerCpu *self = (SharpnessScorerCpu *) scorer;
 
   g_clear_pointer (&self->cpu, sharpness_cpu_free);
+  for (gint i = 0; i < 2; i++) {
+    g_clear_pointer (&self->copies[i].data, g_free);
+    self->copies[i].size = 0;
+  }
+  self->have_reference = self->have_candidate = FALSE;
 }
 
 static gboolean
@@ -68,6 +91,106 @@ run_on_plane (SharpnessCpu * cpu, const SharpnessScorerJob * job,
   return SHARPNESS_ERROR_INVALID;
 }
 
+/* Sizes @copy for @l; FALSE when out of memory. */
+static gboolean
+copy_layout (FrameCopy * copy, const SharpnessFreezeLayout * l)
+{
+  gsize size = 0;
+
+  for (gint p = 0; p < l->n_planes; p++) {
+    copy->offset[p] = size;
+    copy->stride[p] = (gsize) l->width[p] * l->bytes_per_sample;
+    size += copy->stride[p] * l->height[p];
+  }
+  if (size > copy->size) {
+    g_free (copy->data);
+    copy->data = g_try_malloc (size);
+    copy->size = copy->data ? size : 0;
+  }
+  return copy->data != NULL;
+}
+
+/* SAD of @frame against the reference, then @frame into the candidate. */
+static void
+measure_freeze (SharpnessScorerCpu * self, const GstVideoFrame * frame,
+    SharpnessContentJob * c)
+{
+  const SharpnessFreezeLayout *l = c->freeze;
+  const guint8 *planes[4] = { NULL, }, *ref[4] = { NULL, };
+  gsize strides[4] = { 0, };
+
+  if (memcmp (l, &self->layout, sizeof (*l)) != 0) {
+    /* Another layout: the old reference compares with nothing. */
+    self->layout = *l;
+    self->have_reference = self->have_candidate = FALSE;
+    self->reference = &self->copies[0];
+    self->candidate = &self->copies[1];
+    if (!copy_layout (self->reference, l) || !copy_layout (self->candidate,
+            l)) {
+      memset (&self->layout, 0, sizeof (self->layout));
+      return;
+    }
+  }
+  for (gint p = 0; p < l->n_planes; p++) {
+    planes[p] = GST_VIDEO_FRAME_PLANE_DATA (frame, p);
+    strides[p] = GST_VIDEO_FRAME_PLANE_STRIDE (frame, p);
+    ref[p] = self->reference->data + self->reference->offset[p];
+  }
+  if (self->have_reference) {
+    c->sad = sharpness_freeze_sad (l, planes, strides, ref,
+        self->reference->stride);
+    c->has_sad = TRUE;
+  }
+  for (gint p = 0; p < l->n_planes; p++)
+    for (gint y = 0; y < l->height[p]; y++)
+      memcpy (self->candidate->data + self->candidate->offset[p] +
+          y * self->candidate->stride[p], planes[p] + y * strides[p],
+          self->candidate->stride[p]);
+  self->have_candidate = TRUE;
+}
+
+static void
+measure_content (SharpnessScorerCpu * self, const GstVideoFrame * frame,
+    const SharpnessPlane * plane, SharpnessContentJob * c)
+{
+  c->has_sad = FALSE;
+  if (c->black) {
+    c->black_count = 0;
+    c->pixels = (guint64) plane->width * plane->height;
+    if (!sharpness_black_count_plane (plane, c->black_threshold,
+            &c->black_count)) {
+      /* Packed RGB: black on the gray conversion, full range. */
+      for (gint y = 0; y < plane->height; y++)
+        for (gint x = 0; x < plane->width; x++)
+          c->black_count += sharpness_plane_gray_at (plane, plane->data +
+              (gsize) y * plane->stride, x) <= c->black_threshold;
+    }
+  }
+  if (c->structure)
+    c->edges = sharpness_structure_count (plane, c->edge_level, &c->interior);
+  if (c->freeze)
+    measure_freeze (self, frame, c);
+}
+
+static void
+cpu_reference (SharpnessScorer * scorer, gboolean keep)
+{
+  SharpnessScorerCpu *self = (SharpnessScorerCpu *) scorer;
+
+  if (!keep) {
+    self->have_reference = self->have_candidate = FALSE;
+    return;
+  }
+  if (self->have_candidate) {
+    FrameCopy *old = self->reference;
+
+    self->reference = self->candidate;
+    self->candidate = old;
+    self->have_reference = TRUE;
+    self->have_candidate = FALSE;
+  }
+}
+
 static gboolean
 cpu_run (SharpnessScorer * scorer, GstBuffer * buffer,
     const GstVideoInfo * info, const SharpnessScorerJob * job,
@@ -88,8 +211,11 @@ cpu_run (SharpnessScorer * scorer, GstBuffer * buffer,
   if (GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0) > 0 &&
       sharpness_plane_init (&plane, info,
           GST_VIDEO_FRAME_PLANE_DATA (&frame, 0),
-          GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0)))
+          GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0))) {
     status = run_on_plane (self->cpu, job, &plane);
+    if (status == SHARPNESS_OK && job->content)
+      measure_content (self, &frame, &plane, job->content);
+  }
   gst_video_frame_unmap (&frame);
 
   if (status != SHARPNESS_OK) {
@@ -116,6 +242,7 @@ static const SharpnessScorerClass cpu_class = {
         .free = cpu_free,
       },
   .run = cpu_run,
+  .reference = cpu_reference,
 };
 
 SharpnessScorer *

@@ -19,6 +19,20 @@ sharpness_scorer_run (SharpnessScorer * scorer, GstBuffer * buffer,
       error);
 }
 
+void
+sharpness_scorer_keep_reference (SharpnessScorer * scorer)
+{
+  if (scorer && SHARPNESS_SCORER_GET_CLASS (scorer)->reference)
+    SHARPNESS_SCORER_GET_CLASS (scorer)->reference (scorer, TRUE);
+}
+
+void
+sharpness_scorer_drop_reference (SharpnessScorer * scorer)
+{
+  if (scorer && SHARPNESS_SCORER_GET_CLASS (scorer)->reference)
+    SHARPNESS_SCORER_GET_CLASS (scorer)->reference (scorer, FALSE);
+}
+
 #ifndef HAVE_CUDA
 gboolean
 sharpness_scorer_cuda_init_once (const gchar ** why)

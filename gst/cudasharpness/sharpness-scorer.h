@@ -13,6 +13,7 @@
 #include <gst/video/video.h>
 
 #include "sharpness-backend.h"
+#include "sharpness-freeze.h"
 #include "sharpness-metric.h"
 #include "sharpness-tiles.h"
 
@@ -29,6 +30,26 @@ typedef enum
   SHARPNESS_SCORER_REGIONS      /* sums[i] of regions[i], i < n_regions */
 } SharpnessScorerJobKind;
 
+/* What the content states (sharpness-content.h) need of a frame, measured
+ * in the same backend call as its score. */
+typedef struct
+{
+  /* In: what to measure. */
+  gboolean black;               /* luma samples <= black_threshold */
+  guint black_threshold;
+  gboolean structure;           /* edge pixels at edge_level */
+  guint edge_level;
+  /* SAD of every plane against the backend's freeze reference, laid out
+   * as @freeze (NULL: no freeze detection); the frame becomes the
+   * candidate reference that sharpness_scorer_keep_reference() keeps. */
+  const SharpnessFreezeLayout *freeze;
+  /* Out. */
+  guint64 black_count, pixels;
+  guint64 edges, interior;
+  gboolean has_sad;             /* a reference was there to compare with */
+  guint64 sad;
+} SharpnessContentJob;
+
 typedef struct
 {
   SharpnessScorerJobKind kind;
@@ -39,6 +60,8 @@ typedef struct
   /* rect and tiles set by the caller; the backend fills in plane. */
   SharpnessRegion *regions;
   gint n_regions;
+  /* Content measurements, or NULL. */
+  SharpnessContentJob *content;
 } SharpnessScorerJob;
 
 /* A backend (sharpness-backend.h) that scores frames. */
@@ -49,6 +72,9 @@ typedef struct
   gboolean (*run) (SharpnessScorer * scorer, GstBuffer * buffer,
       const GstVideoInfo * info, const SharpnessScorerJob * job,
       GError ** error);
+  /* The candidate of the last run with a freeze layout becomes the
+   * reference (@keep), or the reference is forgotten (!@keep). */
+  void (*reference) (SharpnessScorer * scorer, gboolean keep);
 } SharpnessScorerClass;
 
 struct _SharpnessScorer
@@ -68,6 +94,12 @@ SharpnessScorer *sharpness_scorer_new_cpu (GstElement * element);
 gboolean sharpness_scorer_cuda_init_once (const gchar ** why);
 /* NULL when sharpness_scorer_cuda_init_once() failed. */
 SharpnessScorer *sharpness_scorer_new_cuda (GstElement * element);
+
+/* Keeps the frame of the last run that measured freeze as the freeze
+ * reference, replacing the one before. */
+void sharpness_scorer_keep_reference (SharpnessScorer * scorer);
+/* Forgets the freeze reference (flush, caps change, backend switch). */
+void sharpness_scorer_drop_reference (SharpnessScorer * scorer);
 
 /* Runs @job on @buffer (system or CUDA memory) laid out as @info says. */
 gboolean sharpness_scorer_run (SharpnessScorer * scorer, GstBuffer * buffer,

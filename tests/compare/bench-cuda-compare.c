@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "compare-cuda.h"
 #include "cuda-compare-frames.h"
 
 #define ITER 300
@@ -22,64 +21,60 @@ cmp_double (const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
-typedef SharpnessStatus (*RunFn) (CompareCuda *, const ComparePair *, void *);
+typedef SharpnessStatus (*RunFn) (CompareCuda *, const ComparePair *,
+    CompareResult *);
 
 static SharpnessStatus
-run_psnr (CompareCuda * c, const ComparePair * p, void *o)
+run_psnr (CompareCuda * c, const ComparePair * p, CompareResult * o)
 {
-  return compare_cuda_psnr (c, p, o);
+  return test_compute (c, p, COMPARE_METRIC_PSNR, 0, 0, o);
 }
 
 static SharpnessStatus
-run_ssim (CompareCuda * c, const ComparePair * p, void *o)
+run_ssim (CompareCuda * c, const ComparePair * p, CompareResult * o)
 {
-  return compare_cuda_ssim_ffmpeg (c, p, o);
+  return test_compute (c, p, COMPARE_METRIC_SSIM, 0, 0, o);
 }
 
 static SharpnessStatus
-run_both (CompareCuda * c, const ComparePair * p, void *o)
+run_both (CompareCuda * c, const ComparePair * p, CompareResult * o)
 {
-  CompareSsim s;
-  return compare_cuda_psnr_ssim (c, p, o, &s);
+  return test_compute (c, p, COMPARE_METRIC_PSNR | COMPARE_METRIC_SSIM, 0, 0,
+      o);
 }
 
 static SharpnessStatus
-run_wang (CompareCuda * c, const ComparePair * p, void *o)
+run_wang (CompareCuda * c, const ComparePair * p, CompareResult * o)
 {
-  return compare_cuda_ssim_wang (c, p, 0, o);
+  return test_compute (c, p, COMPARE_METRIC_SSIM, 1, 0, o);
 }
 
 static SharpnessStatus
-run_wang_luma (CompareCuda * c, const ComparePair * p, void *o)
+run_wang_luma (CompareCuda * c, const ComparePair * p, CompareResult * o)
 {
   ComparePair y = *p;
   y.n_planes = 1;
-  return compare_cuda_ssim_wang (c, &y, 0, o);
+  return test_compute (c, &y, COMPARE_METRIC_SSIM, 1, 0, o);
 }
 
 static SharpnessStatus
-run_wang_ds (CompareCuda * c, const ComparePair * p, void *o)
+run_wang_ds (CompareCuda * c, const ComparePair * p, CompareResult * o)
 {
-  return compare_cuda_ssim_wang (c, p, 1, o);
+  return test_compute (c, p, COMPARE_METRIC_SSIM, 1, 1, o);
 }
 
 static SharpnessStatus
-run_ms (CompareCuda * c, const ComparePair * p, void *o)
+run_ms (CompareCuda * c, const ComparePair * p, CompareResult * o)
 {
-  return compare_cuda_ms_ssim (c, p, o);
+  return test_compute (c, p, COMPARE_METRIC_MS_SSIM, 0, 0, o);
 }
 
 /* What the element does for metrics=psnr+ssim+ms-ssim: one call. */
 static SharpnessStatus
-run_all (CompareCuda * c, const ComparePair * p, void *o)
+run_all (CompareCuda * c, const ComparePair * p, CompareResult * o)
 {
-  const CompareCudaRequest req = { 1, COMPARE_CUDA_SSIM_FFMPEG, 0, 1 };
-  ComparePsnr psnr;
-  CompareSsim ssim;
-  SharpnessStatus status[3];
-  SharpnessStatus st = compare_cuda_compute (c, p, &req, &psnr, &ssim, o,
-      status);
-  return st ? st : status[2];
+  return test_compute (c, p, COMPARE_METRIC_PSNR | COMPARE_METRIC_SSIM |
+      COMPARE_METRIC_MS_SSIM, 0, 0, o);
 }
 
 static double
@@ -108,12 +103,7 @@ main (void)
     {"MS-SSIM (luma)", run_ms, 150},
     {"PSNR + SSIM ffmpeg + MS-SSIM, one call", run_all, 0},
   };
-  union
-  {
-    ComparePsnr p;
-    CompareSsim s;
-    CompareMsSsim m;
-  } out;
+  CompareResult out;
   CompareCuda *cuda;
   CompareScratch *scratch;
   cudaStream_t stream;
@@ -163,33 +153,33 @@ main (void)
     cpu0 = now_us ();
     switch (r) {
       case 0:
-        compare_psnr (&t.host, &out.p);
+        compare_psnr (&t.host, &out.psnr);
         break;
       case 1:
       case 2:
-        compare_ssim_ffmpeg (scratch, &t.host, &out.s);
+        compare_ssim_ffmpeg (scratch, &t.host, &out.ssim);
         if (r == 2)
-          compare_psnr (&t.host, &out.p);
+          compare_psnr (&t.host, &out.psnr);
         break;
       case 3:{
         ComparePair y = t.host;
         y.n_planes = 1;
-        compare_ssim_wang (scratch, &y, 0, &out.s);
+        compare_ssim_wang (scratch, &y, 0, &out.ssim);
         break;
       }
       case 4:
-        compare_ssim_wang (scratch, &t.host, 0, &out.s);
+        compare_ssim_wang (scratch, &t.host, 0, &out.ssim);
         break;
       case 5:
-        compare_ssim_wang (scratch, &t.host, 1, &out.s);
+        compare_ssim_wang (scratch, &t.host, 1, &out.ssim);
         break;
       case 6:
-        compare_ms_ssim (scratch, &t.host, &out.m);
+        compare_ms_ssim (scratch, &t.host, &out.ms_ssim);
         break;
       default:
-        compare_psnr (&t.host, &out.p);
-        compare_ssim_ffmpeg (scratch, &t.host, &out.s);
-        compare_ms_ssim (scratch, &t.host, &out.m);
+        compare_psnr (&t.host, &out.psnr);
+        compare_ssim_ffmpeg (scratch, &t.host, &out.ssim);
+        compare_ms_ssim (scratch, &t.host, &out.ms_ssim);
     }
     cpu = (now_us () - cpu0) / 1000.0;
     if (rows[r].target > 0)

@@ -1,5 +1,6 @@
 /* Frame pairs for the CUDA compare test and benchmark: host frames with
- * padded strides, copied to device memory.
+ * padded strides, copied to device memory; compare_cuda_compute of a few
+ * metrics as one status.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -13,7 +14,7 @@
 
 #include <cuda_runtime.h>
 
-#include "compare.h"
+#include "compare-cuda.h"
 
 typedef struct
 {
@@ -109,6 +110,21 @@ test_pair_free (TestPair * t)
     free (t->hbuf[i]);
     cudaFree (t->dbuf[i]);
   }
+}
+
+/* compare_cuda_compute of @metrics (CompareMetrics): the call's error,
+ * else the first requested metric's refusal, else SHARPNESS_OK. */
+static inline SharpnessStatus
+test_compute (CompareCuda * cuda, const ComparePair * pair, unsigned metrics,
+    int wang, int downsample, CompareResult * r)
+{
+  const CompareRequest req = { metrics, wang, downsample };
+  SharpnessStatus st = compare_cuda_compute (cuda, pair, &req, r);
+
+  for (int m = 0; st == SHARPNESS_OK && m < COMPARE_N_METRICS; m++)
+    if (metrics & (1u << m))
+      st = r->status[m];
+  return st;
 }
 
 static inline int

@@ -1,14 +1,17 @@
 /* Hand-made cases of the CPU compare backend: identical frames (inf, 1),
  * a constant offset (exact MSE), odd sizes, tiny planes, 16-bit samples,
- * scratch reuse, the FFmpeg-format lines, and the SSIM row tail (every
- * valid window counted once, whatever the width mod 16).
+ * scratch reuse, the FFmpeg-format lines, the SSIM row tail (every valid
+ * window counted once, whatever the width mod 16), and compare_compute's
+ * dispatch.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "compare.h"
+#include "compare-metric.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +116,56 @@ check_ssim_tail (CompareScratch * s, int w, int h)
   free (b);
 }
 
+/* Where each metric's values are in a CompareResult: its member is named
+ * by the table's sym column. */
+#define VALUE_ROW(ID, sym, nick, display, desc, cf, cw) \
+  [COMPARE_METRIC_ID_##ID] = { offsetof (CompareResult, sym), \
+    sizeof (((CompareResult *) 0)->sym) },
+static const struct
+{
+  size_t offset, size;
+} value_of[COMPARE_N_METRICS] = {
+  COMPARE_METRIC_TABLE (VALUE_ROW)
+};
+#undef VALUE_ROW
+
+/* compare_compute, for every set of metrics and both SSIM modes: each
+ * requested metric's status and values to the bit as its own function
+ * gives them (both results zeroed first), UNSUPPORTED for the others. */
+static void
+check_compute (CompareScratch * s, const ComparePair * p, const char *what)
+{
+  for (unsigned metrics = 0; metrics < 1u << COMPARE_N_METRICS; metrics++)
+    for (int wang = 0; wang < 2; wang++) {
+      const CompareRequest req = { metrics, wang, wang };
+      SharpnessStatus want[COMPARE_N_METRICS];
+      CompareResult r, w;
+
+      memset (&r, 0, sizeof r);
+      memset (&w, 0, sizeof w);
+      want[COMPARE_METRIC_ID_PSNR] = compare_psnr (p, &w.psnr);
+      want[COMPARE_METRIC_ID_SSIM] = wang ?
+          compare_ssim_wang (s, p, 1, &w.ssim) :
+          compare_ssim_ffmpeg (s, p, &w.ssim);
+      want[COMPARE_METRIC_ID_MS_SSIM] = compare_ms_ssim (s, p, &w.ms_ssim);
+      compare_compute (s, p, &req, &r);
+      for (int m = 0; m < COMPARE_N_METRICS; m++) {
+        const int asked = (metrics & (1u << m)) != 0;
+        const SharpnessStatus st = asked ? want[m] :
+            SHARPNESS_ERROR_UNSUPPORTED;
+
+        CHECK (r.status[m] == st, "%s compute %#x%s: %s status %d, want %d",
+            what, metrics, wang ? " wang" : "", compare_metric_info[m].nick,
+            r.status[m], st);
+        CHECK (!asked || st != SHARPNESS_OK
+            || !memcmp ((const char *) &r + value_of[m].offset,
+                (const char *) &w + value_of[m].offset, value_of[m].size),
+            "%s compute %#x%s: %s values", what, metrics,
+            wang ? " wang" : "", compare_metric_info[m].nick);
+      }
+    }
+}
+
 int
 main (void)
 {
@@ -170,6 +223,7 @@ main (void)
       ss.ssim[0]);
   CHECK (compare_ms_ssim (s, &p, &ms) == SHARPNESS_OK && ms.ms_ssim > 0.999,
       "10-bit ms-ssim");
+  check_compute (s, &p, "10-bit");
   free (a);
   free (b);
 
@@ -181,6 +235,7 @@ main (void)
       "tiny wang");
   CHECK (compare_ms_ssim (s, &p, &ms) == SHARPNESS_ERROR_UNSUPPORTED,
       "tiny ms-ssim");
+  check_compute (s, &p, "tiny");
   p.depth = 7;
   CHECK (compare_psnr (&p, &ps) == SHARPNESS_ERROR_INVALID, "depth 7");
   free (a);

@@ -7,7 +7,6 @@
  */
 #include <stdio.h>
 
-#include "compare-cuda.h"
 #include "cuda-compare-frames.h"
 
 static int failures;
@@ -28,101 +27,110 @@ check_compute (CompareCuda * cuda, CompareScratch * s, const TestPair * t,
     const char *what)
 {
   for (int wang = 0; wang < 2; wang++) {
-    const CompareCudaRequest req = { 1, wang ? COMPARE_CUDA_SSIM_WANG :
-      COMPARE_CUDA_SSIM_FFMPEG, wang, 1
+    const CompareRequest req = { COMPARE_METRIC_PSNR | COMPARE_METRIC_SSIM |
+      COMPARE_METRIC_MS_SSIM, wang, wang
     };
-    ComparePsnr pc, pg;
-    CompareSsim sc, sg;
-    CompareMsSsim mc, mg;
-    SharpnessStatus status[3], want_s, want_m;
-    SharpnessStatus st = compare_cuda_compute (cuda, &t->dev, &req, &pg, &sg,
-        &mg, status);
+    ComparePsnr pc;
+    CompareSsim sc;
+    CompareMsSsim mc;
+    CompareResult g;
+    const SharpnessStatus *status = g.status;
+    SharpnessStatus want_s, want_m;
+    SharpnessStatus st = compare_cuda_compute (cuda, &t->dev, &req, &g);
 
     compare_psnr (&t->host, &pc);
     want_s = wang ? compare_ssim_wang (s, &t->host, 1, &sc) :
         compare_ssim_ffmpeg (s, &t->host, &sc);
     want_m = compare_ms_ssim (s, &t->host, &mc);
-    if (st != SHARPNESS_OK || status[0] != SHARPNESS_OK
-        || status[1] != want_s || status[2] != want_m
-        || memcmp (pc.sse, pg.sse, sizeof pc.sse)) {
+    if (st != SHARPNESS_OK || status[COMPARE_METRIC_ID_PSNR] != SHARPNESS_OK
+        || status[COMPARE_METRIC_ID_SSIM] != want_s
+        || status[COMPARE_METRIC_ID_MS_SSIM] != want_m
+        || memcmp (pc.sse, g.psnr.sse, sizeof pc.sse)) {
       failures++;
       printf ("FAIL %s compute%s: %s, status %d %d %d (want 0 %d %d)\n", what,
-          wang ? " wang" : "", compare_cuda_last_error (cuda), status[0],
-          status[1], status[2], want_s, want_m);
+          wang ? " wang" : "", compare_cuda_last_error (cuda),
+          status[COMPARE_METRIC_ID_PSNR], status[COMPARE_METRIC_ID_SSIM],
+          status[COMPARE_METRIC_ID_MS_SSIM], want_s, want_m);
       continue;
     }
     for (int c = 0; want_s == SHARPNESS_OK && c < t->host.n_planes; c++)
-      if (wang ? rel (sg.ssim[c], sc.ssim[c]) > 1e-6 :
-          memcmp (&sg.ssim[c], &sc.ssim[c], sizeof (double)) != 0) {
+      if (wang ? rel (g.ssim.ssim[c], sc.ssim[c]) > 1e-6 :
+          memcmp (&g.ssim.ssim[c], &sc.ssim[c], sizeof (double)) != 0) {
         failures++;
         printf ("FAIL %s compute%s plane %d: %.17g vs cpu %.17g\n", what,
-            wang ? " wang" : "", c, sg.ssim[c], sc.ssim[c]);
+            wang ? " wang" : "", c, g.ssim.ssim[c], sc.ssim[c]);
       }
-    if (want_m == SHARPNESS_OK && rel (mg.ms_ssim, mc.ms_ssim) > 1e-6) {
+    if (want_m == SHARPNESS_OK && rel (g.ms_ssim.ms_ssim, mc.ms_ssim) > 1e-6) {
       failures++;
       printf ("FAIL %s compute ms-ssim: %.17g vs cpu %.17g\n", what,
-          mg.ms_ssim, mc.ms_ssim);
+          g.ms_ssim.ms_ssim, mc.ms_ssim);
     }
   }
 }
 
+/* Each metric alone, and PSNR with SSIM, as the element asks for them. */
 static void
 check_pair (CompareCuda * cuda, CompareScratch * s, const TestPair * t,
     const char *what)
 {
-  ComparePsnr pc, pg;
-  CompareSsim sc, sg;
-  CompareMsSsim mc, mg;
+  ComparePsnr pc;
+  CompareSsim sc;
+  CompareMsSsim mc;
+  CompareResult g;
+  const ComparePsnr *pg = &g.psnr;
+  const CompareSsim *sg = &g.ssim;
+  const CompareMsSsim *mg = &g.ms_ssim;
   SharpnessStatus st;
   double worst = 0.0;
 
   compare_psnr (&t->host, &pc);
-  st = compare_cuda_psnr (cuda, &t->dev, &pg);
-  if (st != SHARPNESS_OK || memcmp (pc.sse, pg.sse, sizeof pc.sse)
-      || memcmp (&pc.psnr_avg, &pg.psnr_avg, sizeof (double))) {
+  st = test_compute (cuda, &t->dev, COMPARE_METRIC_PSNR, 0, 0, &g);
+  if (st != SHARPNESS_OK || memcmp (pc.sse, pg->sse, sizeof pc.sse)
+      || memcmp (&pc.psnr_avg, &pg->psnr_avg, sizeof (double))) {
     failures++;
     printf ("FAIL %s psnr: %s, sse %llu vs %llu\n", what,
-        compare_cuda_last_error (cuda), (unsigned long long) pg.sse[0],
+        compare_cuda_last_error (cuda), (unsigned long long) pg->sse[0],
         (unsigned long long) pc.sse[0]);
   }
   compare_ssim_ffmpeg (s, &t->host, &sc);
-  st = compare_cuda_ssim_ffmpeg (cuda, &t->dev, &sg);
-  if (st != SHARPNESS_OK || memcmp (sc.ssim, sg.ssim, sizeof sc.ssim)
-      || memcmp (&sc.all, &sg.all, sizeof (double))) {
+  st = test_compute (cuda, &t->dev, COMPARE_METRIC_SSIM, 0, 0, &g);
+  if (st != SHARPNESS_OK || memcmp (sc.ssim, sg->ssim, sizeof sc.ssim)
+      || memcmp (&sc.all, &sg->all, sizeof (double))) {
     failures++;
     printf ("FAIL %s ssim ffmpeg: %s, %.17g vs cpu %.17g\n", what,
-        compare_cuda_last_error (cuda), sg.ssim[0], sc.ssim[0]);
+        compare_cuda_last_error (cuda), sg->ssim[0], sc.ssim[0]);
   }
-  st = compare_cuda_psnr_ssim (cuda, &t->dev, &pg, &sg);
-  if (st != SHARPNESS_OK || memcmp (pc.sse, pg.sse, sizeof pc.sse)
-      || memcmp (sc.ssim, sg.ssim, sizeof sc.ssim)) {
+  st = test_compute (cuda, &t->dev, COMPARE_METRIC_PSNR | COMPARE_METRIC_SSIM,
+      0, 0, &g);
+  if (st != SHARPNESS_OK || memcmp (pc.sse, pg->sse, sizeof pc.sse)
+      || memcmp (sc.ssim, sg->ssim, sizeof sc.ssim)) {
     failures++;
     printf ("FAIL %s psnr+ssim\n", what);
   }
   for (int ds = 0; ds < 2; ds++) {
     if (compare_ssim_wang (s, &t->host, ds, &sc) != SHARPNESS_OK)
       continue;
-    st = compare_cuda_ssim_wang (cuda, &t->dev, ds, &sg);
+    st = test_compute (cuda, &t->dev, COMPARE_METRIC_SSIM, 1, ds, &g);
     for (int c = 0; c < t->host.n_planes; c++)
-      worst = fmax (worst, rel (sg.ssim[c], sc.ssim[c]));
+      worst = fmax (worst, rel (sg->ssim[c], sc.ssim[c]));
     if (st != SHARPNESS_OK || worst > 1e-6) {
       failures++;
       printf ("FAIL %s wang%s: %s, %.12g vs cpu %.12g\n", what,
           ds ? " downsampled" : "", compare_cuda_last_error (cuda),
-          sg.ssim[0], sc.ssim[0]);
+          sg->ssim[0], sc.ssim[0]);
     }
   }
   if (compare_ms_ssim (s, &t->host, &mc) == SHARPNESS_OK) {
-    st = compare_cuda_ms_ssim (cuda, &t->dev, &mg);
-    double r = rel (mg.ms_ssim, mc.ms_ssim);
+    st = test_compute (cuda, &t->dev, COMPARE_METRIC_MS_SSIM, 0, 0, &g);
+    double r = rel (mg->ms_ssim, mc.ms_ssim);
     for (int l = 0; l < COMPARE_MS_SSIM_SCALES; l++)
-      r = fmax (r, fmax (rel (mg.ssim[l], mc.ssim[l]), rel (mg.cs[l],
+      r = fmax (r, fmax (rel (mg->ssim[l], mc.ssim[l]), rel (mg->cs[l],
                   mc.cs[l])));
     worst = fmax (worst, r);
     if (st != SHARPNESS_OK || r > 1e-6) {
       failures++;
       printf ("FAIL %s ms-ssim: %s, %.12g vs cpu %.12g\n", what,
-          compare_cuda_last_error (cuda), mg.ms_ssim, mc.ms_ssim);
+          compare_cuda_last_error (cuda), mg->ms_ssim, mc.ms_ssim);
     }
   }
   check_compute (cuda, s, t, what);

@@ -50,8 +50,8 @@ def frame_lines(name, result, frames, metric, expect_blurry=None):
         if int(m.group(1)) != i or m.group(2) != metric:
             errors.append(f"{name}: line {i}: {line!r}")
         if not math.isfinite(score) or score <= 0:
-            errors.append(f"{name}: line {i}: score {score} (a ball pattern "
-                          "is sharp)")
+            errors.append(f"{name}: line {i}: score {score} (noise is "
+                          "sharp)")
         if expect_blurry is not None and \
                 (m.group(4) == "true") != expect_blurry:
             errors.append(f"{name}: line {i}: blurry={m.group(4)}")

@@ -34,9 +34,10 @@ import sharpness_meta as sm  # noqa: E402
 
 TIMEOUT = 30 * Gst.SECOND
 FRAMES = 3
-SHARPNESS_CONSTANTS = ('METRIC', 'SCORE', 'BLURRY', 'TILES_COLS',
-                       'TILES_ROWS', 'TILE_SCORES', 'ROI_IDS', 'ROI_TYPES',
-                       'ROI_SCORES')
+SHARPNESS_CONSTANTS = ('METRIC', 'SCORE', 'BLURRY', 'CONTENT_STATE',
+                       'BLACK_RATIO', 'FREEZE_MAFD', 'STRUCTURE',
+                       'TILES_COLS', 'TILES_ROWS', 'TILE_SCORES', 'ROI_IDS',
+                       'ROI_TYPES', 'ROI_SCORES')
 
 failures = []
 

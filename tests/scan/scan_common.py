@@ -1,7 +1,8 @@
 #!/usr/bin/python3
-# What the scan tests share: the test clip (made once per build tree, under
-# a lock, since meson runs the tests in parallel), the tool's path and a
-# runner.
+# What the scan tests share: the test clip and small ffmpeg-made clips (each
+# made once per build tree, under a lock, since meson runs the tests in
+# parallel), the tool's path, a runner, and checks of what a test needs
+# (ffmpeg, GStreamer elements) that skip visibly when it is missing.
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -9,21 +10,36 @@
 import fcntl
 import json
 import os
+import re
+import shutil
+import socket
 import subprocess
-import threading
 
-import clips
+import scaffold
 
 BUILD = os.environ.get('SHARPNESS_BUILD_ROOT', '.')
-TOOL = os.path.join(BUILD, 'tools', 'sharpness-scan')
+# SHARPNESS_SCAN_TOOL runs the tests against another build of the tool (an
+# older one, to see a test fail before its fix).
+TOOL = os.environ.get('SHARPNESS_SCAN_TOOL',
+                      os.path.join(BUILD, 'tools', 'sharpness-scan'))
 WORK = os.path.join(BUILD, 'tests', 'scan', 'data')
 SOURCE = os.environ.get('SHARPNESS_SOURCE_ROOT',
                         os.path.join(os.path.dirname(__file__), '..', '..'))
 SCHEMA = os.path.join(SOURCE, 'docs', 'scan-report.schema.json')
 
-CLIP = clips.test_clip()
-# The blurs (frame ranges) of the clip, and the one-frame glitch.
-SEGMENTS = CLIP.segments()
+
+
+def __getattr__(name):
+    """CLIP, the test clip (clips.test_clip ()), and SEGMENTS, its blurs
+    (frame ranges) and one-frame glitch: loaded on first use, since clips
+    needs numpy and scipy, which only some tests require."""
+    if name in ('CLIP', 'SEGMENTS'):
+        import clips
+        clip = clips.test_clip()
+        globals()['CLIP'] = clip
+        globals()['SEGMENTS'] = clip.segments()
+        return globals()[name]
+    raise AttributeError(name)
 
 
 def _encode_both(clip, mp4, webm):
@@ -63,15 +79,120 @@ def test_clips():
     with open(os.path.join(WORK, 'lock'), 'w') as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (os.path.exists(mp4) and os.path.exists(webm)):
-            _encode_both(CLIP, mp4, webm)
+            _encode_both(__getattr__('CLIP'), mp4, webm)
     return mp4, webm
 
 
-def run(*args, check=None):
+def require_ffmpeg():
+    for name in ('ffmpeg', 'ffprobe'):
+        if not shutil.which(name):
+            scaffold.skip('%s missing (Debian package ffmpeg)' % name)
+
+
+def have_element(name):
+    """Whether GStreamer has the element @name (in the tests' registry)."""
+    return subprocess.run(['gst-inspect-1.0', name],
+                          stdin=subprocess.DEVNULL, capture_output=True,
+                          timeout=60).returncode == 0
+
+
+def require_elements(*names):
+    if not shutil.which('gst-inspect-1.0'):
+        scaffold.skip('gst-inspect-1.0 missing (gstreamer1.0-tools)')
+    for name in names:
+        if not have_element(name):
+            scaffold.skip('GStreamer element %s missing' % name)
+
+
+_encoders = None
+
+
+def have_encoder(name):
+    """Whether ffmpeg has the encoder @name."""
+    global _encoders
+    if _encoders is None:
+        out = subprocess.run(['ffmpeg', '-hide_banner', '-encoders'],
+                             stdin=subprocess.DEVNULL, capture_output=True,
+                             text=True, timeout=60).stdout
+        _encoders = set(m.group(1) for m in
+                        re.finditer(r'^ [A-Z.]{6} (\S+)', out, re.M))
+    return name in _encoders
+
+
+def ffmpeg_clip(name, args):
+    """tests/scan/data/@name, made once per build tree by
+    `ffmpeg -y @args PATH` (a list); returns its path."""
+    os.makedirs(WORK, exist_ok=True)
+    path = os.path.join(WORK, name)
+    with open(os.path.join(WORK, 'lock'), 'w') as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not os.path.exists(path):
+            part = os.path.join(WORK, 'part-' + name)
+            fmt = ['-f', FORMATS[os.path.splitext(name)[1]]]
+            subprocess.run(['ffmpeg', '-nostdin', '-v', 'error', '-y'] +
+                           args + fmt + [part], check=True,
+                           stdin=subprocess.DEVNULL, timeout=120)
+            os.rename(part, path)
+    return path
+
+
+# ffmpeg's muxer for each extension (the part file has none it knows).
+FORMATS = {'.mp4': 'mp4', '.mov': 'mov', '.mkv': 'matroska', '.ts': 'mpegts',
+           '.webm': 'webm', '.png': 'image2', '.jpg': 'image2'}
+
+
+def small_clip():
+    """A 320x180, 3 s, 25 fps H.264 MP4 (75 frames): the tests' finished
+    file."""
+    return ffmpeg_clip('small.mp4', [
+        '-f', 'lavfi', '-i', 'testsrc2=s=320x180:r=25:d=3',
+        '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p',
+        '-g', '25', '-movflags', '+faststart', '-threads', '1'])
+
+
+def frame_count(path):
+    """Frames in @path's first video stream, as ffprobe decodes them."""
+    out = subprocess.run(['ffprobe', '-v', 'error', '-select_streams', 'v:0',
+                          '-count_frames', '-show_entries',
+                          'stream=nb_read_frames', '-of', 'csv=p=0', path],
+                         stdin=subprocess.DEVNULL, capture_output=True,
+                         text=True, timeout=120).stdout
+    return int(out.strip().split(',')[0])
+
+
+def accepted_formats():
+    """The raw formats cudasharpness takes, from its sink pad template."""
+    out = subprocess.run(['gst-inspect-1.0', 'cudasharpness'],
+                         stdin=subprocess.DEVNULL, capture_output=True,
+                         text=True, timeout=60).stdout
+    sink = out[out.index("SINK template"):out.index("SRC template")]
+    return set(re.findall(r'\(string\)(\w+)', sink))
+
+
+def free_port(kind=socket.SOCK_DGRAM):
+    """A port of 127.0.0.1 that nobody listens on (UDP: nobody sends to
+    it)."""
+    s = socket.socket(socket.AF_INET, kind)
+    s.bind(('127.0.0.1', 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def validator():
+    """The JSON Schema validator of the tool's JSON (needs jsonschema)."""
+    import jsonschema
+    with open(SCHEMA, encoding='utf-8') as f:
+        schema = json.load(f)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def run(*args, check=None, stdin=subprocess.DEVNULL, timeout=300):
     """Runs the tool; returns (exit status, stdout, stderr)."""
     res = subprocess.run([TOOL] + [str(a) for a in args],
-                         stdin=subprocess.DEVNULL, capture_output=True,
-                         text=True, timeout=300)
+                         stdin=stdin, capture_output=True,
+                         text=True, timeout=timeout)
     if check is not None and res.returncode != check:
         raise AssertionError('sharpness-scan %s: exit %d, want %d\n%s%s' % (
             ' '.join(map(str, args)), res.returncode, check, res.stdout,

@@ -108,7 +108,8 @@ def main():
           'default rule: blur-effect > 0.55 (got %s)' % metric)
     with open(c, newline='') as f:
         rows = list(csv.reader(f))
-    check(rows[0] == ['file', 'index', 'pts', metric, 'blurry'],
+    check(rows[0] == ['file', 'index', 'pts', metric, 'blurry', 'kind',
+                      'damaged'],
           'CSV header %r' % rows[0])
     for path in (mp4, webm):
         mine = [r for r in rows[1:] if r[0] == path]
@@ -142,7 +143,7 @@ def main():
     with open(c3, newline='') as f:
         hdr = next(csv.reader(f))
     check(hdr == ['file', 'index', 'pts', 'laplacian', 'tenengrad',
-                  'blurry'],
+                  'blurry', 'kind', 'damaged'],
           'two metrics, two columns: %r' % hdr)
 
     # Exit codes.

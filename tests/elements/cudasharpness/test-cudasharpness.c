@@ -371,10 +371,18 @@ GST_START_TEST (test_meta_fields)
 
   s = meta_structure (out);
   fail_unless (gst_structure_has_name (s, "GstSharpnessMeta"));
-  fail_unless_equals_int (gst_structure_n_fields (s), 3);
+  fail_unless_equals_int (gst_structure_n_fields (s), 7);
   fail_unless (gst_structure_has_field_typed (s, "metric", G_TYPE_STRING));
   fail_unless (gst_structure_has_field_typed (s, "score", G_TYPE_DOUBLE));
   fail_unless (gst_structure_has_field_typed (s, "blurry", G_TYPE_BOOLEAN));
+  /* The content state and its measurements (default detect flags). */
+  fail_unless (gst_structure_has_field_typed (s, "content-state",
+          G_TYPE_STRING));
+  fail_unless (gst_structure_has_field_typed (s, "black-ratio",
+          G_TYPE_DOUBLE));
+  fail_unless (gst_structure_has_field_typed (s, "freeze-mafd",
+          G_TYPE_DOUBLE));
+  fail_unless (gst_structure_has_field_typed (s, "structure", G_TYPE_DOUBLE));
   fail_unless_equals_string (gst_structure_get_string (s, "metric"),
       "laplacian");
   /* 36 interior pixels x 510 / 64 = 286.875, below the threshold 300. */
@@ -454,7 +462,8 @@ get_uint (const GstStructure * s, const gchar * field)
 GST_START_TEST (test_message_fields)
 {
   GstBus *bus;
-  GstHarness *h = harness_new (&bus, "threshold=1");
+  /* The rule alone: a uniform frame would be flat. */
+  GstHarness *h = harness_new (&bus, "detect=0 threshold=1");
   GRand *rand = g_rand_new_with_seed (2);
   PixelFunc pattern[] = { stripes, uniform, stripes };
   gdouble expected[] = { 286.875, 0.0, 286.875 };
@@ -481,7 +490,10 @@ GST_START_TEST (test_message_fields)
     GstClockTime pts = (i + 1) * FRAME_DURATION;
 
     check_message_types (s);
-    fail_unless_equals_int (gst_structure_n_fields (s), 9);
+    /* With detect=0: the state, no measurements. */
+    fail_unless_equals_int (gst_structure_n_fields (s), 10);
+    fail_unless (gst_structure_has_field_typed (s, "content-state",
+            G_TYPE_STRING));
     fail_unless (gst_structure_has_field_typed (s, "unscored",
             G_TYPE_UINT64));
     fail_unless_equals_uint64 (get_u64 (s, "unscored"), 0);
@@ -520,7 +532,12 @@ check_summary_matches (GPtrArray * frames, const GstStructure * sum,
     max = MAX (max, v);
     blurry += get_boolean (s, "blurry");
   }
-  fail_unless_equals_int (gst_structure_n_fields (sum), 7);
+  /* 7, and the frames by content state and the segments of each kind. */
+  fail_unless_equals_int (gst_structure_n_fields (sum), 13);
+  fail_unless (gst_structure_has_field_typed (sum, "flat-frames",
+          G_TYPE_UINT64));
+  fail_unless (gst_structure_has_field_typed (sum, "freeze-segments",
+          G_TYPE_UINT64));
   fail_unless (gst_structure_has_field_typed (sum, "unscored", G_TYPE_UINT64));
   fail_unless (gst_structure_has_field_typed (sum, "frames", G_TYPE_UINT64));
   fail_unless (gst_structure_has_field_typed (sum, "blurry-frames",
@@ -536,7 +553,8 @@ check_summary_matches (GPtrArray * frames, const GstStructure * sum,
 GST_START_TEST (test_summary_at_eos)
 {
   GstBus *bus;
-  GstHarness *h = harness_new (&bus, "threshold=100");
+  /* The rule alone: uniform frames would be flat. */
+  GstHarness *h = harness_new (&bus, "detect=0 threshold=100");
   GRand *rand = g_rand_new_with_seed (3);
   PixelFunc pattern[] = { stripes, uniform, stripes, uniform, uniform };
   GPtrArray *msgs, *frames, *sums;
@@ -622,7 +640,8 @@ GST_START_TEST (test_interval)
       nblurry += blurry[i];
     }
     check_message_types (s);
-    fail_unless_equals_int (gst_structure_n_fields (s), 14);
+    /* The frame's 13 fields, and the interval's 5. */
+    fail_unless_equals_int (gst_structure_n_fields (s), 18);
     fail_unless_equals_uint64 (get_u64 (s, "frame"), last);
     fail_unless_equals_uint64 (get_u64 (s, "timestamp"),
         last * FRAME_DURATION);
@@ -679,7 +698,8 @@ GST_END_TEST;
 GST_START_TEST (test_threshold_higher_is_sharper)
 {
   GstBus *bus;
-  GstHarness *h = harness_new (&bus, "metric=laplacian threshold=1");
+  /* The rule alone: a uniform frame would be flat. */
+  GstHarness *h = harness_new (&bus, "detect=0 metric=laplacian threshold=1");
   GRand *rand = g_rand_new_with_seed (6);
   GstBuffer *out;
 
@@ -765,7 +785,9 @@ GST_END_TEST;
 GST_START_TEST (test_relative_threshold)
 {
   GstBus *bus;
-  GstHarness *h = harness_new (&bus, "relative-threshold=0.5 window=4");
+  /* The rule alone: a uniform frame would be flat. */
+  GstHarness *h = harness_new (&bus,
+      "detect=0 relative-threshold=0.5 window=4");
   GRand *rand = g_rand_new_with_seed (8);
   GstVideoInfo info;
   gboolean expected[] = { FALSE, FALSE, FALSE, FALSE, FALSE, TRUE, FALSE };

@@ -1,5 +1,5 @@
-/* sharpness-scan's CSV, JSON (docs/scan-report.schema.json) and summary
- * lines.
+/* sharpness-scan's JSON output (docs/scan-report.schema.json, versioned
+ * by SCAN_SCHEMA_VERSION).
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -8,120 +8,11 @@
 #include "config.h"
 #endif
 
-#include "scan.h"
-
 #include <math.h>
 
-guint64
-scan_file_frames (const ScanFile * f)
-{
-  return f->frames ? f->frames->len : 0;
-}
+#include "scan.h"
 
-gdouble
-scan_file_score (const ScanFile * f, guint64 frame, guint metric)
-{
-  return g_array_index (f->scores, gdouble,
-      frame * f->settings->n_metrics + metric);
-}
-
-static gdouble
-ns_to_s (guint64 t)
-{
-  return t == GST_CLOCK_TIME_NONE ? NAN : t / (gdouble) GST_SECOND;
-}
-
-gdouble
-scan_file_seconds (const ScanFile * f)
-{
-  guint64 n = scan_file_frames (f);
-  const ScanFrame *first, *last;
-  gdouble frame = f->fps_n > 0 ? (gdouble) f->fps_d / f->fps_n : 0.0;
-
-  if (n == 0)
-    return 0.0;
-  first = &g_array_index (f->frames, ScanFrame, 0);
-  last = &g_array_index (f->frames, ScanFrame, n - 1);
-  if (first->pts == GST_CLOCK_TIME_NONE || last->pts == GST_CLOCK_TIME_NONE)
-    return n * frame;
-  return ns_to_s (last->pts - first->pts) + frame;
-}
-
-gdouble
-scan_file_blurry_seconds (const ScanFile * f)
-{
-  gdouble s = 0.0;
-
-  for (guint i = 0; f->segments && i < f->segments->len; i++)
-    s += sharpness_segment_duration (&g_array_index (f->segments,
-            ScanSegment, i).seg) / (gdouble) GST_SECOND;
-  return s;
-}
-
-gchar *
-scan_format_time (gdouble seconds)
-{
-  gint h, m;
-  gdouble s;
-
-  if (!isfinite (seconds) || seconds < 0)
-    return g_strdup ("?");
-  h = (gint) (seconds / 3600);
-  m = (gint) ((seconds - h * 3600) / 60);
-  s = seconds - h * 3600 - m * 60;
-  if (h)
-    return g_strdup_printf ("%d:%02d:%06.3f", h, m, s);
-  return g_strdup_printf ("%d:%06.3f", m, s);
-}
-
-/* CSV: RFC 4180 quoting for the file name. */
-static void
-csv_string (GString * out, const gchar * s)
-{
-  g_string_append_c (out, '"');
-  for (; *s; s++) {
-    if (*s == '"')
-      g_string_append_c (out, '"');
-    g_string_append_c (out, *s);
-  }
-  g_string_append_c (out, '"');
-}
-
-static void
-number (GString * out, gdouble v)
-{
-  if (isfinite (v))
-    g_string_append_printf (out, "%.10g", v);
-}
-
-void
-scan_csv_header (GString * out, const ScanSettings * s)
-{
-  g_string_append (out, "file,index,pts");
-  for (guint m = 0; m < s->n_metrics; m++)
-    g_string_append_printf (out, ",%s",
-        sharpness_metric_info[s->metrics[m]].nick);
-  g_string_append (out, ",blurry\n");
-}
-
-void
-scan_csv_file (GString * out, const ScanFile * f)
-{
-  guint nm = f->settings->n_metrics;
-
-  for (guint64 i = 0; i < scan_file_frames (f); i++) {
-    const ScanFrame *fr = &g_array_index (f->frames, ScanFrame, i);
-
-    csv_string (out, f->input);
-    g_string_append_printf (out, ",%" G_GUINT64_FORMAT ",", i);
-    number (out, ns_to_s (fr->pts));
-    for (guint m = 0; m < nm; m++) {
-      g_string_append_c (out, ',');
-      number (out, scan_file_score (f, i, m));
-    }
-    g_string_append_printf (out, ",%d\n", fr->blurry ? 1 : 0);
-  }
-}
+#define ns_to_s scan_ns_to_s
 
 /* JSON text: numbers that are not finite become null. */
 static void
@@ -171,13 +62,22 @@ json_number (GString * out, gdouble v)
 void
 scan_json_begin (GString * out)
 {
-  g_string_append (out, "{\n  \"files\": [");
+  g_string_append_printf (out, "{\n  \"schema_version\": %d,\n  "
+      "\"files\": [", SCAN_SCHEMA_VERSION);
 }
 
 void
-scan_json_end (GString * out)
+scan_json_end (GString * out, gint signal, GPtrArray * not_scanned)
 {
-  g_string_append (out, "\n  ]\n}\n");
+  g_string_append_printf (out, "\n  ],\n  \"interrupted\": %s,\n  "
+      "\"signal\": ", signal ? "true" : "false");
+  json_string (out, signal ? scan_signal_name (signal) : NULL);
+  g_string_append (out, ",\n  \"not_scanned\": [");
+  for (guint i = 0; not_scanned && i < not_scanned->len; i++) {
+    g_string_append (out, i ? ", " : "");
+    json_string (out, not_scanned->pdata[i]);
+  }
+  g_string_append (out, "]\n}\n");
 }
 
 static void
@@ -221,12 +121,34 @@ json_stream (GString * out, const ScanFile * f)
   json_string (out, f->decoder);
   g_string_append (out, ", \"format\": ");
   json_string (out, f->format);
-  g_string_append_printf (out, ", \"memory\": \"%s\"}",
-      f->cuda_memory ? "cuda" : "system");
+  g_string_append (out, ", \"decoded_format\": ");
+  json_string (out, f->decoded_format);
+  g_string_append_printf (out, ", \"memory\": \"%s\", \"interlaced\": %s"
+      ", \"orientation\": ", f->cuda_memory ? "cuda" : "system",
+      f->interlaced ? "true" : "false");
+  json_string (out, f->orientation);
+  g_string_append (out, ", \"sizes\": [");
+  for (guint i = 0; i < f->sizes->len; i++) {
+    const ScanSize *sz = &g_array_index (f->sizes, ScanSize, i);
+    g_string_append_printf (out, "%s{\"frame\": %" G_GUINT64_FORMAT
+        ", \"width\": %d, \"height\": %d}", i ? ", " : "", sz->frame,
+        sz->width, sz->height);
+  }
+  g_string_append_printf (out, "], \"video_streams\": %u}",
+      MAX (f->video_streams, 1));
+}
+
+/* Stream time of frame @i in seconds, or NaN. */
+static gdouble
+frame_time (const ScanFile * f, guint64 i)
+{
+  if (i >= scan_file_frames (f))
+    return NAN;
+  return ns_to_s (g_array_index (f->frames, ScanFrame, i).pts);
 }
 
 static void
-json_segment (GString * out, const ScanSegment * ss)
+json_segment (GString * out, const ScanFile * f, const ScanSegment * ss)
 {
   const SharpnessSegment *s = &ss->seg;
 
@@ -247,9 +169,12 @@ json_segment (GString * out, const ScanSegment * ss)
   g_string_append (out, ", \"max_score\": ");
   json_number (out, s->max_score);
   g_string_append_printf (out, ", \"worst_frame\": %" G_GUINT64_FORMAT
-      ", \"worst_score\": ", s->worst_frame);
+      ", \"worst_time\": ", s->worst_frame);
+  json_number (out, frame_time (f, s->worst_frame));
+  g_string_append (out, ", \"worst_score\": ");
   json_number (out, s->worst_score);
-  g_string_append_c (out, '}');
+  g_string_append_printf (out, ", \"damaged\": %s}", ss->damaged ? "true" :
+      "false");
 }
 
 static void
@@ -300,6 +225,53 @@ json_summary (GString * out, const ScanFile * f)
   g_string_append_c (out, '}');
 }
 
+static void
+json_damage (GString * out, const ScanFile * f)
+{
+  g_string_append_printf (out, "{\"lost_frames\": %" G_GUINT64_FORMAT
+      ", \"corrupted_frames\": %" G_GUINT64_FORMAT ", \"decoding_warnings"
+      "\": %u, \"stretches\": [", f->lost_frames, f->corrupted_frames,
+      f->decoding_warnings);
+  for (guint i = 0; i < f->damage->len; i++) {
+    const ScanDamage *d = &g_array_index (f->damage, ScanDamage, i);
+    g_string_append (out, i ? ", {\"start\": " : "{\"start\": ");
+    json_number (out, ns_to_s (d->start));
+    g_string_append (out, ", \"end\": ");
+    json_number (out, ns_to_s (d->end));
+    g_string_append_printf (out, ", \"first_frame\": %" G_GUINT64_FORMAT
+        ", \"last_frame\": %" G_GUINT64_FORMAT ", \"lost_frames\": %"
+        G_GUINT64_FORMAT ", \"corrupted_frames\": %" G_GUINT64_FORMAT "}",
+        d->first_frame, d->last_frame, d->lost_frames, d->corrupted_frames);
+  }
+  g_string_append (out, "]}");
+}
+
+static void
+json_image (GString * out, const ScanFile * f)
+{
+  gint verdict = scan_file_image_verdict (f);
+
+  g_string_append (out, "{\"score\": ");
+  json_number (out, scan_file_frames (f) ? scan_file_score (f, 0, 0) : NAN);
+  g_string_append_printf (out, ", \"blurry\": %s}", verdict < 0 ? "null" :
+      verdict ? "true" : "false");
+}
+
+static const gchar *
+stop_name (ScanStop stop)
+{
+  switch (stop) {
+    case SCAN_STOP_DURATION:
+      return "duration";
+    case SCAN_STOP_MAX_FRAMES:
+      return "max-frames";
+    case SCAN_STOP_SIGNAL:
+      return "signal";
+    default:
+      return NULL;
+  }
+}
+
 void
 scan_json_file (GString * out, const ScanFile * f, gboolean first)
 {
@@ -308,6 +280,8 @@ scan_json_file (GString * out, const ScanFile * f, gboolean first)
   json_string (out, f->input);
   g_string_append (out, ", \"uri\": ");
   json_string (out, f->uri);
+  g_string_append_printf (out, ", \"kind\": \"%s\"",
+      f->kind == SCAN_KIND_IMAGE ? "image" : "video");
   g_string_append (out, ",\n     \"settings\": ");
   json_settings (out, f->settings);
   g_string_append (out, ",\n     \"stream\": ");
@@ -318,47 +292,31 @@ scan_json_file (GString * out, const ScanFile * f, gboolean first)
   g_string_append (out, ",\n     \"segments\": [");
   for (guint i = 0; i < f->segments->len; i++) {
     g_string_append (out, i ? ",\n       " : "\n       ");
-    json_segment (out, &g_array_index (f->segments, ScanSegment, i));
+    json_segment (out, f, &g_array_index (f->segments, ScanSegment, i));
   }
   g_string_append (out, f->segments->len ? "\n     ]" : "]");
+  g_string_append (out, ",\n     \"image\": ");
+  if (f->kind == SCAN_KIND_IMAGE)
+    json_image (out, f);
+  else
+    g_string_append (out, "null");
   g_string_append (out, ",\n     \"summary\": ");
   if (f->error)
     g_string_append (out, "null");
   else
     json_summary (out, f);
+  g_string_append_printf (out, ",\n     \"damaged\": %s, \"damage\": ",
+      scan_file_damaged (f) ? "true" : "false");
+  json_damage (out, f);
+  g_string_append (out, ",\n     \"notes\": [");
+  for (guint i = 0; i < f->notes->len; i++) {
+    g_string_append (out, i ? ", " : "");
+    json_string (out, f->notes->pdata[i]);
+  }
+  g_string_append_printf (out, "], \"interrupted\": %s, \"stopped_by\": ",
+      f->stopped == SCAN_STOP_SIGNAL ? "true" : "false");
+  json_string (out, stop_name (f->stopped));
   g_string_append (out, ",\n     \"error\": ");
   json_string (out, f->error);
   g_string_append_c (out, '}');
-}
-
-gchar *
-scan_summary_line (const ScanFile * f)
-{
-  GString *s = g_string_new (NULL);
-  guint64 n = scan_file_frames (f);
-  gdouble secs = scan_file_seconds (f), bsecs = scan_file_blurry_seconds (f);
-
-  g_string_append_printf (s, "%s: %" G_GUINT64_FORMAT " frames", f->input,
-      n);
-  if (f->width > 0)
-    g_string_append_printf (s, " (%dx%d, %.3g fps, %.1f s)", f->width,
-        f->height, f->fps_n > 0 ? (gdouble) f->fps_n / f->fps_d : 0.0, secs);
-  if (f->segments->len == 0) {
-    g_string_append (s, ": no blurry segment");
-  } else {
-    g_string_append_printf (s, ": %u blurry segment%s, %.2f s (%.1f%%):",
-        f->segments->len, f->segments->len > 1 ? "s" : "", bsecs,
-        secs > 0 ? 100.0 * bsecs / secs : 0.0);
-    for (guint i = 0; i < f->segments->len && i < 5; i++) {
-      const SharpnessSegment *seg =
-          &g_array_index (f->segments, ScanSegment, i).seg;
-      g_string_append_printf (s, " %.2f-%.2f", ns_to_s (seg->start),
-          ns_to_s (seg->end));
-    }
-    if (f->segments->len > 5)
-      g_string_append (s, " ...");
-  }
-  g_string_append_printf (s, "; %.0f fps", f->elapsed > 0 ? n / f->elapsed :
-      0.0);
-  return g_string_free (s, FALSE);
 }

@@ -57,12 +57,17 @@ scan_report_begin (GString * out, const ScanSettings * s)
       "table{border-collapse:collapse;margin:8px 0}"
       "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right;"
       "vertical-align:middle}th{background:#eee}"
-      "td.img{padding:2px}img.thumb{display:block;width:240px}td.nw{white-space:nowrap}"
+      "td.img{padding:2px}"
+      "img.thumb{display:block;max-width:240px;max-height:240px}"
+      "td.nw{white-space:nowrap}td.name{text-align:left}"
+      ".damage{border-left:4px solid #b00;padding-left:8px}"
       ".err{color:#b00;font-weight:bold}.muted{color:#666}"
       "svg{display:block;margin:6px 0}"
       ".seg{fill:#e33;fill-opacity:0.28}.tick{stroke:#d00;stroke-width:1}"
       ".score{fill:none;stroke:#1f5fbf;stroke-width:1.2}"
       ".thr{stroke:#e08000;stroke-width:1.5;stroke-dasharray:6 4}"
+      ".thrlbl{font:11px sans-serif;fill:#b06000}"
+      ".dmg{fill:#000;fill-opacity:0.18}"
       ".axis{stroke:#999;stroke-width:1}.lbl{font:11px sans-serif;"
       "fill:#555}\n</style></head><body>\n"
       "<h1>sharpness-scan report</h1>\n<p class=\"muted\">");
@@ -80,9 +85,53 @@ scan_report_begin (GString * out, const ScanSettings * s)
 }
 
 void
-scan_report_end (GString * out)
+scan_report_end (GString * out, gint signal, GPtrArray * not_scanned)
 {
+  if (signal) {
+    g_string_append_printf (out, "<p class=\"err\">The scan was interrupted "
+        "(%s): the file being scanned then is marked interrupted",
+        scan_signal_name (signal));
+    if (not_scanned && not_scanned->len)
+      g_string_append_printf (out, "; %u input%s not scanned",
+          not_scanned->len, not_scanned->len > 1 ? "s were" : " was");
+    g_string_append (out, ".</p>\n");
+  }
   g_string_append (out, "</body></html>\n");
+}
+
+void
+scan_report_images_begin (GString * out)
+{
+  g_string_append (out, "<section class=\"images\">\n<h2>Images</h2>\n"
+      "<table class=\"images\"><tr><th>image</th><th>size</th>"
+      "<th>score</th><th>verdict</th><th>thumbnail</th></tr>\n");
+}
+
+void
+scan_report_images_end (GString * out)
+{
+  g_string_append (out, "</table>\n</section>\n");
+}
+
+/* An image's row of the images' table. */
+static void
+image_row (GString * out, const ScanFile * f)
+{
+  const ScanSettings *s = f->settings;
+  gint verdict = scan_file_image_verdict (f);
+
+  g_string_append (out, "<tr class=\"image\"><td class=\"name\">");
+  html_text (out, f->input);
+  g_string_append_printf (out, "</td><td>%d&times;%d</td><td>%s %.4g</td>"
+      "<td class=\"%s\">%s</td><td class=\"img\">", f->width, f->height,
+      sharpness_metric_info[s->metrics[0]].nick, scan_file_score (f, 0, 0),
+      verdict == 1 ? "err" : "", verdict < 0 ? "no verdict (only an "
+      "absolute threshold judges an image: give --threshold)" :
+      verdict ? "blurry" : "sharp");
+  if (f->image_base64)
+    g_string_append_printf (out, "<img class=\"thumb\" alt=\"thumbnail\" "
+        "src=\"data:image/jpeg;base64,%s\">", f->image_base64);
+  g_string_append (out, "</td></tr>\n");
 }
 
 static gdouble
@@ -152,6 +201,15 @@ chart (GString * out, const ScanFile * f, guint m)
     g_string_append_printf (out, "<rect class=\"seg\" x=\"%.1f\" y=\"%g\" "
         "width=\"%.1f\" height=\"%g\"/>", a, y0, MAX (b - a, 2.0), y1 - y0);
   }
+  /* Damaged stretches, shaded grey. */
+  for (guint i = 0; i < f->damage->len; i++) {
+    const ScanDamage *d = &g_array_index (f->damage, ScanDamage, i);
+    gdouble a = x_of (frame_time (f, d->first_frame, t0), t1);
+    gdouble b = x_of (frame_time (f, d->last_frame, t0), t1);
+    g_string_append_printf (out, "<rect class=\"dmg\" x=\"%.1f\" y=\"%g\" "
+        "width=\"%.1f\" height=\"%g\"><title>damaged</title></rect>", a, y0,
+        MAX (b - a, 2.0), y1 - y0);
+  }
   if (m == 0) {
     for (guint64 i = 0; i < n; i++)
       if (g_array_index (f->frames, ScanFrame, i).blurry) {
@@ -177,11 +235,14 @@ chart (GString * out, const ScanFile * f, guint m)
         CHART_H - 6, txt);
     g_free (txt);
   }
-  if (m == 0 && s->threshold > 0)
+  if (m == 0 && s->threshold > 0) {
+    gdouble y = Y_OF (s->threshold);
     g_string_append_printf (out, "<line class=\"thr\" x1=\"%g\" x2=\"%g\" "
-        "y1=\"%.1f\" y2=\"%.1f\"><title>threshold %g</title></line>",
-        MARGIN_L, CHART_W - 10, Y_OF (s->threshold), Y_OF (s->threshold),
-        s->threshold);
+        "y1=\"%.1f\" y2=\"%.1f\"><title>threshold %g</title></line>"
+        "<text class=\"thrlbl\" x=\"%g\" y=\"%.1f\" text-anchor=\"end\">"
+        "threshold %g</text>", MARGIN_L, CHART_W - 10, y, y, s->threshold,
+        CHART_W - 12, y > y0 + 12 ? y - 3 : y + 11, s->threshold);
+  }
   /* Scores: the worst of each bucket. */
   g_string_append (out, "\n<polyline class=\"score\" points=\"");
   for (guint64 i = 0; i < n; i += step) {
@@ -200,12 +261,105 @@ chart (GString * out, const ScanFile * f, guint m)
 #undef Y_OF
 }
 
+/* What the reader needs before the numbers: how the file was decoded,
+ * its sizes, its damage and notes. */
+static void
+stream_notes (GString * out, const ScanFile * f)
+{
+  if (f->codec || f->decoder) {
+    g_string_append (out, "<p class=\"muted\">");
+    html_text (out, f->codec);
+    g_string_append (out, ", decoded by ");
+    html_text (out, f->decoder ? f->decoder : "?");
+    if (f->decoded_format && g_strcmp0 (f->decoded_format, f->format))
+      g_string_append_printf (out, " (%s, converted)", f->decoded_format);
+    g_string_append_printf (out, " into %s memory (%s)",
+        f->cuda_memory ? "CUDA" : "system", f->format ? f->format : "?");
+    if (f->orientation)
+      g_string_append_printf (out, "; orientation %s (sizes and thumbnails "
+          "as displayed)", f->orientation);
+    if (f->sizes->len > 1) {
+      g_string_append (out, "; sizes:");
+      for (guint i = 0; i < f->sizes->len; i++) {
+        const ScanSize *sz = &g_array_index (f->sizes, ScanSize, i);
+        g_string_append_printf (out, "%s %d&times;%d from frame %"
+            G_GUINT64_FORMAT, i ? "," : "", sz->width, sz->height, sz->frame);
+      }
+    }
+    g_string_append (out, "</p>\n");
+  }
+  if (scan_file_damaged (f)) {
+    g_string_append_printf (out, "<p class=\"damage err\">Damaged: %"
+        G_GUINT64_FORMAT " lost frame%s, %" G_GUINT64_FORMAT " corrupted "
+        "frame%s, %u decoding warning%s; verdicts over the damaged stretches "
+        "(shaded grey) are unreliable.", f->lost_frames,
+        f->lost_frames == 1 ? "" : "s", f->corrupted_frames,
+        f->corrupted_frames == 1 ? "" : "s", f->decoding_warnings,
+        f->decoding_warnings == 1 ? "" : "s");
+    for (guint i = 0; i < f->damage->len && i < 20; i++) {
+      const ScanDamage *d = &g_array_index (f->damage, ScanDamage, i);
+      gchar *a = scan_format_time (scan_ns_to_s (d->start));
+      g_string_append_printf (out, "%s %s (frames %" G_GUINT64_FORMAT
+          "&ndash;%" G_GUINT64_FORMAT ")", i ? "," : " At", a,
+          d->first_frame, d->last_frame);
+      g_free (a);
+    }
+    g_string_append (out, "</p>\n");
+  }
+  for (guint i = 0; i < f->notes->len; i++) {
+    g_string_append (out, "<p class=\"muted\">Note: ");
+    html_text (out, f->notes->pdata[i]);
+    g_string_append (out, "</p>\n");
+  }
+}
+
+static void
+segment_row (GString * out, const ScanFile * f, guint i)
+{
+  const ScanSegment *ss = &g_array_index (f->segments, ScanSegment, i);
+  const SharpnessSegment *seg = &ss->seg;
+  gchar *a = scan_format_time (scan_ns_to_s (seg->start));
+  gchar *b = scan_format_time (scan_ns_to_s (seg->end));
+  gchar *w = scan_format_time (scan_ns_to_s (g_array_index (f->frames,
+              ScanFrame, MIN (seg->worst_frame,
+                  scan_file_frames (f) - 1)).pts));
+
+  g_string_append_printf (out, "<tr><td>%u%s</td><td>%s</td><td>%s</td>"
+      "<td>%.3f</td><td class=\"nw\">%" G_GUINT64_FORMAT "&ndash;%"
+      G_GUINT64_FORMAT "</td><td>%.4g</td><td>%.4g</td>"
+      "<td class=\"nw worst\">frame %" G_GUINT64_FORMAT "<br>%s</td>"
+      "<td class=\"img\">", i + 1, ss->damaged ? " <span class=\"err\" "
+      "title=\"overlaps a damaged stretch: unreliable\">damaged</span>" : "",
+      a, b, sharpness_segment_duration (seg) / (gdouble) GST_SECOND,
+      seg->start_frame, seg->end_frame, seg->worst_score,
+      sharpness_segment_mean (seg), seg->worst_frame, w);
+  if (ss->jpeg_base64)
+    g_string_append_printf (out, "<img class=\"thumb\" alt=\"frame %"
+        G_GUINT64_FORMAT "\" title=\"frame %" G_GUINT64_FORMAT ", score "
+        "%.4g\" src=\"data:image/jpeg;base64,%s\">", seg->worst_frame,
+        seg->worst_frame, seg->worst_score, ss->jpeg_base64);
+  g_string_append (out, "</td><td class=\"img\">");
+  if (ss->crop_base64)
+    g_string_append_printf (out, "<img class=\"thumb\" alt=\"centre of "
+        "frame %" G_GUINT64_FORMAT " at full resolution\" "
+        "src=\"data:image/jpeg;base64,%s\">", seg->worst_frame,
+        ss->crop_base64);
+  g_string_append (out, "</td></tr>\n");
+  g_free (a);
+  g_free (b);
+  g_free (w);
+}
+
 void
-scan_report_file (GString * out, const ScanFile * f)
+scan_report_file (GString * out, GString * images, const ScanFile * f)
 {
   const ScanSettings *s = f->settings;
   gchar *line;
 
+  if (f->kind == SCAN_KIND_IMAGE && !f->error) {
+    image_row (images, f);
+    return;
+  }
   g_string_append (out, "<section class=\"file\">\n<h2>");
   html_text (out, f->input);
   g_string_append (out, "</h2>\n");
@@ -223,14 +377,7 @@ scan_report_file (GString * out, const ScanFile * f)
   html_text (out, line);
   g_free (line);
   g_string_append (out, "</p>\n");
-  if (f->codec || f->decoder) {
-    g_string_append (out, "<p class=\"muted\">");
-    html_text (out, f->codec);
-    g_string_append (out, ", decoded by ");
-    html_text (out, f->decoder ? f->decoder : "?");
-    g_string_append_printf (out, " into %s memory (%s)</p>\n",
-        f->cuda_memory ? "CUDA" : "system", f->format ? f->format : "?");
-  }
+  stream_notes (out, f);
   for (guint m = 0; m < s->n_metrics; m++)
     chart (out, f, m);
 
@@ -240,38 +387,9 @@ scan_report_file (GString * out, const ScanFile * f)
   }
   g_string_append (out, "<table class=\"segments\"><tr><th>#</th>"
       "<th>start</th><th>end</th><th>duration (s)</th><th>frames</th>"
-      "<th>worst</th><th>mean</th><th>worst frame</th>"
-      "<th>its centre, 1:1</th></tr>\n");
-  for (guint i = 0; i < f->segments->len; i++) {
-    const ScanSegment *ss = &g_array_index (f->segments, ScanSegment, i);
-    const SharpnessSegment *seg = &ss->seg;
-    gchar *a = scan_format_time (seg->start / (gdouble) GST_SECOND);
-    gchar *b = scan_format_time (seg->end / (gdouble) GST_SECOND);
-
-    g_string_append_printf (out, "<tr><td>%u</td><td>%s</td><td>%s</td>"
-        "<td>%.3f</td><td class=\"nw\">%" G_GUINT64_FORMAT "&ndash;%"
-        G_GUINT64_FORMAT "</td><td>%.4g</td><td>%.4g</td>"
-        "<td class=\"img\">", i + 1, a, b,
-        sharpness_segment_duration (seg) / (gdouble) GST_SECOND,
-        seg->start_frame, seg->end_frame, seg->worst_score,
-        sharpness_segment_mean (seg));
-    if (ss->jpeg_base64)
-      g_string_append_printf (out, "<img class=\"thumb\" alt=\"frame %"
-          G_GUINT64_FORMAT "\" title=\"frame %" G_GUINT64_FORMAT ", score "
-          "%.4g\" src=\"data:image/jpeg;base64,%s\">", seg->worst_frame,
-          seg->worst_frame, seg->worst_score, ss->jpeg_base64);
-    else
-      g_string_append_printf (out, "frame %" G_GUINT64_FORMAT,
-          seg->worst_frame);
-    g_string_append (out, "</td><td class=\"img\">");
-    if (ss->crop_base64)
-      g_string_append_printf (out, "<img class=\"thumb\" alt=\"centre of "
-          "frame %" G_GUINT64_FORMAT " at full resolution\" "
-          "src=\"data:image/jpeg;base64,%s\">", seg->worst_frame,
-          ss->crop_base64);
-    g_string_append (out, "</td></tr>\n");
-    g_free (a);
-    g_free (b);
-  }
+      "<th>worst</th><th>mean</th><th>worst frame, at</th><th>worst frame"
+      "</th><th>its centre, 1:1</th></tr>\n");
+  for (guint i = 0; i < f->segments->len; i++)
+    segment_row (out, f, i);
   g_string_append (out, "</table>\n</section>\n");
 }

@@ -1,0 +1,119 @@
+/* sharpness-scan: one input's scan, from its pipeline to its results.
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * A job is made by the scheduler, started (scan_job_start), and ends once:
+ * scan_job_finish, from its bus (EOS, an error), the watchdog or the
+ * scheduler, calls the job's `done` callback.  Between the two, the
+ * streaming threads fill its frames through the probe (scan-frames.c);
+ * the main thread reads only the fields under `lock`.
+ */
+#ifndef SCAN_JOB_H
+#define SCAN_JOB_H
+
+#include <gio/gio.h>
+
+#include "scan.h"
+
+G_BEGIN_DECLS
+
+typedef struct _ScanJob ScanJob;
+
+typedef void (*ScanJobDone) (ScanJob * job, gpointer user_data);
+
+struct _ScanJob
+{
+  ScanFile file;
+  GstElement *pipeline;
+  GstElement *decodebin;        /* demuxers, parsers and decoders are in it */
+  guint bus_watch;
+
+  /* Streaming thread (the probes), then the main thread after the end. */
+  SharpnessSegmentTracker tracker;
+  GstSegment segment;
+  GstVideoInfo vinfo;
+  GstCaps *sample_caps;         /* system-memory caps of the frames */
+  GstSample *open_worst;        /* worst frame of the open run */
+  guint64 open_worst_frame;
+  GstElement *queue;            /* where the video pad links */
+  gboolean linked;
+  guint64 first_pts;            /* stream time of the first frame */
+  guint64 prev_pts, prev_duration;      /* of the previous frame */
+  gboolean limit_reached;       /* --duration or --max-frames: frames after
+                                 * it are dropped */
+
+  /* Written by streaming threads, read by the main thread. */
+  GMutex lock;
+  guint64 done_frames;
+  guint64 position;             /* stream time of the last frame */
+  gboolean no_video;            /* the stream collection has no video */
+  gboolean image_codec;         /* the video stream is of an image codec */
+
+  /* Main thread. */
+  gint64 t_start;
+  gboolean running, finished;
+  /* Watchdog: frames seen at the last check, and when they last changed. */
+  guint64 watch_frames;
+  gint64 watch_time;
+  /* scan-errors.c: an error a bin dropped, the checks of it, and the
+   * network check of a source's unexplained error. */
+  GstMessage *dropped_error;
+  guint dropped_error_timer, dropped_error_checks;
+  GCancellable *diagnosis;
+  gchar *source_warning;        /* last warning of the source element */
+
+  ScanJobDone done;
+  gpointer done_data;
+};
+
+ScanJob *scan_job_new (guint index, const gchar * input, const gchar * uri,
+    const ScanSettings * settings);
+void scan_job_free (ScanJob * job);
+
+/* Checks the input, builds the pipeline and sets it playing; an input that
+ * fails at once is finished (its `done` called) before this returns.
+ * @cuda_context: given to the pipeline (one context for every file), or
+ * NULL. */
+void scan_job_start (ScanJob * job, GstContext * cuda_context);
+
+/* Ends the job (the first call only): stops the pipeline, checks what was
+ * decoded, closes the open segment, makes the thumbnails and calls `done`.
+ * Takes @error (NULL: the scan completed). */
+void scan_job_finish (ScanJob * job, gchar * error);
+
+/* Frees the frames, scores and segments once written. */
+void scan_job_release_results (ScanJob * job);
+
+/* Frames seen so far, and the fraction of the input done (or a negative
+ * value when its duration is unknown).  Main thread. */
+guint64 scan_job_progress (ScanJob * job, gdouble * fraction);
+
+/* scan-pipeline.c: the pipeline, its dynamic links and its bus. */
+gboolean scan_pipeline_build (ScanJob * job, GstContext * cuda_context,
+    GError ** error);
+
+/* scan-frames.c: the probe after the last scorer, and the one on the
+ * decoder's pad (what it produced, before any conversion). */
+GstPadProbeReturn scan_frames_probe (GstPad * pad, GstPadProbeInfo * info,
+    gpointer job);
+GstPadProbeReturn scan_frames_decoded_probe (GstPad * pad,
+    GstPadProbeInfo * info, gpointer job);
+/* Closes the tracker's open run at the end of a completed scan. */
+void scan_frames_finish (ScanJob * job);
+
+/* scan-errors.c: why an input failed, in words a user can act on. */
+/* Makes the errors that bins drop visible (once, before any pipeline). */
+void scan_errors_init (void);
+/* Tags @pipeline as @job's, for the above. */
+void scan_errors_watch_pipeline (ScanJob * job);
+/* The text of @msg, an ERROR of @job's pipeline, or NULL when a check has
+ * started that will finish the job itself. */
+gchar *scan_errors_describe (ScanJob * job, GstMessage * msg);
+/* An application message of scan_errors_init's: handled. */
+gboolean scan_errors_handle_application (ScanJob * job, GstMessage * msg);
+/* Stops the checks of a finished job. */
+void scan_errors_stop (ScanJob * job);
+
+G_END_DECLS
+#endif /* SCAN_JOB_H */

@@ -1,0 +1,74 @@
+/* sharpness-scan: what main sets up before the scan: the inputs
+ * (scan-inputs.c), GPU decoding (scan-gpu.c) and the output files
+ * (scan-outfile.c).
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef SCAN_SETUP_H
+#define SCAN_SETUP_H
+
+#include <stdio.h>
+
+#include "scan.h"
+
+G_BEGIN_DECLS
+
+/* The command line (scan-options.c). */
+typedef struct
+{
+  ScanSettings settings;        /* jobs and gpu_decode not set yet */
+  guint jobs;                   /* --jobs, 0: not given */
+  const gchar *csv, *json, *report, *list;
+  guint shard_i, shard_n;
+  gboolean fail_on_blurry, fail_on_damaged;
+  gchar **inputs;
+} ScanCommandLine;
+
+/* Parses and checks the command line; returns -1 to go on, else the exit
+ * status (a message was printed). */
+gint scan_options_parse (int *argc, char ***argv, ScanCommandLine * cl);
+
+/* Inputs (scan-inputs.c). */
+/* Appends the inputs listed in @path ('-': standard input), one per line,
+ * blank lines and '#' comments skipped. */
+gboolean scan_inputs_read_list (const gchar * path, GPtrArray * inputs,
+    GError ** error);
+/* Replaces each directory of @inputs by its image and video files,
+ * sorted by name (a directory without any stays, to be reported). */
+void scan_inputs_expand (GPtrArray * inputs);
+/* The URI of @input (a URI, a file name, or '-' for standard input), or
+ * NULL. */
+gchar *scan_inputs_to_uri (const gchar * input);
+
+/* GPU decoding (scan-gpu.c). */
+/* Sets the rank of the NVIDIA decoders: above the software decoders (GPU
+ * decoding, frames in CUDA memory) or out of autoplugging (--cpu).
+ * Returns TRUE when there is at least one. */
+gboolean scan_gpu_rank_decoders (guint rank);
+/* Whether cudasharpness can score on a GPU; the CUDA context it made goes
+ * to @context, for the pipelines to share. */
+gboolean scan_gpu_backend_usable (GstContext ** context);
+
+/* Output files (scan-outfile.c): written to a temporary file beside
+ * them, renamed over them once complete; '-' is standard output. */
+typedef struct _ScanOutFile ScanOutFile;
+/* NULL, with a message on standard error, when it cannot be written. */
+ScanOutFile *scan_outfile_open (const gchar * path);
+/* A temporary file beside @beside, removed by commit or discard. */
+ScanOutFile *scan_outfile_open_side (const ScanOutFile * beside,
+    const gchar * what);
+/* Writes @s (NULL @o: nothing) and empties it. */
+void scan_outfile_write (ScanOutFile * o, GString * s);
+/* Appends what @side holds to @o. */
+gboolean scan_outfile_append (ScanOutFile * o, ScanOutFile * side);
+/* Closes @o and puts it in place; FALSE, with a message, when writing
+ * failed (nothing is put in place then).  NULL @o: TRUE. */
+gboolean scan_outfile_commit (ScanOutFile * o);
+/* Closes @o and removes what was written. */
+void scan_outfile_discard (ScanOutFile * o);
+/* Removes every temporary file; async-signal-safe. */
+void scan_outfile_discard_all_signal_safe (void);
+
+G_END_DECLS
+#endif /* SCAN_SETUP_H */
