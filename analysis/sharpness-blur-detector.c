@@ -17,6 +17,9 @@ struct _SharpnessBlurDetector
   guint64 since_sharp;          /* frames since one entered the history */
   SharpnessSignature last_sig;  /* previous frame's, for cut detection */
   gboolean last_was_cut;
+  /* Signature distances of the last frames (a ring), the shot's motion. */
+  gdouble motion[SHARPNESS_MOTION_FRAMES];
+  guint motion_count, motion_head;
   /* Scores of the current run of blurry frames (the last
    * SHARPNESS_RECOVERY_FRAMES), for the end-of-blur test. */
   gdouble blur_level[SHARPNESS_RECOVERY_FRAMES];
@@ -103,6 +106,7 @@ sharpness_blur_detector_reset (SharpnessBlurDetector * det)
   det->since_sharp = 0;
   det->last_sig.valid = FALSE;
   det->last_was_cut = FALSE;
+  det->motion_count = det->motion_head = 0;
   det->blur_count = 0;
 }
 
@@ -182,29 +186,32 @@ select_kth (gdouble * a, gint n, gint k)
   return a[k];
 }
 
+/* Median of @a[0..n-1] (mean of the two middle values for an even @n),
+ * reordering @a. */
+static gdouble
+median_in_place (gdouble * a, gint n)
+{
+  gint k = n / 2;
+  gdouble upper = select_kth (a, n, k), lower;
+
+  if (n % 2)
+    return upper;
+  /* Even count: the lower middle is the largest value left of k. */
+  lower = a[0];
+  for (gint i = 1; i < k; i++)
+    lower = MAX (lower, a[i]);
+  return (lower + upper) / 2.0;
+}
+
 gboolean
 sharpness_blur_detector_get_median (SharpnessBlurDetector * det,
     gdouble * median)
 {
-  gint n = det->count, k = n / 2;
-  gdouble upper, lower;
-
-  if (n == 0)
+  if (det->count == 0)
     return FALSE;
-
   /* The ring's order does not matter for a median: copy it as it is. */
-  memcpy (det->scratch, det->ring, n * sizeof (gdouble));
-  upper = select_kth (det->scratch, n, k);
-  if (n % 2) {
-    *median = upper;
-    return TRUE;
-  }
-
-  /* Even count: the lower middle is the largest value left of k. */
-  lower = det->scratch[0];
-  for (gint i = 1; i < k; i++)
-    lower = MAX (lower, det->scratch[i]);
-  *median = (lower + upper) / 2.0;
+  memcpy (det->scratch, det->ring, det->count * sizeof (gdouble));
+  *median = median_in_place (det->scratch, det->count);
   return TRUE;
 }
 
@@ -228,10 +235,9 @@ is_worse_than_median (SharpnessBlurDetector * det, gdouble score,
   return score < relative * median;
 }
 
-/* The end of a blur: @score is better than the median of the last blurry
- * scores by more than 1 / sqrt (@relative), an abrupt rise.  The content
- * may have changed during a long blur (a pan), so the frame before the blur
- * is no reference any more: the history restarts from this frame. */
+/* The end of a blur: the previous frame was blurry and @score is better
+ * than the median of the last blurry scores by more than
+ * 1 / sqrt (@relative), an abrupt rise. */
 static gboolean
 is_recovery (SharpnessBlurDetector * det, gdouble score, gdouble relative)
 {
@@ -268,6 +274,30 @@ proves_reference_blurry (SharpnessBlurDetector * det, gdouble score,
   return score * relative > median;
 }
 
+/* @distance (negative: none) from the previous frame's signature is a
+ * cut: far above SHARPNESS_CUT_DISTANCE's floor and above the recent
+ * motion.  Records it as motion. */
+static gboolean
+is_cut (SharpnessBlurDetector * det, gdouble distance)
+{
+  gdouble v[SHARPNESS_MOTION_FRAMES];
+  gboolean cut;
+
+  if (distance < 0.0)
+    return FALSE;
+  cut = distance > SHARPNESS_CUT_DISTANCE;
+  if (cut && det->motion_count > 0) {
+    memcpy (v, det->motion, det->motion_count * sizeof (gdouble));
+    cut = distance > SHARPNESS_CUT_RATIO * median_in_place (v,
+        det->motion_count);
+  }
+  det->motion[det->motion_head] = distance;
+  det->motion_head = (det->motion_head + 1) % SHARPNESS_MOTION_FRAMES;
+  if (det->motion_count < SHARPNESS_MOTION_FRAMES)
+    det->motion_count++;
+  return cut;
+}
+
 gboolean
 sharpness_blur_detector_push_frame (SharpnessBlurDetector * det,
     gdouble score, const SharpnessSignature * sig, gdouble threshold,
@@ -275,8 +305,8 @@ sharpness_blur_detector_push_frame (SharpnessBlurDetector * det,
 {
   gboolean blurry, relative_blurry, absolute_blurry, cut;
 
-  cut = sig && sharpness_signature_distance (sig, &det->last_sig) >
-      SHARPNESS_CUT_DISTANCE;
+  cut = sig && is_cut (det, sharpness_signature_distance (sig,
+          &det->last_sig));
   if (sig)
     det->last_sig = *sig;
   else
@@ -293,9 +323,11 @@ sharpness_blur_detector_push_frame (SharpnessBlurDetector * det,
   absolute_blurry = threshold > 0.0 &&
       sharpness_metric_is_worse (det->metric, score, threshold);
   relative_blurry = !cut && is_worse_than_median (det, score, relative);
-  if (relative_blurry && is_recovery (det, score, relative)) {
-    /* Worse than the old reference but far better than the blur: the
-     * blur is over and the content has moved on. */
+  if (!absolute_blurry && is_recovery (det, score, relative)) {
+    /* Far better than the blur: the blur is over.  The content may have
+     * moved on during it, so the frames before it are no reference (the
+     * first frames after a long blur of a pan can be worse than the old
+     * reference and still sharp). */
     reseed (det);
     relative_blurry = FALSE;
   } else if (!relative_blurry && !absolute_blurry &&

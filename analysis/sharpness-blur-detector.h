@@ -45,9 +45,16 @@ typedef struct
 } SharpnessSignature;
 
 /* Mean absolute difference of the cell means (gray levels, 0..255) above
- * which two consecutive frames are a cut (docs/scan.md: measured cuts of
- * the test clips give 20-70, blurs and pans below 3). */
+ * which two consecutive frames may be a cut (docs/detection.md: the
+ * distances of cuts, blurs and pans). */
 #define SHARPNESS_CUT_DISTANCE 8.0
+
+/* A fast pan moves the cells' content by more than SHARPNESS_CUT_DISTANCE
+ * every frame: a cut must also be this many times the median distance of
+ * the last SHARPNESS_MOTION_FRAMES frames, the shot's own motion (a pan's
+ * distances change gradually, a cut's is abrupt: docs/detection.md). */
+#define SHARPNESS_CUT_RATIO 4.0
+#define SHARPNESS_MOTION_FRAMES 5
 
 /* The relative test judges a frame once this many sharp frames (or the
  * whole window, if smaller) are in the history: at the start, after a
@@ -101,10 +108,12 @@ void sharpness_blur_detector_reset (SharpnessBlurDetector * det);
  *    median (higher-is-sharper metrics), or than median / @relative
  *    (lower-is-sharper metrics).
  * @sig (may be NULL: no cut detection) is the frame's signature: when it is
- * farther than SHARPNESS_CUT_DISTANCE from the previous frame's, the frame
- * starts a new shot: the history restarts with it and it is judged by the
- * absolute test only.  So does the end of a blur: a frame better than the
- * median of the last SHARPNESS_RECOVERY_FRAMES blurry scores by more than
+ * farther than SHARPNESS_CUT_DISTANCE from the previous frame's, and than
+ * SHARPNESS_CUT_RATIO times the median distance of the frames before, the
+ * frame starts a new shot: the history restarts with it and it is judged by the
+ * absolute test only.  So does the end of a blur: a frame right after
+ * blurry ones, not flagged by the absolute test, better than the median of
+ * the last SHARPNESS_RECOVERY_FRAMES blurry scores by more than
  * 1 / sqrt (@relative) (an abrupt rise; during a long blur the content may
  * have moved on, so the frames before it are no reference any more).  So
  * does a frame that neither test flags and that is better than the median

@@ -239,12 +239,19 @@ test_reseed (void)
   CHECK (sharpness_blur_detector_push (det, 40, 0, 0.5) == FALSE);
   CHECK (sharpness_blur_detector_get_count (det) == 1);
   CHECK (sharpness_blur_detector_get_median (det, &m) && m == 40);
-  /* A one-frame glitch keeps the reference (the next frame is sharp by
-   * the old reference already). */
+  /* The end of any blur restarts the history, a one-frame glitch's too
+   * (even when the next frame is sharp by the old reference). */
   sharpness_blur_detector_reset (det);
   fill (det, 100, 3, NULL);
   CHECK (sharpness_blur_detector_push (det, 10, 0, 0.5));
   CHECK (!sharpness_blur_detector_push (det, 100, 0, 0.5));
+  CHECK (sharpness_blur_detector_get_count (det) == 1);
+  /* Not while the absolute test still flags the frame: that is still the
+   * blur. */
+  sharpness_blur_detector_reset (det);
+  fill (det, 100, 3, NULL);
+  CHECK (sharpness_blur_detector_push (det, 10, 0, 0.5));
+  CHECK (sharpness_blur_detector_push (det, 40, 50, 0.5));
   CHECK (sharpness_blur_detector_get_count (det) == 3);
 
   /* Lower is sharper: the same, mirrored. */
@@ -374,6 +381,56 @@ test_absolute_keeps_out (void)
   /* The reference is the sharp frames alone: half of it is the limit. */
   CHECK (sharpness_blur_detector_push (det, 45, 0, 0.5));
   CHECK (!sharpness_blur_detector_push (det, 55, 0, 0.5));
+  sharpness_blur_detector_free (det);
+}
+
+/* A fast pan changes the signature every frame by more than
+ * SHARPNESS_CUT_DISTANCE: only a change far above the recent motion is a
+ * cut, so the relative test keeps judging a panning shot. */
+static void
+test_pan_is_no_cut (void)
+{
+  SharpnessMetric hi = metric_with_direction (SHARPNESS_HIGHER_IS_SHARPER);
+  SharpnessBlurDetector *det = sharpness_blur_detector_new (hi, 25);
+  const gfloat step = 1.5f * SHARPNESS_CUT_DISTANCE;
+  SharpnessSignature sig;
+
+  /* Every frame 1.5 x SHARPNESS_CUT_DISTANCE from the previous one.  The
+   * first change has no motion before it to compare with: the floor alone
+   * makes it a cut. */
+  for (guint i = 0; i < 10; i++) {
+    uniform_signature (&sig, 100 + (i % 2) * step);
+    CHECK (!sharpness_blur_detector_push_frame (det, 100, &sig, 0, 0.5));
+    CHECK (sharpness_blur_detector_last_was_cut (det) == (i == 1));
+  }
+  CHECK (sharpness_blur_detector_get_count (det) == 9);
+  /* A blur during the pan is judged (the last frame was at 100 + step). */
+  uniform_signature (&sig, 100);
+  CHECK (sharpness_blur_detector_push_frame (det, 30, &sig, 0, 0.5));
+  CHECK (!sharpness_blur_detector_last_was_cut (det));
+  /* A change far above the pan's own motion is a cut. */
+  uniform_signature (&sig, 100 + (SHARPNESS_CUT_RATIO + 1) * step);
+  CHECK (!sharpness_blur_detector_push_frame (det, 30, &sig, 0, 0.5));
+  CHECK (sharpness_blur_detector_last_was_cut (det));
+  sharpness_blur_detector_free (det);
+}
+
+/* A blur during a pan: the first frames after it show other content,
+ * sharp but less detailed than the shot before the blur.  The end of the
+ * blur restarts the reference even when its first frame passes the old
+ * one, so the drift that follows is not taken for a blur. */
+static void
+test_blur_end_restarts (void)
+{
+  SharpnessMetric hi = metric_with_direction (SHARPNESS_HIGHER_IS_SHARPER);
+  SharpnessBlurDetector *det = sharpness_blur_detector_new (hi, 25);
+  const gdouble after[] = { 55, 52, 50, 48, 46, 45 };
+
+  fill (det, 100, 20, NULL);
+  for (guint i = 0; i < 5; i++)
+    CHECK (sharpness_blur_detector_push (det, 20, 0, 0.5));
+  for (guint i = 0; i < G_N_ELEMENTS (after); i++)
+    CHECK (!sharpness_blur_detector_push (det, after[i], 0, 0.5));
   sharpness_blur_detector_free (det);
 }
 
@@ -526,6 +583,8 @@ main (void)
   test_early_frames ();
   test_blurry_opening ();
   test_absolute_keeps_out ();
+  test_pan_is_no_cut ();
+  test_blur_end_restarts ();
   test_signature ();
   test_segments ();
   test_reset ();

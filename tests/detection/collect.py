@@ -2,7 +2,7 @@
 # Per-frame data of the suite for choosing the rule (docs/detection.md):
 # every metric's score from the element (CPU backend, no rule), and from
 # the decoded frames the content signature, the structure histogram and
-# the black share.  One cache file per clip (CLIP.npz) in the suite's
+# the gray histogram.  One cache file per clip (CLIP.npz) in the suite's
 # folder, remade when the clip changes.  Not a CI test (the metrics the CPU
 # scores slowly take hours over the suite).
 #
@@ -26,6 +26,9 @@ import element_runs  # noqa: E402
 import replica  # noqa: E402
 import suite  # noqa: E402
 
+# The edge rule the cached structure histograms follow (remade when it
+# changes).
+EDGE_RULE = 'forward, raw luma'
 LIVE_METRICS = ('variance', 'roberts', 'tenengrad', 'laplacian', 'smd',
                 'smd2', 'maxmin', 'entropy', 'bliinds2', 'blur-effect')
 
@@ -38,18 +41,21 @@ def collect(clip, entry, workdir, metrics):
         if str(data.get('key')) != entry['key']:
             data = {}
     path = os.path.join(workdir, entry['file'])
-    if 'luma' not in data:
-        g = replica.decode_gray(path, suite.W, suite.H,
+    if str(data.get('edge_rule')) != EDGE_RULE:
+        g = replica.decode_gray(path, entry['width'], entry['height'],
                                 clip.codec == 'h264-10')
         data['signature'] = np.array([replica.signature(f) for f in g])
         data['edges'] = np.array([replica.edge_histogram(f) for f in g])
         data['luma'] = np.array([np.bincount(f.ravel(), minlength=256)
                                  for f in g])
+        data['edge_rule'] = np.array(EDGE_RULE)
         data['key'] = np.array(entry['key'])
     todo = [m for m in metrics if 'score:' + m not in data]
     if todo:
+        # No rule, no content states: the scores alone.
         res = element_runs.run(path, [('m_' + m.replace('-', '_'),
-                                       {'metric': m}) for m in todo])
+                                       {'metric': m, 'detect': 0})
+                                      for m in todo])
         for m in todo:
             fr = res['m_' + m.replace('-', '_')]['frames']
             data['score:' + m] = np.array([f['score'] for f in fr])

@@ -41,6 +41,8 @@ def element_properties():
 def _value(s, name, kind):
     if not s.has_field(name):
         return None
+    if kind == 'string':
+        return s.get_string(name)
     ok, v = getattr(s, 'get_' + kind)(name)
     return v if ok else None
 

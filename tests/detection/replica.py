@@ -19,22 +19,27 @@ SIGNATURE_MIN_SIZE = 16 * GRID
 CUT_DISTANCE = 8.0
 CUT_RATIO = 4.0
 MOTION_FRAMES = 5
-END_ANY = True
 SEED = 3
 RECOVERY = 3
 STALE = 16
 
 
 def decode_gray(path, width, height, ten_bit=False):
-    """The 8-bit gray image of every frame (docs/metrics.md): the luma,
-    10-bit samples rounded to 8 bits."""
-    fmt = 'gray10le' if ten_bit else 'gray'
+    """The 8-bit gray image of every frame (docs/metrics.md): the luma
+    samples as decoded (no range conversion: ffmpeg's own `gray` output
+    would stretch limited-range luma), 10-bit samples rounded to 8 bits.
+    4:2:0 only."""
+    fmt = 'yuv420p10le' if ten_bit else 'yuv420p'
     raw = subprocess.run(['ffmpeg', '-v', 'error', '-i', path, '-f',
                           'rawvideo', '-pix_fmt', fmt, '-'],
                          check=True, capture_output=True).stdout
+    luma = width * height
+    frame = luma * 3 // 2
     if not ten_bit:
-        return np.frombuffer(raw, np.uint8).reshape(-1, height, width)
-    v = np.frombuffer(raw, '<u2').reshape(-1, height, width).astype(np.int32)
+        v = np.frombuffer(raw, np.uint8).reshape(-1, frame)
+        return v[:, :luma].reshape(-1, height, width)
+    v = np.frombuffer(raw, '<u2').reshape(-1, frame)[:, :luma]
+    v = v.reshape(-1, height, width).astype(np.int32)
     return np.minimum((v + 2) >> 2, 255).astype(np.uint8)
 
 
@@ -57,12 +62,12 @@ def signature(g):
 
 
 def edge_histogram(g):
-    """Interior pixels by max(|dx|, |dy|) (central differences,
-    sharpness-structure.h): the share of edge pixels at any level L is
-    hist[L:].sum() / hist.sum()."""
+    """Pixels by max(|dx|, |dy|), forward differences to the right and
+    lower neighbours (sharpness-structure.h): the share of edge pixels at
+    any level L is hist[L:].sum() / hist.sum()."""
     f = g.astype(np.int16)
-    dx = np.abs(f[1:-1, 2:] - f[1:-1, :-2])
-    dy = np.abs(f[2:, 1:-1] - f[:-2, 1:-1])
+    dx = np.abs(f[:-1, 1:] - f[:-1, :-1])
+    dy = np.abs(f[1:, :-1] - f[:-1, :-1])
     return np.bincount(np.maximum(dx, dy).ravel(), minlength=256)
 
 
@@ -72,13 +77,23 @@ def structure(hist, level):
     return hist[:, level:].sum(axis=1) / hist.sum(axis=1)
 
 
-class BlurRule:
-    """Replica of SharpnessBlurDetector (analysis/sharpness-blur-detector.c)
-    as this branch changes it: see push()."""
+# The changes this branch made to the rule (docs/detection.md, "The
+# relative rule"): judging from SEED frames on rather than after a whole
+# window ('seed'), restarting a reference a far sharper frame proves blurry
+# ('prove'), restarting at the end of every blur ('end'), and cuts measured
+# against the shot's own motion ('motion').
+FIXES = frozenset(('seed', 'prove', 'end', 'motion'))
 
-    def __init__(self, lower, window, threshold=0.0, relative=0.0):
+
+class BlurRule:
+    """Replica of SharpnessBlurDetector (analysis/sharpness-blur-detector.c);
+    @fixes: the subset of FIXES it applies (none: the rule as it was)."""
+
+    def __init__(self, lower, window, threshold=0.0, relative=0.0,
+                 fixes=FIXES):
         self.lower, self.window = lower, window
         self.threshold, self.relative = threshold, relative
+        self.fixes = fixes
         self.reset()
 
     def reset(self):
@@ -87,11 +102,14 @@ class BlurRule:
         self.since_sharp = 0
         self.level = []
         self.motion = []
+        self.quota = min(self.window, SEED) if 'seed' in self.fixes \
+            else self.window
 
     def _reseed(self):
         self.hist = []
         self.since_sharp = 0
         self.level = []
+        self.quota = min(self.window, SEED)
 
     def _worse(self, a, b):
         return a > b if self.lower else a < b
@@ -106,9 +124,9 @@ class BlurRule:
         if sig is not None and self.last_sig is not None:
             dist = float(np.abs(sig.astype(np.float64) -
                                 self.last_sig).mean())
-            cut = dist > CUT_DISTANCE and (
-                not self.motion or
-                dist > CUT_RATIO * float(np.median(self.motion)))
+            cut = dist > CUT_DISTANCE
+            if cut and self.motion and 'motion' in self.fixes:
+                cut = dist > CUT_RATIO * float(np.median(self.motion))
             self.motion = (self.motion + [dist])[-MOTION_FRAMES:]
         self.last_sig = None if sig is None else sig.astype(np.float64)
         if not np.isfinite(score):
@@ -117,17 +135,24 @@ class BlurRule:
             self._reseed()
         absolute = self.threshold > 0 and self._worse(score, self.threshold)
         rel = False
-        if r > 0 and not cut and len(self.hist) >= min(self.window, SEED):
+        if r > 0 and not cut and len(self.hist) >= self.quota:
             m = self._median()
             rel = score * r > m if self.lower else score < r * m
-        if (rel or END_ANY) and self.level:
+        end = False
+        if 'end' in self.fixes:
+            may_end = not absolute
+        else:
+            may_end = rel
+        if r > 0 and self.level and may_end:
             lv = sorted(self.level)[len(self.level) // 2]
             k = np.sqrt(r)
-            if (score < lv * k) if self.lower else (score * k > lv):
-                # The end of a blur.
-                self._reseed()
-                rel = False
-        elif not rel and not absolute and r > 0 and self.hist:
+            end = (score < lv * k) if self.lower else (score * k > lv)
+        if end:
+            # The end of a blur: the content may have moved on.
+            self._reseed()
+            rel = False
+        elif not rel and not absolute and r > 0 and self.hist and \
+                'prove' in self.fixes:
             m = self._median()
             if (score < r * m) if self.lower else (score * r > m):
                 # Far better than the reference: it was blurry.
@@ -143,10 +168,10 @@ class BlurRule:
 
 
 def blur_flags(scores, sigs, lower, window, threshold, relative,
-               skip=None):
+               skip=None, fixes=FIXES):
     """Per-frame blurry flags of the rule; frames where @skip is True (black,
     frozen, flat) are not pushed and never blurry."""
-    rule = BlurRule(lower, window, threshold, relative)
+    rule = BlurRule(lower, window, threshold, relative, fixes)
     out = np.zeros(len(scores), dtype=bool)
     for i, s in enumerate(scores):
         if skip is not None and skip[i]:
