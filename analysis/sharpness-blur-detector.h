@@ -19,8 +19,8 @@
  * proves the reference blurry (a file or a shot that opened out of focus:
  * nothing sharp came before it to judge it by).  The median is found by
  * quickselect on a scratch copy, so pushing a score never allocates.  Rule
- * and evaluation: docs/element.md (Blurry frames), docs/scan.md and
- * docs/detection.md.
+ * and evaluation: docs/reference/cudasharpness.md (Blurry frames),
+ * docs/reference/sharpness-scan.md and docs/validation/detection.md.
  */
 #ifndef SHARPNESS_BLUR_DETECTOR_H
 #define SHARPNESS_BLUR_DETECTOR_H
@@ -45,14 +45,14 @@ typedef struct
 } SharpnessSignature;
 
 /* Mean absolute difference of the cell means (gray levels, 0..255) above
- * which two consecutive frames may be a cut (docs/detection.md: the
+ * which two consecutive frames may be a cut (docs/validation/detection.md: the
  * distances of cuts, blurs and pans). */
 #define SHARPNESS_CUT_DISTANCE 8.0
 
 /* A fast pan moves the cells' content by more than SHARPNESS_CUT_DISTANCE
  * every frame: a cut must also be this many times the median distance of
  * the last SHARPNESS_MOTION_FRAMES frames, the shot's own motion (a pan's
- * distances change gradually, a cut's is abrupt: docs/detection.md). */
+ * distances change gradually, a cut's is abrupt: docs/validation/detection.md). */
 #define SHARPNESS_CUT_RATIO 4.0
 #define SHARPNESS_MOTION_FRAMES 5
 

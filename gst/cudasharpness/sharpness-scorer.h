@@ -43,7 +43,9 @@ typedef struct
    * as @freeze (NULL: no freeze detection); the frame becomes the
    * candidate reference that sharpness_scorer_keep_reference() keeps. */
   const SharpnessFreezeLayout *freeze;
-  /* Out. */
+  /* Out: measured is FALSE when the backend measured nothing (it cannot,
+   * or the frame failed), and the rest is then unset. */
+  gboolean measured;
   guint64 black_count, pixels;
   guint64 edges, interior;
   gboolean has_sad;             /* a reference was there to compare with */

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# Per-frame data of the suite for choosing the rule (docs/detection.md):
+# Per-frame data of the suite for choosing the rule (docs/validation/detection.md):
 # every metric's score from the element (CPU backend, no rule), and from
 # the decoded frames the content signature, the structure histogram and
 # the gray histogram.  One cache file per clip (CLIP.npz) in the suite's

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# The evaluator of docs/detection.md: runs the real cudasharpness element
+# The evaluator of docs/validation/detection.md: runs the real cudasharpness element
 # (CPU backend) on every clip of the suite, one element per rule behind one
 # decoder, turns the per-frame content states into segments (blurry frames
 # with the segment tracker's semantics: rules.MIN_DURATION, rules.MAX_GAP;

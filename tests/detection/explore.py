@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# The data behind the defaults of docs/detection.md: from the per-frame
+# The data behind the defaults of docs/validation/detection.md: from the per-frame
 # data collect.py caches (the element's scores, the frames' signatures and
 # structure histograms), the distributions of the structure share and of
 # each metric by kind of frame, and sweeps of each metric's rules through

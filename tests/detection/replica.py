@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 # Python replicas of what the element decides, for sweeping rules over the
-# suite in seconds (docs/detection.md): the frames' gray image, content
+# suite in seconds (docs/validation/detection.md): the frames' gray image, content
 # signature (cut detection) and structure share, the blur rule of
 # analysis/sharpness-blur-detector.c and the segment tracker of
-# analysis/sharpness-blur-segments.c.  The numbers docs/detection.md
+# analysis/sharpness-blur-segments.c.  The numbers docs/validation/detection.md
 # reports come from the element itself (evaluate.py); the replica is
 # checked against it there, frame by frame.
 #
@@ -77,7 +77,7 @@ def structure(hist, level):
     return hist[:, level:].sum(axis=1) / hist.sum(axis=1)
 
 
-# The changes this branch made to the rule (docs/detection.md, "The
+# The changes this branch made to the rule (docs/validation/detection.md, "The
 # relative rule"): judging from SEED frames on rather than after a whole
 # window ('seed'), restarting a reference a far sharper frame proves blurry
 # ('prove'), restarting at the end of every blur ('end'), and cuts measured

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# The rules docs/detection.md measures, as cudasharpness properties: the
+# The rules docs/validation/detection.md measures, as cudasharpness properties: the
 # recommended defaults and each metric's own rule.  Each value is the one
 # the doc's sweeps chose (explore.py); the doc's tables are this file's
 # rules run through the element (evaluate.py).
@@ -16,7 +16,7 @@ MAX_GAP = 2
 LOWER_IS_SHARPER = {'blur-effect', 'bliinds2'}
 
 # The metrics the CPU scores in real time; lpc-si and cwtvnrs take about a
-# second per 640 x 360 frame there (docs/detection.md).
+# second per 640 x 360 frame there (docs/validation/detection.md).
 LIVE_METRICS = ('variance', 'roberts', 'tenengrad', 'laplacian', 'smd',
                 'smd2', 'maxmin', 'entropy', 'bliinds2', 'blur-effect')
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # Segment-level precision and recall against the suite's truth
-# (docs/detection.md): a detected segment counts when its first and last
+# (docs/validation/detection.md): a detected segment counts when its first and last
 # frames are within TOLERANCE frames of a true segment of its kind (one
 # detection per truth); every other detection is false, a true segment
 # with no detection is missed.  Glitches (blurs shorter than the minimum

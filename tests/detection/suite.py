@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# The labelled detection suite (docs/detection.md): clips made from the
+# The labelled detection suite (docs/validation/detection.md): clips made from the
 # natural test images (tests/common/natural_images.py) and a few synthetic
 # low-texture scenes, with known blurry, black and frozen stretches, and
 # their truth in JSON.
@@ -477,7 +477,7 @@ def _two_blurs(kind, p):
 
 
 def full_suite(scale=1):
-    """Every clip of docs/detection.md, in category order; @scale: frame
+    """Every clip of docs/validation/detection.md, in category order; @scale: frame
     size (and every size in pixels) over 640 x 360."""
     c = []
 

@@ -2,7 +2,7 @@
 # The detection suite's CI subset (suite.CI_CLIPS, made once per build tree
 # in tests/detection/data) through the real element with the recommended
 # defaults (rules.DEFAULTS): recall and precision of blur, black and freeze
-# segments must not fall below what docs/detection.md reports for this
+# segments must not fall below what docs/validation/detection.md reports for this
 # subset (its "CI subset" table), the element's blurry-segment events must
 # be the segments of its per-frame states, and the Python replica of the
 # blur rule must decide every frame as the element did.
@@ -30,7 +30,7 @@ import suite  # noqa: E402
 BUILD = os.environ.get('SHARPNESS_BUILD_ROOT', '.')
 WORK = os.path.join(BUILD, 'tests', 'detection', 'data')
 DOC = os.path.join(scaffold.SOURCE_ROOT, 'docs', 'detection.md')
-# The table of docs/detection.md this test holds the element to.
+# The table of docs/validation/detection.md this test holds the element to.
 MARKER = '<!-- ci-subset: the table test_detection.py checks -->'
 
 failures = []
