@@ -318,10 +318,10 @@ class _Clip:
         img[1::2] = self.render(i, 1)[1::2]
         return img
 
-    def yuv(self, i):
+    def yuv(self, i, img=None):
         """Frame @i as written: 8-bit Y, U, V planes (the freeze's sensor
-        noise included)."""
-        y, u, v = yuv420(self.frame(i))
+        noise included); @img: self.frame (@i) when the caller has it."""
+        y, u, v = yuv420(self.frame(i) if img is None else img)
         e = self._effect_at(i, ('freeze',))
         if e and i > e[1] and e[3] > 0:
             y = _flicker(y, e[3], (zlib.crc32(self.name.encode()), i))
@@ -386,7 +386,9 @@ class _Clip:
             proc = subprocess.Popen(cmd, stdin=subprocess.PIPE)
             out = proc.stdin
         for i in range(self.frames):
-            planes = self.yuv(i)
+            # Rendered once: the planes label the frame, the RGB is encoded.
+            img = self.frame(i)
+            planes = self.yuv(i, img)
             black[i] = (planes[0] <= BLACK_PIXEL).mean() >= BLACK_PICTURE
             if ref is not None and _mafd(planes, ref[1]) <= FREEZE_NOISE:
                 frozen[i] = ref[0]
@@ -395,7 +397,6 @@ class _Clip:
             if self.codec == 'y4m':
                 out.write(b'FRAME\n' + b''.join(p.tobytes() for p in planes))
                 continue
-            img = self.frame(i)
             if ten:
                 data = np.rint(img * 257).astype('<u2')
             else:
