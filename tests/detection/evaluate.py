@@ -119,14 +119,17 @@ def evaluate(clips, truth, workdir, names, log=print):
 
 
 def table(tallies, names, categories, kinds=scoring.KINDS):
-    """Markdown: one row per category (and kind with truth there), one
-    column per rule; cells 'recall / precision (found/true, false)'."""
+    """Markdown: one row per category and kind with a true or a found
+    segment there (every category has its blur row, so that one with
+    nothing to find, such as glitches, shows its false segments, or none),
+    one column per rule; cells 'recall / precision (found/true, false)'."""
     lines = ['| category | kind | %s |' % ' | '.join(names),
              '|---|---|%s|' % '|'.join('---' for _ in names)]
     for cat in categories + [None]:
         for kind in kinds:
             cells = [tallies[n].counts(cat, kind) for n in names]
-            if not any(sum(x) for x in cells) and cat is not None:
+            if not any(sum(x) for x in cells) and cat is not None and \
+                    kind != 'blur':
                 continue
             lines.append('| %s | %s | %s |' % (
                 cat or '**all**', kind,

@@ -30,8 +30,8 @@ DEFAULTS = dict({'metric': 'blur-effect', 'threshold': 0.5,
 # Each metric's own relative rule (the best relative threshold of the
 # sweep), and blur-effect's absolute rule alone.
 RELATIVE = {
-    'variance': 0.85, 'roberts': 0.75, 'tenengrad': 0.6, 'laplacian': 0.6,
-    'smd': 0.6, 'smd2': 0.5, 'maxmin': 0.75, 'entropy': 0.85,
+    'variance': 0.9, 'roberts': 0.8, 'tenengrad': 0.6, 'laplacian': 0.6,
+    'smd': 0.75, 'smd2': 0.7, 'maxmin': 0.8, 'entropy': 0.4,
     'bliinds2': 0.75, 'blur-effect': 0.8, 'lpc-si': 0.8, 'cwtvnrs': 0.8,
 }
 ABSOLUTE = {'blur-effect': 0.5}

@@ -29,7 +29,8 @@ import suite  # noqa: E402
 
 BUILD = os.environ.get('SHARPNESS_BUILD_ROOT', '.')
 WORK = os.path.join(BUILD, 'tests', 'detection', 'data')
-DOC = os.path.join(scaffold.SOURCE_ROOT, 'docs', 'detection.md')
+DOC = os.path.join(scaffold.SOURCE_ROOT, 'docs', 'validation',
+                   'detection.md')
 # The table of docs/validation/detection.md this test holds the element to.
 MARKER = '<!-- ci-subset: the table test_detection.py checks -->'
 
