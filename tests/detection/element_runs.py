@@ -38,6 +38,12 @@ def element_properties():
     return {p.name for p in e.list_properties()}
 
 
+def element_defaults(names):
+    """{property: cudasharpness's default value} for @names."""
+    e = Gst.ElementFactory.make('cudasharpness', None)
+    return {n: e.get_property(n) for n in names}
+
+
 def _value(s, name, kind):
     if not s.has_field(name):
         return None

@@ -3,9 +3,10 @@
 # in tests/detection/data) through the real element with the recommended
 # defaults (rules.DEFAULTS): recall and precision of blur, black and freeze
 # segments must not fall below what docs/validation/detection.md reports for this
-# subset (its "CI subset" table), the element's blurry-segment events must
-# be the segments of its per-frame states, and the Python replica of the
-# blur rule must decide every frame as the element did.
+# subset (the table after its ci-subset marker), the element's blurry-segment events must
+# be the segments of its per-frame states, the Python replica of the
+# blur rule must decide every frame as the element did, and the element's
+# flat defaults must be the measured ones (rules.FLAT).
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -24,6 +25,7 @@ import subprocess  # noqa: E402
 
 import element_runs  # noqa: E402
 import evaluate  # noqa: E402
+import rules  # noqa: E402
 import scoring  # noqa: E402
 import suite  # noqa: E402
 
@@ -77,6 +79,12 @@ def main():
         scaffold.skip('cudasharpness not found (GST_PLUGIN_PATH_1_0?)')
     if not have_x264():
         scaffold.skip('ffmpeg with libx264 missing')
+    # The element's flat defaults are the ones measured here: a change to
+    # either must come with a new measurement.
+    got = element_runs.element_defaults(list(rules.FLAT))
+    check(all(abs(got[k] - v) < 1e-12 for k, v in rules.FLAT.items()),
+          'the element\'s flat defaults %s are the measured ones %s' % (
+              got, rules.FLAT))
     want = documented()
     check(set(want) == set(scoring.KINDS),
           'the doc gives the CI subset\'s %s rows (%s)' % (
