@@ -15,8 +15,9 @@ MAX_GAP = 2
 
 LOWER_IS_SHARPER = {'blur-effect', 'bliinds2'}
 
-# The metrics the CPU scores in real time; lpc-si and cwtvnrs take about a
-# second per 640 x 360 frame there (docs/validation/detection.md).
+# The metrics the CPU scores fast enough for the suite (bliinds2 the
+# slowest); lpc-si and cwtvnrs are far slower there
+# (docs/validation/detection.md).
 LIVE_METRICS = ('variance', 'roberts', 'tenengrad', 'laplacian', 'smd',
                 'smd2', 'maxmin', 'entropy', 'bliinds2', 'blur-effect')
 
