@@ -1,7 +1,8 @@
 /* Overlapped upload of host planes: the copy of a pinned host plane goes
  * up in row bands on a copy stream, each band followed by a flag the
  * kernel waits on, so that the kernel works on the bands already there
- * while the rest is copied (issue 11: system memory at the copy floor).
+ * while the rest is copied: a frame in system memory costs little more
+ * than its copy.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -25,6 +26,7 @@
 #include <cuda.h>
 #include <cstdio>
 
+#include "host-staging.h"
 #include "sharpness-cuda-private.h"
 
 typedef CUresult (CUDAAPI * WriteValueFunc) (CUstream stream,
@@ -33,12 +35,12 @@ typedef CUresult (CUDAAPI * WriteValueFunc) (CUstream stream,
 /* Below this many bytes the copy is a few microseconds: no bands. */
 static const size_t kMinBytes = 256 * 1024;
 /* Two bands, the first this share of the rows.  Every band costs the copy
- * engine a command and its flag a bubble: measured on an H200
- * (tests/cuda/bench-band-upload.cu, docs/performance.md), a 1080p plane in
- * 8 bands with flags copies in 80 µs against 46 µs whole, in 2 bands in
- * 52 µs.  With 3/4 first, the kernel has done three quarters of the frame
- * when the last quarter lands (its copy takes ~11 µs at 1080p, the whole
- * kernel ~8 µs), so the frame ends a quarter of a kernel after the copy. */
+ * engine a command and its flag a bubble, so few bands copy fastest
+ * (tests/cuda/bench-band-upload.cu,
+ * docs/performance/notes-cuda-service.md).  With 3/4
+ * first, the kernel has done three quarters of the frame when the last
+ * quarter lands (a quarter's copy takes longer than the whole kernel), so
+ * the frame ends a quarter of a kernel after the copy. */
 static const int kFirstBandQuarters = 3;
 
 SharpnessStatus
@@ -115,10 +117,9 @@ sharpness_cuda_upload_bands (SharpnessCuda * cuda,
     SharpnessCudaArrival * arrival)
 {
   SharpnessCudaBands *b = &cuda->bands;
-  const size_t width_bytes = sharpness_plane_row_bytes (plane);
-  const size_t pixels_bytes = (size_t) plane->width * plane->pixel_stride;
-  const size_t pitch = ((width_bytes > pixels_bytes ? width_bytes :
-          pixels_bytes) + 15) & ~(size_t) 15;
+  const size_t lead = sharpness_cuda_staging_lead (plane);
+  const size_t width_bytes = sharpness_cuda_staging_width (plane);
+  const size_t pitch = sharpness_cuda_staging_pitch (plane);
   const size_t bytes = width_bytes * plane->height;
 
   if (!b->write_value || bytes < kMinBytes || plane->height < 2 ||
@@ -151,7 +152,8 @@ sharpness_cuda_upload_bands (SharpnessCuda * cuda,
     const int y = k * rows;
     const int n = plane->height - y < rows ? plane->height - y : rows;
     st = sharpness_cuda_check (cuda, cudaMemcpy2DAsync (cuda->staging +
-            (size_t) y * pitch, pitch, plane->data + (size_t) y * src_pitch,
+            (size_t) y * pitch, pitch,
+            plane->data - lead + (size_t) y * src_pitch,
             src_pitch, width_bytes, n, cudaMemcpyHostToDevice,
             b->copy_stream), "band upload");
     if (st == SHARPNESS_OK) {
@@ -182,7 +184,7 @@ sharpness_cuda_upload_bands (SharpnessCuda * cuda,
   b->next += bands;
 
   *dev = *plane;
-  dev->data = cuda->staging;
+  dev->data = cuda->staging + lead;
   dev->stride = pitch;
   return SHARPNESS_OK;
 }

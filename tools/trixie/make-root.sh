@@ -25,14 +25,14 @@ MAX_AGE_DAYS=${TRIXIE_ROOT_MAX_AGE_DAYS:-30}
 # /usr/local/cuda is bind-mounted) and gstreamer1.0-libav.
 PACKAGES="gcc g++ meson ninja-build pkg-config
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
-  libgstreamer-plugins-bad1.0-dev libgl-dev libavutil-dev
+  libgstreamer-plugins-bad1.0-dev libgl-dev libavutil-dev libjson-glib-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-plugins-bad gstreamer1.0-libav
   python3 python3-gi python3-gst-1.0 gir1.2-gstreamer-1.0
   gir1.2-gst-plugins-base-1.0 python3-numpy python3-scipy python3-skimage
-  ffmpeg"
+  ffmpeg python3-jsonschema chromium"
 # Bump when the recipe below changes in a way that needs a fresh root.
-RECIPE=1
+RECIPE=2
 
 [ "$(id -u)" = 0 ] || { echo "make-root.sh: run as root" >&2; exit 1; }
 
