@@ -20,13 +20,26 @@ extern "C" {
  * YUY2/YVYU = data + 0, pixel_stride 2);
  * SHARPNESS_SAMPLES_Y16LE: the little-endian 16-bit word at x *
  * pixel_stride shifted right by `shift` (I420_10LE: shift 0, P010: 6, so
- * that the value is what FFmpeg's converted yuv420p10 frame holds).
+ * that the value is what FFmpeg's converted yuv420p10 frame holds);
+ * SHARPNESS_SAMPLES_V210: the 10-bit luma of pixel x + phase of the
+ * groups from @row (what FFmpeg's v210 decoder puts in its yuv422p10
+ * frame; sharpness_black_v210_luma for phase 0).
  * Not defined for SHARPNESS_SAMPLES_RGB8 (FFmpeg converts RGB to YUV
  * before blackdetect; that conversion is not reproduced here). */
 SHARPNESS_HD unsigned
 sharpness_black_sample_at (const SharpnessPlane * p, const uint8_t * row,
     int x)
 {
+  if (p->samples == SHARPNESS_SAMPLES_V210) {
+    const int i = x + p->phase;
+    const int k = i % SHARPNESS_V210_GROUP_PIXELS;
+    const uint8_t *group = row +
+        (size_t) (i / SHARPNESS_V210_GROUP_PIXELS) * SHARPNESS_V210_GROUP_BYTES;
+
+    return (sharpness_load_le32 (group + 4 * sharpness_v210_luma_word (k)) >>
+        sharpness_v210_luma_shift (k)) & 0x3ffu;
+  }
+
   const uint8_t *px = row + (size_t) x * p->pixel_stride;
 
   if (p->samples == SHARPNESS_SAMPLES_Y16LE)

@@ -47,9 +47,9 @@ constexpr int kWarps = kThreads / 32;
 constexpr unsigned kFull = 0xffffffffu;
 /* Rows of a work item: the row below a luma band is loaded twice (its
  * edges need it), a quarter more luma loads, mostly from L2.  Eight rows
- * load fewer twice but hold twice the registers: 184 per thread, one block
- * per multiprocessor, none beside the metric's kernel on the same one;
- * four keep two blocks (launch bounds below) and room for the metric's. */
+ * load fewer twice but hold twice the registers: 184 per thread, a block
+ * filling a multiprocessor's register file, none of the metric's beside
+ * it; four fit 128 (launch bounds below), half of it. */
 constexpr int kRows = 4;
 /* Bytes of a lane per row: one 16-byte load. */
 constexpr int kBytes = 16;
@@ -382,8 +382,9 @@ gray_row (const SharpnessPlane & p, int y, int xb,
 }
 
 /* A luma item of any other plane, pixel by pixel through the shared
- * rules.  Black reads raw samples for Y8 and Y16LE (FFmpeg's native
- * depth) and the gray image otherwise, as the CPU scorer does. */
+ * rules.  Black reads native-depth luma (Y8, Y16LE, v210: what FFmpeg's
+ * blackdetect sees) and the gray image of packed RGB, as the CPU scorer
+ * does. */
 __device__ __forceinline__ void
 luma_generic (const Launch & l, int item, int lane,
     unsigned long long &black, unsigned long long &edges)
@@ -393,8 +394,7 @@ luma_generic (const Launch & l, int item, int lane,
   const int xb = seg * kGenericSpan + lane, y0 = band * kRows;
   const int W = p.width, H = p.height;
   const int rows = min (kRows, H - y0);
-  const bool raw = p.samples == SHARPNESS_SAMPLES_Y8 ||
-      p.samples == SHARPNESS_SAMPLES_Y16LE;
+  const bool raw = p.samples != SHARPNESS_SAMPLES_RGB8;
   /* Gray values: for the edges, and for black on the other samples. */
   const bool gray = l.structure || !raw;
   int cur[kGenericPixels], nxt[kGenericPixels];
@@ -514,8 +514,9 @@ warp_sum (unsigned long long v)
   return v;
 }
 
-/* Two blocks per multiprocessor: at most 128 registers, no spills at
- * kRows 4. */
+/* At most 128 registers (two blocks would fit a multiprocessor): the
+ * launch takes one per multiprocessor (sharpness_cuda_content_begin),
+ * leaving the other half to the metric's kernel beside it. */
 __global__ void __launch_bounds__ (kThreads, 2)
 content_kernel (const __grid_constant__ Launch l)
 {
@@ -1002,9 +1003,14 @@ sharpness_cuda_content_begin (SharpnessCuda * cuda,
     return st;
   }
 
+  /* One block per multiprocessor at most, looping over the items: half
+   * of each one's registers, so that the metric's blocks, launched next
+   * beside it, find room on every multiprocessor instead of waiting for
+   * this launch to drain; eight warps of 16-byte loads, up to nine in
+   * flight a lane, are enough bytes in flight to keep DRAM busy. */
   long long blocks = (items + kWarps - 1) / kWarps;
-  const long long resident = (long long) cuda->sm_count * c->blocks_per_sm;
-  blocks = blocks < resident ? blocks : resident;
+  const long long cap = cuda->sm_count > 0 ? cuda->sm_count : 1;
+  blocks = blocks < cap ? blocks : cap;
   l.accum = c->accum;
   l.result = c->result_dev;
   l.seq = ++c->seq;

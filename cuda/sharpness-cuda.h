@@ -81,8 +81,8 @@ SharpnessStatus sharpness_cuda_stage_host (SharpnessCuda * cuda,
  *
  * What the content states (analysis/sharpness-content.h) need of a frame,
  * bit-identical to the CPU scorer's measurements: the black luma samples
- * (sharpness_black_sample_at's rule; on the 8-bit gray image for samples
- * other than Y8 and Y16LE), the edge pixels of the gray image
+ * (sharpness_black_sample_at's rule; on the 8-bit gray image for packed
+ * RGB), the edge pixels of the gray image
  * (sharpness_structure_count) and the SAD of every plane of a freeze
  * layout against the backend's reference (sharpness_freeze_sad).  The
  * reference stays in device memory: each measured frame is written into
@@ -93,7 +93,7 @@ SharpnessStatus sharpness_cuda_stage_host (SharpnessCuda * cuda,
  * memory.  It is queued by _begin, beside the backend's next launch on
  * its stream (the metric's) or before it, and read by _end after the
  * metric's own synchronisation: a frame costs one synchronisation for
- * both (docs/notes-cuda-content.md). */
+ * both (docs/performance/notes-cuda-content.md). */
 
 /* What to measure (sharpness-scorer.h's SharpnessContentJob, plain C). */
 typedef struct

@@ -23,14 +23,16 @@
  * frames (cost per frame), each with its ratio to the plain launch.
  *
  * --content-pass (or --content-pass-only) adds the cost of the content
- * measurements (black, structure and the freeze SAD of every plane,
- * docs/notes-cuda-content.md) on NV12 and P010 frames in device memory at
- * 1080p and 4K, in the same run: laplacian alone; the content launch
+ * measurements (black and the freeze SAD of every plane, then with the
+ * edge count of the flat state, docs/performance/notes-cuda-content.md)
+ * on NV12, P010 and UYVY frames in device memory at 1080p and NV12 at 4K,
+ * in the same run: laplacian alone; the content launch
  * alone; the two as the scorer runs them on its own stream (content
  * beside the metric, one synchronisation) and, for comparison, with the
  * content launch in order before it; and as through the scoring service
  * (the metric on another backend's stream, the content launch in order on
  * ours).  Every frame is kept as the reference, so every frame compares.
+ * "# overhead" lines: each pass's wall p50 over the metric alone's.
  * Host paths (GRAY8 and the capture-card layouts UYVY, YUY2 and v210):
  * after the copy floor of each kind of host memory ("copy-pinned": a plain
  * H2D copy of the whole plane, chroma included) and the metrics through
@@ -452,18 +454,26 @@ time_content_pass (SharpnessCuda * cuda, SharpnessCuda * other,
   }
 }
 
-/* The passes on 4:2:0 frames of @w x @h (@bps 1: NV12, 2: P010) in
- * device memory, rotating over buffers three times the L2. */
+/* The passes on frames of @w x @h in device memory, rotating over buffers
+ * three times the L2: @format NV12 and P010_10LE (luma and chroma planes)
+ * or UYVY (one packed plane, the luma read in place).  @flat: the edge
+ * count of the flat state too; without it, black and freeze alone (what
+ * the overhead target is about).  A "# overhead" line gives each pass's
+ * wall p50 over the metric's. */
 static void
 bench_content_pass (SharpnessCuda * cuda, SharpnessCuda * other,
     const struct cudaDeviceProp *prop, const char *size_name, int w, int h,
-    int bps, FrameRng * rng)
+    const char *format, int flat, FrameRng * rng)
 {
-  const FrameLayout *layout = frame_layout_find (bps == 1 ? "GRAY8" :
-      "P010_10LE");
-  const int cw = 2 * ((w + 1) / 2), ch = h / 2;
-  const size_t row0 = (size_t) w * bps, row1 = (size_t) cw * bps;
+  const int packed = strcmp (format, "UYVY") == 0;
+  const int bps = strcmp (format, "P010_10LE") == 0 ? 2 : 1;
+  const FrameLayout *layout = frame_layout_find (packed ? "UYVY" :
+      bps == 1 ? "GRAY8" : "P010_10LE");
+  const int cw = 2 * ((w + 1) / 2), ch = packed ? 0 : h / 2;
+  const size_t row0 = packed ? 2 * (size_t) cw : (size_t) w * bps;
+  const size_t row1 = (size_t) cw * bps;
   const size_t bytes = row0 * h + row1 * ch;
+  const int nplanes = packed ? 1 : 2;
   uint8_t *host = malloc (row0 * h);
   if (!host) {
     fprintf (stderr, "out of memory\n");
@@ -475,16 +485,22 @@ bench_content_pass (SharpnessCuda * cuda, SharpnessCuda * other,
   n = n < 2 ? 2 : n > 64 ? 64 : n;
   SharpnessContentPlanes *planes = calloc (n, sizeof *planes);
   uint8_t **dev = calloc (2 * n, sizeof *dev);
+  if (!planes || !dev) {
+    fprintf (stderr, "out of memory\n");
+    exit (1);
+  }
   for (int i = 0; i < n; i++) {
-    size_t pitch0, pitch1;
+    size_t pitch0, pitch1 = 0;
     CHECK_CUDA (cudaMallocPitch ((void **) &dev[2 * i], &pitch0, row0, h));
-    CHECK_CUDA (cudaMallocPitch ((void **) &dev[2 * i + 1], &pitch1, row1,
-            ch));
     CHECK_CUDA (cudaMemcpy2D (dev[2 * i], pitch0, host, row0, row0, h,
             cudaMemcpyHostToDevice));
-    /* Chroma: the luma's first rows will do. */
-    CHECK_CUDA (cudaMemcpy2D (dev[2 * i + 1], pitch1, host, row0,
-            row1 < row0 ? row1 : row0, ch, cudaMemcpyHostToDevice));
+    if (!packed) {
+      CHECK_CUDA (cudaMallocPitch ((void **) &dev[2 * i + 1], &pitch1, row1,
+              ch));
+      /* Chroma: the luma's first rows will do. */
+      CHECK_CUDA (cudaMemcpy2D (dev[2 * i + 1], pitch1, host, row0,
+              row1 < row0 ? row1 : row0, ch, cudaMemcpyHostToDevice));
+    }
     planes[i].luma = frame_plane (layout, dev[2 * i], pitch0, w, h);
     planes[i].data[0] = dev[2 * i];
     planes[i].stride[0] = pitch0;
@@ -496,25 +512,39 @@ bench_content_pass (SharpnessCuda * cuda, SharpnessCuda * other,
   memset (&params, 0, sizeof params);
   params.black = 1;
   params.black_threshold = bps == 1 ? 37 : 151;
-  params.structure = 1;
+  params.structure = flat;
   params.edge_level = 8;
-  params.n_planes = 2;
+  params.n_planes = nplanes;
   params.bytes_per_sample = bps;
-  params.width[0] = w;
+  params.width[0] = packed ? 2 * cw : w;
   params.height[0] = h;
   params.width[1] = cw;
   params.height[1] = ch;
 
+  char what[64];
+  double wall50[PASS_COUNT], ev50[PASS_COUNT];
   for (int k = 0; k < PASS_COUNT; k++) {
     sharpness_cuda_content_reference (cuda, 0);
     time_content_pass (cuda, other, k, planes, n, &params);
-    report (pass_names[k], size_name, bps == 1 ? "NV12" : "P010_10LE",
-        "laplacian", (double) bytes);
+    snprintf (what, sizeof what, "%s%s", pass_names[k], k == PASS_METRIC ?
+        "" : flat ? " bf+flat" : " bf");
+    report (what, size_name, format, "laplacian", (double) bytes);
+    wall50[k] = percentile (wall_us, frames, 0.5);
+    ev50[k] = percentile (event_us, frames, 0.5);
   }
   sharpness_cuda_content_reference (cuda, 0);
+  printf ("# overhead %s %s laplacian, %s, wall p50 over the metric's "
+      "(events in brackets):", size_name, format, flat ?
+      "black+freeze+flat" : "black+freeze");
+  for (int k = 1; k < PASS_COUNT; k++)
+    printf (" %s %.3f (%.3f)", pass_names[k], wall50[k] / wall50[0],
+        ev50[k] / ev50[0]);
+  printf ("\n");
+  fflush (stdout);
 
   for (int i = 0; i < 2 * n; i++)
-    CHECK_CUDA (cudaFree (dev[i]));
+    if (dev[i])
+      CHECK_CUDA (cudaFree (dev[i]));
   free (dev);
   free (planes);
   free (host);
@@ -813,9 +843,17 @@ main (int argc, char **argv)
           sharpness_cuda_last_error (NULL));
       return 1;
     }
-    bench_content_pass (cuda, other, &prop, "1920x1080", 1920, 1080, 1, &rng);
-    bench_content_pass (cuda, other, &prop, "1920x1080", 1920, 1080, 2, &rng);
-    bench_content_pass (cuda, other, &prop, "3840x2160", 3840, 2160, 1, &rng);
+    /* Black and freeze (the target), then with the flat state's edges. */
+    for (int flat = 0; flat < 2; flat++) {
+      bench_content_pass (cuda, other, &prop, "1920x1080", 1920, 1080,
+          "NV12", flat, &rng);
+      bench_content_pass (cuda, other, &prop, "1920x1080", 1920, 1080,
+          "P010_10LE", flat, &rng);
+      bench_content_pass (cuda, other, &prop, "1920x1080", 1920, 1080,
+          "UYVY", flat, &rng);
+    }
+    bench_content_pass (cuda, other, &prop, "3840x2160", 3840, 2160, "NV12",
+        1, &rng);
     sharpness_cuda_free (other);
     CHECK_CUDA (cudaStreamDestroy (other_stream));
     if (content_pass == 2) {

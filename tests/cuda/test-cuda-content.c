@@ -13,7 +13,10 @@
  *
  * Formats: GRAY8, GRAY16_LE, NV12, I420, I420_10LE, P010_10LE (the raw
  * layout the element makes for formats FFmpeg converts), RGBA, BGR, UYVY
- * (luma read in place, one byte in).  Sizes from 1x1 to 1920x1080, odd
+ * and YUY2 (luma read in place, one byte in and none), v210 (black on the
+ * 10-bit luma as the CPU scorer's sharpness_black_count_v210, edges on
+ * its gray image, the freeze SAD on its raw words: the element has no
+ * freeze layout for v210, but the kernel's SAD does not care).  Sizes from 1x1 to 1920x1080, odd
  * ones, tight and padded (odd) strides.  Memory: cudaMallocPitch, device
  * rows at the host stride from an odd address (the kernel's byte paths),
  * pageable and pinned host memory (staged into the candidate buffer).
@@ -70,6 +73,10 @@ static const TestFormat formats[] = {
       1, 0},
   {"UYVY", SHARPNESS_FREEZE_FORMAT_UYVY422, SHARPNESS_SAMPLES_Y8, 2, 8, 0, 0,
       0, 0, 1},
+  {"YUY2", SHARPNESS_FREEZE_FORMAT_YUYV422, SHARPNESS_SAMPLES_Y8, 2, 8, 0, 0,
+      0, 0, 0},
+  {"v210", SHARPNESS_FREEZE_FORMAT_INVALID, SHARPNESS_SAMPLES_V210, 0, 10,
+      0},
 };
 
 #define N_FORMATS ((int) (sizeof formats / sizeof formats[0]))
@@ -126,6 +133,18 @@ static int checks, failures;
 static void
 layout_for (const TestFormat * f, int w, int h, SharpnessFreezeLayout * l)
 {
+  if (f->samples == SHARPNESS_SAMPLES_V210) {
+    /* One plane of 16-bit words: every group holding a pixel. */
+    memset (l, 0, sizeof *l);
+    l->n_planes = 1;
+    l->bytes_per_sample = 2;
+    l->depth = 16;
+    l->width[0] = (w + SHARPNESS_V210_GROUP_PIXELS - 1) /
+        SHARPNESS_V210_GROUP_PIXELS * (SHARPNESS_V210_GROUP_BYTES / 2);
+    l->height[0] = h;
+    l->count = (uint64_t) l->width[0] * l->height[0];
+    return;
+  }
   if (f->freeze != SHARPNESS_FREEZE_FORMAT_INVALID) {
     if (!sharpness_freeze_layout_init (l, f->freeze, w, h)) {
       fprintf (stderr, "no freeze layout for %s %dx%d\n", f->name, w, h);
@@ -189,6 +208,20 @@ fill_frame (HostFrame * f, Fill fill)
       f->data[p][i] = (uint8_t) frame_rng_next (&rng);
     for (int y = 0; y < l->height[p]; y++) {
       uint8_t *row = f->data[p] + y * f->stride[p];
+      if (f->format->samples == SHARPNESS_SAMPLES_V210) {
+        /* Three 10-bit slots a word (slot i of the row is sample i / 2 of
+         * its pixels, more or less), the top two bits random: nothing
+         * may read them. */
+        for (int j = 0; j < l->width[p] / 2; j++) {
+          uint32_t word = (uint32_t) (frame_rng_next (&rng) & 3) << 30;
+          for (int k = 0; k < 3; k++)
+            word |= (uint32_t) sample (fill, (3 * j + k) / 2, y, 1023,
+                phase) << (10 * k);
+          for (int b = 0; b < 4; b++)
+            row[4 * j + b] = (uint8_t) (word >> (8 * b));
+        }
+        continue;
+      }
       for (int x = 0; x < l->width[p]; x++) {
         if (l->bytes_per_sample == 1) {
           row[x] = (uint8_t) sample (fill, x, y, 255, phase);
@@ -386,8 +419,11 @@ expected (const HostFrame * f, const SharpnessContentParams * c,
 
   memset (&e, 0, sizeof e);
   e.pixels = (uint64_t) f->w * f->h;
-  if (c->black && !sharpness_black_count_plane (&luma, c->black_threshold,
-          &e.black_count)) {
+  if (c->black && luma.samples == SHARPNESS_SAMPLES_V210) {
+    e.black_count = sharpness_black_count_v210 (luma.data, luma.stride,
+        luma.width, luma.height, c->black_threshold);
+  } else if (c->black && !sharpness_black_count_plane (&luma,
+          c->black_threshold, &e.black_count)) {
     for (int y = 0; y < luma.height; y++)
       for (int x = 0; x < luma.width; x++)
         e.black_count += sharpness_plane_gray_at (&luma, luma.data +

@@ -480,7 +480,37 @@ GST_START_TEST (test_cudaupload)
 
 GST_END_TEST;
 
-/* Issue 18: black, freeze and flat measured on the GPU, from CUDA memory
+/* Whether cudaupload can put @format into CUDA memory (its source
+ * template lists the formats GStreamer's CUDA memory holds, which grew
+ * over releases: the capture formats are recent). */
+static gboolean
+cuda_memory_takes (const gchar * format)
+{
+  GstElementFactory *f = gst_element_factory_find ("cudaupload");
+  gchar *want = g_strdup_printf (CUDA_CAPS ",format=%s", format);
+  GstCaps *caps = gst_caps_from_string (want);
+  gboolean ok = FALSE;
+
+  if (f) {
+    for (const GList * l = gst_element_factory_get_static_pad_templates (f);
+        l; l = l->next) {
+      GstStaticPadTemplate *t = l->data;
+      GstCaps *tc;
+
+      if (t->direction != GST_PAD_SRC)
+        continue;
+      tc = gst_static_pad_template_get_caps (t);
+      ok = ok || gst_caps_can_intersect (tc, caps);
+      gst_caps_unref (tc);
+    }
+    gst_object_unref (f);
+  }
+  gst_caps_unref (caps);
+  g_free (want);
+  return ok;
+}
+
+/* Black, freeze and flat measured on the GPU, from CUDA memory
  * (through the scoring service and, with it off, beside the metric on the
  * element's stream) and from system memory (staged once for the metric
  * and the freeze SAD): every frame's content state, black ratio, freeze
@@ -494,6 +524,17 @@ GST_START_TEST (test_content_states)
     const gchar *format, *pattern, *upload, *metric, *options;
     gboolean no_service;
   } cases[] = {
+    /* Capture-card formats, read in place: system memory, and CUDA memory
+     * where cudaupload takes them. */
+    {"UYVY", "ball", "", "laplacian", "", FALSE},
+    {"YUY2", "zone-plate kx2=20 ky2=20 kt=1", "cudaupload name=up ! "
+          CUDA_CAPS " ! ", "tenengrad", "", FALSE},
+    {"UYVY", "black", "cudaupload name=up ! " CUDA_CAPS " ! ", "laplacian",
+        "black-min-duration=100000000", TRUE},
+    /* v210: no freeze layout (FFmpeg converts it), black and flat. */
+    {"v210", "zone-plate kx2=20 ky2=20 kt=1", "", "laplacian", "", FALSE},
+    {"v210", "black", "", "variance", "black-min-duration=100000000", FALSE},
+    {"I420_10LE", "ball", "", "laplacian", "", FALSE},
     {"NV12", "zone-plate kx2=20 ky2=20 kt=1", "cudaupload name=up ! "
           CUDA_CAPS " ! ", "laplacian", "", FALSE},
     {"NV12", "zone-plate kx2=20 ky2=20 kt=1", "cudaupload name=up ! "
@@ -512,10 +553,17 @@ GST_START_TEST (test_content_states)
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    if (cases[i].upload[0] && !cuda_memory_takes (cases[i].format)) {
+      GST_INFO ("cudaupload does not take %s: case %u left out",
+          cases[i].format, i);
+      continue;
+    }
+    /* The last frames in full range: the black threshold moves. */
     gchar *src = g_strdup_printf ("videotestsrc num-buffers=6 pattern=%s ! "
-        "video/x-raw,format=%s,width=320,height=240,framerate=5/1 ! "
+        "video/x-raw,format=%s,width=%d,height=%d,framerate=5/1%s ! "
         "videorate ! video/x-raw,framerate=25/1", cases[i].pattern,
-        cases[i].format);
+        cases[i].format, i % 2 ? 320 : 318, i % 2 ? 240 : 237,
+        i + 1 == G_N_ELEMENTS (cases) ? ",colorimetry=jpeg" : "");
     gchar *opts = g_strdup_printf ("metric=%s detect=black+freeze+flat "
         "freeze-min-duration=100000000 %s", cases[i].metric,
         cases[i].options);
@@ -536,10 +584,12 @@ GST_START_TEST (test_content_states)
         "%s failed", ref_desc);
     fail_unless (ref.n_content > 20, "%s: %u frames", ref_desc,
         ref.n_content);
-    /* Measured, not left out: every field is there. */
-    for (guint f = 0; f < run.n_content; f++)
-      fail_unless (strstr (run.content[f], "=-") == NULL, "%s frame %u: %s",
-          desc, f, run.content[f]);
+    /* Measured, not left out: every field is there (but v210's freeze,
+     * which has no layout on either backend). */
+    for (guint f = 0; f < ref.n_content; f++)
+      fail_unless (strstr (ref.content[f], "=-") == NULL ||
+          g_str_equal (cases[i].format, "v210"), "%s frame %u: %s",
+          ref_desc, f, ref.content[f]);
     assert_content_match (&run, &ref, desc);
 
     run_clear (&run);
