@@ -10,7 +10,8 @@
 # source .devgst/env.sh).  BUILDDIR is this tree's build (made with
 # -Dcuda-archs for the GPU); OLD_BUILDDIR, when given, another build whose
 # element is timed beside this one on the same frames (a regression check).
-# SHARPNESS_GPU_BATCH_SKIP (words: tests, bench, streams) leaves parts out.
+# SHARPNESS_GPU_BATCH_SKIP (words: tests, bench, capture, streams) leaves
+# parts out.
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -65,8 +66,9 @@ fi
 if [[ $skip != *" bench "* ]]; then
   # The capture formats and plain planes against a pinned copy of the
   # plane, same run ("# ratio" lines).
-  run bench-cuda-kernels-capture 300 "$build/tests/cuda/bench-cuda-kernels" \
-      --layout UYVY --layout v210 --layout GRAY8 --frames 300
+  [[ $skip != *" capture "* ]] &&
+    run bench-cuda-kernels-capture 300 "$build/tests/cuda/bench-cuda-kernels" \
+        --layout UYVY --layout v210 --layout GRAY8 --frames 300
   # Black + freeze (+ flat) beside laplacian, 1080p in CUDA memory: the
   # "# overhead" lines are each pass's wall p50 over the metric alone's.
   run bench-cuda-kernels-content 300 "$build/tests/cuda/bench-cuda-kernels" \

@@ -390,6 +390,11 @@ place (PlacedFrame * pf, MemKind mem, const HostFrame * f, int variant)
     pf->planes.data[p] = d;
     pf->planes.stride[p] = pitch;
   }
+  /* A copy from pageable memory may return before its DMA lands, and the
+   * library's stream does not wait for the legacy default stream: without
+   * this the kernel can read the device frame before it is all there (the
+   * element gets the same guarantee from GstCudaMemory's stream sync). */
+  CHECK_CUDA (cudaDeviceSynchronize ());
   pf->planes.luma = luma_of (f->format, pf->planes.data[0],
       pf->planes.stride[0], f->w, f->h);
 }
