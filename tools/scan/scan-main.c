@@ -17,6 +17,7 @@
 
 #include "scan-scheduler.h"
 #include "scan-setup.h"
+#include "sharpness-tool-gpu.h"
 
 /* The inputs: the command line's, then --input-list's, directories
  * replaced by their files; NULL, with a message, when they are wrong. */
@@ -97,10 +98,10 @@ main (int argc, char **argv)
   scan_errors_init ();
 
   if (s->cpu)
-    scan_gpu_rank_decoders (GST_RANK_NONE);
-  else if (scan_gpu_rank_decoders (GST_RANK_NONE) &&
-      scan_gpu_backend_usable (&sched.cuda_context))
-    s->gpu_decode = scan_gpu_rank_decoders (GST_RANK_PRIMARY + 1);
+    sharpness_tool_gpu_rank_decoders (GST_RANK_NONE);
+  else if (sharpness_tool_gpu_rank_decoders (GST_RANK_NONE) &&
+      sharpness_tool_gpu_backend_usable (-1, &sched.cuda_context))
+    s->gpu_decode = sharpness_tool_gpu_rank_decoders (GST_RANK_PRIMARY + 1);
   /* Measured (docs/scan.md, Speed): one software decoder does not keep 2
    * cores busy, two pipelines do; on an H200, 8 GPU-decoded 1080p files
    * at a time give 1.4x the throughput of 4 (its 7 NVDEC engines). */
