@@ -87,41 +87,50 @@ sharpness_alarm_tick (SharpnessAlarm * alarm, guint64 now,
   return advance (alarm, event);
 }
 
+static void
+add_value (SharpnessAlarm * a, gdouble value)
+{
+  if (isnan (value))
+    return;
+  if (!a->values || value < a->min)
+    a->min = value;
+  if (!a->values || value > a->max)
+    a->max = value;
+  a->sum += value;
+  a->values++;
+}
+
+/* Takes the new condition in, at @t. */
+static void
+take (SharpnessAlarm * a, guint64 t, gboolean condition, gdouble value)
+{
+  if (condition) {
+    if (a->run_start == NONE)
+      a->run_start = t;
+    a->false_since = NONE;
+    add_value (a, value);
+  } else if (a->run_start != NONE && a->false_since == NONE) {
+    a->false_since = MAX (t, a->run_start);
+  }
+  a->condition = condition;
+}
+
 SharpnessAlarmChange
 sharpness_alarm_push (SharpnessAlarm * a, guint64 t, gboolean condition,
     gdouble value, SharpnessAlarmEvent * event)
 {
   SharpnessAlarmChange change;
 
-  /* Time first: what the old condition decided by @t. */
+  /* Time first: what the old condition decided by @t.  One change per
+   * call: after one, the new condition is taken in all the same. */
   change = sharpness_alarm_tick (a, t, event);
-  if (change != SHARPNESS_ALARM_NO_CHANGE) {
-    /* One change per call: the new condition is taken in all the same. */
-    if (a->run_start == NONE && condition)
-      a->run_start = a->now;
-    a->condition = condition;
-    if (condition)
-      a->false_since = NONE;
-    else if (a->run_start != NONE && a->false_since == NONE)
-      a->false_since = a->now;
+  if (change == SHARPNESS_ALARM_ENDED) {
+    take (a, t, condition, value);
     return change;
   }
-  if (condition) {
-    if (a->run_start == NONE)
-      a->run_start = a->now;
-    a->false_since = NONE;
-    if (!isnan (value)) {
-      if (!a->values || value < a->min)
-        a->min = value;
-      if (!a->values || value > a->max)
-        a->max = value;
-      a->sum += value;
-      a->values++;
-    }
-  } else if (a->condition && a->run_start != NONE) {
-    a->false_since = a->now;
-  }
-  a->condition = condition;
+  take (a, t, condition, value);
+  if (change != SHARPNESS_ALARM_NO_CHANGE)
+    return change;
   return advance (a, event);
 }
 

@@ -68,8 +68,9 @@ typedef struct
 void sharpness_alarm_init (SharpnessAlarm * alarm,
     const SharpnessAlarmSettings * settings);
 
-/* The condition is @condition from @t on (@t not before the last time
- * given); @value (NaN: none) joins the run's values when @condition is
+/* The condition is @condition from @t on.  @t may be earlier than the
+ * last time given (a detector that reports a stretch once it is certain):
+ * the run then starts or stops at @t, and time stays where it was.  @value (NaN: none) joins the run's values when @condition is
  * TRUE.  At most one change per call: an alarm that both starts and ends
  * at @t (an onset of 0) reports the start, and its end on the next call. */
 SharpnessAlarmChange sharpness_alarm_push (SharpnessAlarm * alarm, guint64 t,

@@ -46,6 +46,7 @@ monitor_alarms_init (MonitorChannel * c)
         k == MONITOR_KIND_FREEZE)
       s.onset = 0;
     memset (a, 0, sizeof (*a));
+    a->last_start_pts = a->last_end_pts = NONE;
     sharpness_alarm_init (&a->alarm, &s);
   }
 }
@@ -99,14 +100,13 @@ raise_event (MonitorChannel * c, MonitorKind k, const SharpnessAlarmEvent * ev,
   guint64 v;
   gdouble d;
 
-  e->start_rt = mono ? NONE : ev->start;
+  e->start_pts = mono ? NONE : ev->start;
+  e->start_rt = mono ? NONE : monitor_channel_running_time_at (c, ev->start);
   e->start_wall_us = mono ? mono_ns_to_wall (ev->start) :
       monitor_channel_wall_clock_at (c, ev->start);
   e->min = ev->min;
   e->mean = ev->mean;
   e->max = ev->max;
-  if (s && gst_structure_get_uint64 (s, "timestamp", &v))
-    e->start_pts = v;
   if (s && gst_structure_get_uint64 (s, "start-frame", &v))
     e->start_frame = v;
   if (!is_end) {
@@ -114,6 +114,8 @@ raise_event (MonitorChannel * c, MonitorKind k, const SharpnessAlarmEvent * ev,
     a->acked = FALSE;
     a->events_total++;
     a->start_rt = e->start_rt;
+    a->last_start_pts = e->start_pts;
+    a->last_end_pts = NONE;
     a->start_pts = e->start_pts;
     a->start_wall_us = e->start_wall_us;
     a->worst_score = NAN;
@@ -122,14 +124,12 @@ raise_event (MonitorChannel * c, MonitorKind k, const SharpnessAlarmEvent * ev,
     a->thumb = monitor_thumbnail_for_event (c, msg);
     keep_tiles (c, a, c->frame_index ? c->frame_index - 1 : 0);
   } else {
-    e->start_pts = a->start_pts;
-    e->end_rt = mono ? NONE : ev->end;
+    e->end_pts = mono ? NONE : ev->end;
+    e->end_rt = mono ? NONE : monitor_channel_running_time_at (c, ev->end);
     e->end_wall_us = mono ? mono_ns_to_wall (ev->end) :
         monitor_channel_wall_clock_at (c, ev->end);
     e->duration = (gdouble) (ev->end - ev->start) / GST_SECOND;
     if (s) {
-      if (gst_structure_get_uint64 (s, "end", &v))
-        e->end_pts = v;
       if (gst_structure_get_uint64 (s, "end-frame", &v))
         e->end_frame = v;
       if (gst_structure_get_double (s, "min", &d))
@@ -159,6 +159,7 @@ raise_event (MonitorChannel * c, MonitorKind k, const SharpnessAlarmEvent * ev,
       }
     }
     a->active = FALSE;
+    a->last_end_pts = e->end_pts;
   }
   if (a->tiles) {
     e->tiles_cols = a->tiles_cols;
@@ -231,13 +232,36 @@ G_GNUC_END_IGNORE_DEPRECATIONS
   return best;
 }
 
+/* A black stretch is also frozen (its frames are all alike), and FFmpeg's
+ * freezedetect reports it too: the black alarm says it better, so a
+ * freeze that starts while a black alarm is on (or inside the last black
+ * stretch) raises none, nor does its end. */
+static gboolean
+freeze_is_black (MonitorChannel * c, gboolean start, const GstStructure * s)
+{
+  MonitorAlarmState *black = &c->alarms[MONITOR_KIND_BLACK];
+  MonitorAlarmState *freeze = &c->alarms[MONITOR_KIND_FREEZE];
+  guint64 pts = NONE;
+
+  if (!start) {
+    gboolean was = freeze->inside_black;
+    freeze->inside_black = FALSE;
+    return was;
+  }
+  gst_structure_get_uint64 (s, "timestamp", &pts);
+  freeze->inside_black = black->active || (pts != NONE &&
+      black->last_start_pts != NONE && pts >= black->last_start_pts &&
+      (black->last_end_pts == NONE || pts < black->last_end_pts));
+  return freeze->inside_black;
+}
+
 gboolean
 monitor_alarms_message (MonitorChannel * c, GstMessage * msg)
 {
   const GstStructure *s = gst_message_get_structure (msg);
   SharpnessAlarmEvent ev;
   SharpnessAlarmChange ch;
-  guint64 rt = NONE, dur = 0;
+  guint64 rt = NONE;
 
   if (!s)
     return FALSE;
@@ -247,16 +271,13 @@ monitor_alarms_message (MonitorChannel * c, GstMessage * msg)
 
     if (!start && !sharpness_structure_has_name (s, element_events[i].end))
       continue;
-    if (!gst_structure_get_uint64 (s, "running-time", &rt) || rt == NONE)
+    /* On the stream's timestamps, which audio and video share: the start
+     * is the stretch's first frame's pts, the end the end of its last. */
+    if (!gst_structure_get_uint64 (s, start ? "timestamp" : "end", &rt) ||
+        rt == NONE)
       return TRUE;
-    /* An end's running time is its own frame's: the stretch ends its
-     * duration after the start. */
-    if (!start) {
-      SharpnessAlarm *al = &c->alarms[k].alarm;
-      gst_structure_get_uint64 (s, "duration", &dur);
-      rt = (al->run_start != SHARPNESS_ALARM_TIME_NONE ? al->run_start : rt)
-          + dur;
-    }
+    if (k == MONITOR_KIND_FREEZE && freeze_is_black (c, start, s))
+      return TRUE;
     ch = sharpness_alarm_push (&c->alarms[k].alarm, rt, start, NAN, &ev);
     handle (c, k, ch, &ev, msg);
     /* An onset of 0 reports its start first, its end on the next call. */
@@ -270,7 +291,7 @@ monitor_alarms_message (MonitorChannel * c, GstMessage * msg)
     const MonitorKindSettings *ks = &c->cfg->kinds[MONITOR_KIND_SILENCE];
     gdouble rms = max_rms (s);
 
-    if (!gst_structure_get_uint64 (s, "running-time", &rt) || isnan (rms))
+    if (!gst_structure_get_uint64 (s, "timestamp", &rt) || isnan (rms))
       return TRUE;
     ch = sharpness_alarm_push (&c->alarms[MONITOR_KIND_SILENCE].alarm, rt,
         rms < ks->level, rms, &ev);
@@ -280,7 +301,7 @@ monitor_alarms_message (MonitorChannel * c, GstMessage * msg)
   if (sharpness_structure_has_name (s, SHARPNESS_FIELD_COMPARE)) {
     gdouble psnr = NAN, ssim = NAN;
 
-    gst_structure_get_uint64 (s, "running-time", &rt);
+    gst_structure_get_uint64 (s, "timestamp", &rt);
     sharpness_structure_get_double (s, SHARPNESS_FIELD_PSNR_AVG, &psnr);
     if (!sharpness_structure_get_double (s, SHARPNESS_FIELD_SSIM_ALL, &ssim))
       sharpness_structure_get_double (s, SHARPNESS_FIELD_SSIM_Y, &ssim);
@@ -316,18 +337,18 @@ monitor_alarms_tick (MonitorChannel * c, gint64 now_us)
   gint64 last;
 
   g_mutex_lock (&c->lock);
-  st.running_time = c->st.running_time;
+  st.pts = c->st.pts;
   st.last_frame_mono_us = c->st.last_frame_mono_us;
   st.score = c->st.score;
   seq = c->thumb_seq;
   g_mutex_unlock (&c->lock);
 
-  /* Hold-offs of the stream's kinds run on its running time. */
-  if (st.last_frame_mono_us && st.running_time != NONE)
+  /* Hold-offs of the stream's kinds run on its timestamps. */
+  if (st.last_frame_mono_us && st.pts != NONE)
     for (gint k = 0; k < MONITOR_N_KINDS; k++) {
       if (k == MONITOR_KIND_NO_SIGNAL)
         continue;
-      ch = sharpness_alarm_tick (&c->alarms[k].alarm, st.running_time, &ev);
+      ch = sharpness_alarm_tick (&c->alarms[k].alarm, st.pts, &ev);
       handle (c, k, ch, &ev, NULL);
     }
 

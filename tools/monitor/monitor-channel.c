@@ -1,7 +1,8 @@
 /* sharpness-monitor: a channel's life: its pipeline played, its bus
  * watched on the main loop, and, when it fails (source gone, decoder
  * error, garbage input, no frame for --restart-after), torn down off the
- * main thread and rebuilt after a backoff of 1 s doubling up to 30 s,
+ * main thread and rebuilt after a backoff of 1 s doubling up to 30 s
+ * (--max-backoff),
  * without touching the other channels.
  *
  * Copyright (C) 2026 The gst-sharpness authors
@@ -17,7 +18,6 @@
 #include "monitor-app.h"
 
 #define BACKOFF_MIN_S 1
-#define BACKOFF_MAX_S 30
 /* Up this long: the next failure starts the backoff again at 1 s. */
 #define STABLE_US (30 * G_USEC_PER_SEC)
 #define SPARK_PERIOD_US (G_USEC_PER_SEC / 2)
@@ -146,7 +146,7 @@ teardown (MonitorChannel * c)
     c->bus_watch = 0;
   }
   c->pipeline = NULL;
-  c->analysis_queue = c->scorer = c->video_tee = NULL;
+  c->analysis_queue = c->audio_queue = c->scorer = c->video_tee = NULL;
   monitor_alarms_pipeline_gone (c);
   g_object_set_data (G_OBJECT (pipe), "channel", monitor_channel_ref (c));
   g_atomic_int_inc (&c->monitor->teardowns);
@@ -175,7 +175,7 @@ schedule_restart (MonitorChannel * c)
   c->restart_id = g_timeout_add_seconds_full (G_PRIORITY_DEFAULT,
       c->backoff_s, restart_cb, monitor_channel_ref (c),
       (GDestroyNotify) monitor_channel_unref);
-  c->backoff_s = MIN (c->backoff_s * 2, BACKOFF_MAX_S);
+  c->backoff_s = MIN (c->backoff_s * 2, c->monitor->settings->max_backoff);
 }
 
 void
@@ -301,11 +301,19 @@ monitor_channel_start (MonitorChannel * c)
   bus = gst_element_get_bus (pipe);
   c->bus_watch = gst_bus_add_watch (bus, bus_cb, c);
   gst_object_unref (bus);
-  if (gst_element_set_state (pipe, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE)
+  c->live = FALSE;
+  switch (gst_element_set_state (pipe, GST_STATE_PLAYING)) {
+    case GST_STATE_CHANGE_NO_PREROLL:
+      monitor_pipeline_set_live (c, TRUE);
+      break;
+    case GST_STATE_CHANGE_FAILURE:
     /* The error message on the bus says why; it may come later. */
     monitor_channel_fail (c, "the pipeline could not start (source "
         "unreachable or refused?)");
+      break;
+    default:
+      break;
+  }
 }
 
 void
@@ -335,8 +343,18 @@ monitor_channel_tick (MonitorChannel * c, gint64 now_us)
 
   if (c->pipeline && last) {
     if (c->state == MONITOR_CHANNEL_STARTING) {
+      GstQuery *q = gst_query_new_latency ();
+      gboolean live = FALSE;
+
       c->state = MONITOR_CHANNEL_UP;
       c->up_since_us = now_us;
+      /* Some sources say they are live only once they flow (an RTSP
+       * session, a demuxer behind a network source). */
+      if (gst_element_query (c->pipeline, q))
+        gst_query_parse_latency (q, &live, NULL, NULL);
+      gst_query_unref (q);
+      if (live != c->live)
+        monitor_pipeline_set_live (c, live);
     }
     if (c->up_since_us && now_us - c->up_since_us > STABLE_US)
       c->backoff_s = BACKOFF_MIN_S;
@@ -379,35 +397,57 @@ monitor_channel_get_thumbnail (MonitorChannel * c, guint64 * seq)
   return s;
 }
 
-gint64
-monitor_channel_wall_clock_at (MonitorChannel * c, guint64 running_time)
+/* The remembered frame whose pts is nearest @pts, copied; FALSE when
+ * none.  Under the lock. */
+static gboolean
+nearest_frame (MonitorChannel * c, guint64 pts, MonitorRingEntry * out)
 {
-  gint64 wall = 0;
   guint64 best = G_MAXUINT64;
 
-  if (running_time == GST_CLOCK_TIME_NONE)
-    return g_get_real_time ();
-  g_mutex_lock (&c->lock);
   for (guint i = 0; i < MONITOR_RING && i < c->frame_index; i++) {
     const MonitorRingEntry *e = &c->ring[i];
     guint64 d;
 
-    if (e->running_time == GST_CLOCK_TIME_NONE)
+    if (e->pts == GST_CLOCK_TIME_NONE)
       continue;
-    d = e->running_time > running_time ? e->running_time - running_time :
-        running_time - e->running_time;
+    d = e->pts > pts ? e->pts - pts : pts - e->pts;
     if (d < best) {
       best = d;
-      wall = e->wall_us + ((gint64) running_time - (gint64) e->running_time)
-          / 1000;
+      *out = *e;
     }
   }
-  if (!wall && c->st.last_frame_wall_us && c->st.running_time !=
-      GST_CLOCK_TIME_NONE)
-    wall = c->st.last_frame_wall_us + ((gint64) running_time -
-        (gint64) c->st.running_time) / 1000;
+  return best != G_MAXUINT64;
+}
+
+gint64
+monitor_channel_wall_clock_at (MonitorChannel * c, guint64 pts)
+{
+  MonitorRingEntry e;
+  gint64 wall = 0;
+
+  if (pts == GST_CLOCK_TIME_NONE)
+    return g_get_real_time ();
+  g_mutex_lock (&c->lock);
+  if (nearest_frame (c, pts, &e))
+    wall = e.wall_us + ((gint64) pts - (gint64) e.pts) / 1000;
   g_mutex_unlock (&c->lock);
   return wall ? wall : g_get_real_time ();
+}
+
+guint64
+monitor_channel_running_time_at (MonitorChannel * c, guint64 pts)
+{
+  MonitorRingEntry e;
+  guint64 rt = GST_CLOCK_TIME_NONE;
+
+  if (pts == GST_CLOCK_TIME_NONE)
+    return rt;
+  g_mutex_lock (&c->lock);
+  if (nearest_frame (c, pts, &e) && e.running_time != GST_CLOCK_TIME_NONE &&
+      (gint64) e.running_time + ((gint64) pts - (gint64) e.pts) >= 0)
+    rt = e.running_time + (pts - e.pts);
+  g_mutex_unlock (&c->lock);
+  return rt;
 }
 
 guint

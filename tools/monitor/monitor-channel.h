@@ -100,6 +100,10 @@ typedef struct
   gint64 start_wall_us;
   gdouble worst_score;
   GstSample *thumb;
+  /* The last stretch's pts bounds (end NONE while open), and whether a
+   * freeze is a black stretch's. */
+  guint64 last_start_pts, last_end_pts;
+  gboolean inside_black;
   guint tiles_cols, tiles_rows;
   gfloat *tiles;                /* worst frame's map, or NULL */
 } MonitorAlarmState;
@@ -129,7 +133,8 @@ struct _MonitorChannel
   guint64 last_decoded_seen;
 
   /* Streaming threads: the elements they touch (set before PLAYING). */
-  GstElement *analysis_queue, *scorer, *video_tee;
+  GstElement *analysis_queue, *audio_queue, *scorer, *video_tee;
+  gboolean live;                /* the pipeline is live */
   gboolean video_linked, audio_linked;
   GstSegment segment;           /* of the scorer's output */
   guint64 frame_index;
@@ -165,16 +170,20 @@ void monitor_channel_tick (MonitorChannel * c, gint64 now_us);
 void monitor_channel_snapshot (MonitorChannel * c, MonitorChannelStats * st);
 /* The last thumbnail, or NULL (a reference). */
 GstSample *monitor_channel_get_thumbnail (MonitorChannel * c, guint64 * seq);
-/* The remembered frame nearest @running_time: its wall-clock time (µs)
- * and, with @tiles, its tile map into @tiles (@n at most); FALSE when none
- * is remembered: the wall clock is then extrapolated from the last frame. */
-gint64 monitor_channel_wall_clock_at (MonitorChannel * c,
-    guint64 running_time);
+/* The wall-clock time (µs) of @pts, from the remembered frame nearest it
+ * (extrapolated from the last frame when none is near). */
+gint64 monitor_channel_wall_clock_at (MonitorChannel * c, guint64 pts);
+/* The running time of @pts, from the remembered frame nearest it. */
+guint64 monitor_channel_running_time_at (MonitorChannel * c, guint64 pts);
+/* The tile map of @frame (or of the last frame when it is not remembered)
+ * into @tiles (@max at most); returns the count, 0 when none. */
 guint monitor_channel_tiles_of_frame (MonitorChannel * c, guint64 frame,
     gfloat * tiles, guint max, guint * cols, guint * rows);
 
 /* Pipeline (monitor-pipeline.c). */
 GstElement *monitor_pipeline_build (MonitorChannel * c, GError ** error);
+/* Once the pipeline said whether it is live: its queues leak or block. */
+void monitor_pipeline_set_live (MonitorChannel * c, gboolean live);
 
 /* Streaming-thread probes (monitor-frames.c). */
 GstPadProbeReturn monitor_frames_scored_probe (GstPad * pad,

@@ -198,6 +198,9 @@ monitor_frames_queue_overrun (GstElement * queue, gpointer user_data)
 {
   MonitorChannel *c = user_data;
 
+  /* A blocking queue drops nothing when full. */
+  if (!c->live)
+    return;
   g_mutex_lock (&c->lock);
   c->st.dropped[MONITOR_DROP_QUEUE]++;
   g_mutex_unlock (&c->lock);
@@ -208,6 +211,8 @@ monitor_frames_audio_overrun (GstElement * queue, gpointer user_data)
 {
   MonitorChannel *c = user_data;
 
+  if (!c->live)
+    return;
   g_mutex_lock (&c->lock);
   c->st.dropped[MONITOR_DROP_AUDIO_QUEUE]++;
   g_mutex_unlock (&c->lock);

@@ -23,6 +23,7 @@
 static gchar *opt_config, *opt_listen, *opt_token_file, *opt_events,
     *opt_shard, *opt_metric, *opt_tiles;
 static gchar **opt_webhooks, **opt_uris;
+static gint opt_max_backoff = 30;
 static gint opt_device = -1, opt_thumb = DEFAULT_THUMB_WIDTH,
     opt_events_mb = DEFAULT_EVENTS_MAX_MB, opt_events_keep =
     DEFAULT_EVENTS_KEEP;
@@ -72,6 +73,9 @@ static GOptionEntry entries[] = {
   {"restart-after", 0, 0, G_OPTION_ARG_DOUBLE, &opt_restart_after,
       "No frame this long: the channel's pipeline is rebuilt (default 10, "
       "0 = never)", "SECONDS"},
+  {"max-backoff", 0, 0, G_OPTION_ARG_INT, &opt_max_backoff,
+      "Longest wait before restarting a failed channel (default 30)",
+      "SECONDS"},
   {"thumbnail-width", 0, 0, G_OPTION_ARG_INT, &opt_thumb,
       "Width of thumbnails (default 320)", "PIXELS"},
   {"check-config", 0, 0, G_OPTION_ARG_NONE, &opt_check,
@@ -219,6 +223,8 @@ monitor_options_parse (int *argc, char ***argv, MonitorSettings * s)
     status = usage_error ("--events-max-size must be at least 1 (MB)");
   else if (opt_events_keep < 0 || opt_events_keep > 1000)
     status = usage_error ("--events-keep must be in [0, 1000]");
+  else if (opt_max_backoff < 1 || opt_max_backoff > 3600)
+    status = usage_error ("--max-backoff must be in [1, 3600] s");
   else if (!(opt_restart_after >= 0))
     status = usage_error ("--restart-after must be >= 0 s (0: never)");
   else if (!isnan (opt_signal_timeout) && !(opt_signal_timeout >= 0.1))
@@ -232,6 +238,7 @@ monitor_options_parse (int *argc, char ***argv, MonitorSettings * s)
   s->events_max_bytes = (guint64) opt_events_mb * 1024 * 1024;
   s->events_keep = opt_events_keep;
   s->restart_after = opt_restart_after;
+  s->max_backoff = opt_max_backoff;
 
   if (opt_token_file) {
     gchar *t = NULL;

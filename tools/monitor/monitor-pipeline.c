@@ -28,6 +28,9 @@
 /* Frames the analysis queue holds: bounded, leaky on live sources. */
 #define ANALYSIS_QUEUE_BUFFERS 8
 #define AUDIO_QUEUE_BUFFERS 32
+/* Audio levels this often: silence starts and ends to within less than a
+ * frame. */
+#define LEVEL_INTERVAL_MS 20
 
 static GstElement *
 make (const gchar * factory, GError ** error)
@@ -49,10 +52,25 @@ is_file (const MonitorChannelConfig * cfg)
   return cfg->uri && g_str_has_prefix (cfg->uri, "file:");
 }
 
+/* Sinks wait for each frame's time, so that a source that is not live
+ * (a file, a VOD playlist) plays at real-time pace; a live source's frames
+ * come at that pace anyway. */
 static gboolean
 paced (MonitorChannel * c)
 {
-  return is_file (c->cfg) && !c->monitor->settings->as_fast_as_possible;
+  return !c->monitor->settings->as_fast_as_possible;
+}
+
+/* Live: the queues leak, the newest frames win and the drops are counted.
+ * Otherwise they block (the source waits, nothing is lost). */
+void
+monitor_pipeline_set_live (MonitorChannel * c, gboolean live)
+{
+  c->live = live;
+  if (c->analysis_queue)
+    g_object_set (c->analysis_queue, "leaky", live ? 2 : 0, NULL);
+  if (c->audio_queue)
+    g_object_set (c->audio_queue, "leaky", live ? 2 : 0, NULL);
 }
 
 static GstStreamType
@@ -198,14 +216,11 @@ link_audio (MonitorChannel * c, GstElement * bin, GstPad * pad)
     sink_unused (bin, pad);
     return;
   }
-  g_object_set (q, "leaky", 2, "max-size-buffers", AUDIO_QUEUE_BUFFERS,
+  g_object_set (q, "max-size-buffers", AUDIO_QUEUE_BUFFERS,
       "max-size-bytes", 0, "max-size-time", (guint64) 0, NULL);
-  if (!paced (c))
-    g_signal_connect (q, "overrun",
-        G_CALLBACK (monitor_frames_audio_overrun), c);
-  else
-    g_object_set (q, "leaky", 0, NULL);
-  g_object_set (level, "interval", (guint64) (100 * GST_MSECOND),
+  c->audio_queue = q;
+  monitor_pipeline_set_live (c, c->live);
+  g_object_set (level, "interval", (guint64) (LEVEL_INTERVAL_MS * GST_MSECOND),
       "post-messages", TRUE, NULL);
   g_object_set (sink, "sync", paced (c), "async", FALSE, NULL);
   gst_bin_add_many (GST_BIN (bin), q, conv, level, sink, NULL);
@@ -467,15 +482,10 @@ monitor_pipeline_build (MonitorChannel * c, GError ** error)
   c->analysis_queue = q1;
   c->scorer = scorer;
   c->video_tee = tee;
-  /* Live: the newest frames win, the drops are counted.  A paced file
-   * blocks instead (its reader would otherwise outrun the clock). */
   g_object_set (q1, "max-size-buffers", ANALYSIS_QUEUE_BUFFERS,
       "max-size-bytes", 0, "max-size-time", (guint64) 0, NULL);
-  if (!paced (c) && !(is_file (cfg))) {
-    g_object_set (q1, "leaky", 2, NULL);
-    g_signal_connect (q1, "overrun",
-        G_CALLBACK (monitor_frames_queue_overrun), c);
-  }
+  g_signal_connect (q1, "overrun", G_CALLBACK (monitor_frames_queue_overrun),
+      c);
   set_scorer (c, scorer);
   g_object_set (q2, "max-size-buffers", 2, "max-size-bytes", 0,
       "max-size-time", (guint64) 0, NULL);

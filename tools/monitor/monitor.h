@@ -94,6 +94,7 @@ typedef struct
   gboolean loop;                /* file:// played again at its end */
   guint shard_i, shard_n;
   gdouble restart_after;        /* s without a frame before a restart */
+  guint max_backoff;            /* s, the longest wait before a restart */
   guint thumbnail_width;
   gboolean gpu_decode;          /* decided at start */
   gboolean quiet;
