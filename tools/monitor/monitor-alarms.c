@@ -24,6 +24,10 @@
 /* No frame for this long: the no-signal condition holds (the alarm waits
  * for its onset). */
 #define GAP_US (250 * 1000)
+/* A (re)started channel gets this long besides the onset before a gap is
+ * a loss of signal: connecting and buffering (an RTSP session sends a few
+ * frames, then fills its 2 s jitter buffer) is not one. */
+#define STARTUP_GRACE_US (10 * G_USEC_PER_SEC)
 
 static guint64
 seconds_ns (gdouble s)
@@ -334,7 +338,6 @@ monitor_alarms_tick (MonitorChannel * c, gint64 now_us)
   SharpnessAlarmChange ch;
   MonitorChannelStats st;
   guint64 seq;
-  gint64 last;
 
   g_mutex_lock (&c->lock);
   st.pts = c->st.pts;
@@ -352,21 +355,31 @@ monitor_alarms_tick (MonitorChannel * c, gint64 now_us)
       handle (c, k, ch, &ev, NULL);
     }
 
-  /* No signal: on the monotonic clock, from the last frame (or the
-   * channel's start). */
-  last = st.last_frame_mono_us ? st.last_frame_mono_us : c->started_us;
-  if (c->state == MONITOR_CHANNEL_FINISHED) {
-    ch = sharpness_alarm_finish (&c->alarms[MONITOR_KIND_NO_SIGNAL].alarm,
-        &ev);
-  } else if (now_us - last > GAP_US || !st.last_frame_mono_us) {
+  /* No signal: on the monotonic clock, from the last frame's arrival;
+   * before the first frame, from the end of the start-up grace.  A
+   * restart does not end it: only a frame does. */
+  {
     SharpnessAlarm *al = &c->alarms[MONITOR_KIND_NO_SIGNAL].alarm;
-    ch = al->condition ? SHARPNESS_ALARM_NO_CHANGE :
-        sharpness_alarm_push (al, (guint64) last * 1000, TRUE, NAN, &ev);
-    handle (c, MONITOR_KIND_NO_SIGNAL, ch, &ev, NULL);
-    ch = sharpness_alarm_tick (al, (guint64) now_us * 1000, &ev);
-  } else {
-    ch = sharpness_alarm_push (&c->alarms[MONITOR_KIND_NO_SIGNAL].alarm,
-        (guint64) last * 1000, FALSE, NAN, &ev);
+    gboolean have = st.last_frame_mono_us != 0;
+    gint64 grace_end = c->started_us + STARTUP_GRACE_US;
+    gint64 since = have ? MAX (st.last_frame_mono_us, grace_end) : grace_end;
+    gboolean missing = al->condition ? !have || now_us -
+        st.last_frame_mono_us > GAP_US : now_us - since > GAP_US;
+
+    if (c->state == MONITOR_CHANNEL_FINISHED) {
+      ch = sharpness_alarm_finish (al, &ev);
+    } else if (missing) {
+      ch = al->condition ? SHARPNESS_ALARM_NO_CHANGE :
+          sharpness_alarm_push (al, (guint64) since * 1000, TRUE, NAN, &ev);
+      handle (c, MONITOR_KIND_NO_SIGNAL, ch, &ev, NULL);
+      ch = sharpness_alarm_tick (al, (guint64) now_us * 1000, &ev);
+    } else {
+      /* Never a time ahead of now (the grace's end): the hysteresis
+       * would take it as the present. */
+      ch = sharpness_alarm_push (al, (guint64) MIN (have ?
+              st.last_frame_mono_us : since, now_us) * 1000, FALSE, NAN,
+          &ev);
+    }
   }
   handle (c, MONITOR_KIND_NO_SIGNAL, ch, &ev, NULL);
 

@@ -124,11 +124,13 @@ monitor_channel_name_from_uri (const gchar * uri)
     else if (host && *host)
       name = g_strdup (host);
     if (u && name && (g_str_has_prefix (scheme, "http") ||
-            g_str_equal (scheme, "rtsp"))) {
+            g_str_has_prefix (scheme, "rtsp"))) {
       /* Several streams of one server differ by their path. */
       const gchar *path = g_uri_get_path (u);
       if (path && *path && !g_str_equal (path, "/")) {
+        /* Names go in URLs as one path segment: no '/'. */
         gchar *n = g_strconcat (name, path, NULL);
+        g_strdelimit (n + strlen (name), "/", '_');
         g_free (name);
         name = n;
       }

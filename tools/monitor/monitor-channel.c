@@ -147,6 +147,7 @@ teardown (MonitorChannel * c)
   }
   c->pipeline = NULL;
   c->analysis_queue = c->audio_queue = c->scorer = c->video_tee = NULL;
+  c->sink = NULL;
   monitor_alarms_pipeline_gone (c);
   g_object_set_data (G_OBJECT (pipe), "channel", monitor_channel_ref (c));
   g_atomic_int_inc (&c->monitor->teardowns);
@@ -301,6 +302,9 @@ monitor_channel_start (MonitorChannel * c)
   bus = gst_element_get_bus (pipe);
   c->bus_watch = gst_bus_add_watch (bus, bus_cb, c);
   gst_object_unref (bus);
+  /* Live is what the state change says (a live source does not preroll);
+   * the latency query is no guide: an HLS demuxer answers live for a VOD
+   * playlist, whose frames the leaky queue would then drop. */
   c->live = FALSE;
   switch (gst_element_set_state (pipe, GST_STATE_PLAYING)) {
     case GST_STATE_CHANGE_NO_PREROLL:
@@ -343,18 +347,8 @@ monitor_channel_tick (MonitorChannel * c, gint64 now_us)
 
   if (c->pipeline && last) {
     if (c->state == MONITOR_CHANNEL_STARTING) {
-      GstQuery *q = gst_query_new_latency ();
-      gboolean live = FALSE;
-
       c->state = MONITOR_CHANNEL_UP;
       c->up_since_us = now_us;
-      /* Some sources say they are live only once they flow (an RTSP
-       * session, a demuxer behind a network source). */
-      if (gst_element_query (c->pipeline, q))
-        gst_query_parse_latency (q, &live, NULL, NULL);
-      gst_query_unref (q);
-      if (live != c->live)
-        monitor_pipeline_set_live (c, live);
     }
     if (c->up_since_us && now_us - c->up_since_us > STABLE_US)
       c->backoff_s = BACKOFF_MIN_S;

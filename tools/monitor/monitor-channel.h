@@ -133,7 +133,7 @@ struct _MonitorChannel
   guint64 last_decoded_seen;
 
   /* Streaming threads: the elements they touch (set before PLAYING). */
-  GstElement *analysis_queue, *audio_queue, *scorer, *video_tee;
+  GstElement *analysis_queue, *audio_queue, *scorer, *video_tee, *sink;
   gboolean live;                /* the pipeline is live */
   gboolean video_linked, audio_linked;
   GstSegment segment;           /* of the scorer's output */

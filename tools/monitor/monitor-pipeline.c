@@ -67,6 +67,9 @@ void
 monitor_pipeline_set_live (MonitorChannel * c, gboolean live)
 {
   c->live = live;
+  /* A live source comes at its own pace: nothing to wait for. */
+  if (c->sink)
+    g_object_set (c->sink, "sync", !live && paced (c), NULL);
   if (c->analysis_queue)
     g_object_set (c->analysis_queue, "leaky", live ? 2 : 0, NULL);
   if (c->audio_queue)
@@ -464,6 +467,31 @@ set_scorer (MonitorChannel * c, GstElement * e)
     g_object_set (e, "event-thumbnails", s->thumbnail_width, NULL);
 }
 
+/* MPEG-TS over UDP, RTP or SRT: the demuxer's timestamps are the
+ * stream's PTS, not PTS mapped through the PCR and the packets' arrival
+ * times, whose jitter moved alarm edges by more than a frame (and moved
+ * audio against video).  A live pipeline does not sync on them (see
+ * monitor_pipeline_set_live), so the sender's clock drift is harmless. */
+static void
+element_added (GstBin * bin, GstBin * sub, GstElement * element,
+    gpointer user_data)
+{
+  GstElementFactory *f = gst_element_get_factory (element);
+
+  if (f && g_str_equal (GST_OBJECT_NAME (f), "tsdemux") &&
+      g_object_class_find_property (G_OBJECT_GET_CLASS (element),
+          "ignore-pcr"))
+    g_object_set (element, "ignore-pcr", TRUE, NULL);
+}
+
+static gboolean
+network_ts (const MonitorChannelConfig * cfg)
+{
+  return cfg->uri && (g_str_has_prefix (cfg->uri, "udp:") ||
+      g_str_has_prefix (cfg->uri, "rtp:") ||
+      g_str_has_prefix (cfg->uri, "srt:"));
+}
+
 GstElement *
 monitor_pipeline_build (MonitorChannel * c, GError ** error)
 {
@@ -480,7 +508,11 @@ monitor_pipeline_build (MonitorChannel * c, GError ** error)
     goto fail;
   gst_bin_add_many (GST_BIN (pipe), q1, scorer, tee, q2, sink, NULL);
   c->analysis_queue = q1;
+  c->sink = sink;
   c->scorer = scorer;
+  if (network_ts (cfg))
+    g_signal_connect (pipe, "deep-element-added", G_CALLBACK (element_added),
+        NULL);
   c->video_tee = tee;
   g_object_set (q1, "max-size-buffers", ANALYSIS_QUEUE_BUFFERS,
       "max-size-bytes", 0, "max-size-time", (guint64) 0, NULL);
@@ -489,8 +521,10 @@ monitor_pipeline_build (MonitorChannel * c, GError ** error)
   set_scorer (c, scorer);
   g_object_set (q2, "max-size-buffers", 2, "max-size-bytes", 0,
       "max-size-time", (guint64) 0, NULL);
-  g_object_set (sink, "sync", paced (c), "enable-last-sample", FALSE,
-      "async", FALSE, NULL);
+  /* The pipeline prerolls on it: a source that is not live starts its
+   * clock once the first frame is there (a VOD playlist downloads first),
+   * not before. */
+  g_object_set (sink, "sync", paced (c), "enable-last-sample", FALSE, NULL);
   if (!gst_element_link_many (q1, scorer, tee, q2, sink, NULL) ||
       !add_thumbnails (c, pipe, tee, error))
     goto fail_link;
