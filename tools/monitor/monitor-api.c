@@ -64,8 +64,9 @@ channel_json (MonitorChannel * c, GString * o, gboolean detail)
   g_string_append_printf (o, ",\"frames_decoded\":%" G_GUINT64_FORMAT
       ",\"frames_scored\":%" G_GUINT64_FORMAT ",\"frames_dropped\":%"
       G_GUINT64_FORMAT ",\"blurry_frames\":%" G_GUINT64_FORMAT
-      ",\"reconnects\":%" G_GUINT64_FORMAT ",\"width\":%d,\"height\":%d,"
-      "\"fps\":", st.decoded, st.scored, dropped, st.blurry, c->reconnects,
+      ",\"reconnects\":%" G_GUINT64_FORMAT ",\"restarts\":%" G_GUINT64_FORMAT
+      ",\"width\":%d,\"height\":%d,\"fps\":", st.decoded, st.scored,
+      dropped, st.blurry, c->reconnects, c->restarts,
       st.width, st.height);
   sharpness_json_number (o, st.fps_d ? (gdouble) st.fps_n / st.fps_d : NAN);
   g_string_append (o, ",\"codec\":");

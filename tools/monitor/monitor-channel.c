@@ -188,7 +188,8 @@ monitor_channel_fail (MonitorChannel * c, const gchar * why)
   g_free (c->last_error);
   c->last_error = g_strdup (why);
   teardown (c);
-  c->reconnects++;
+  c->restarts++;
+  c->reconnect_pending = TRUE;
   schedule_restart (c);
 }
 
@@ -349,6 +350,11 @@ monitor_channel_tick (MonitorChannel * c, gint64 now_us)
     if (c->state == MONITOR_CHANNEL_STARTING) {
       c->state = MONITOR_CHANNEL_UP;
       c->up_since_us = now_us;
+      /* A reconnect is a failed channel that got frames again, however
+       * many attempts it took. */
+      if (c->reconnect_pending)
+        c->reconnects++;
+      c->reconnect_pending = FALSE;
     }
     if (c->up_since_us && now_us - c->up_since_us > STABLE_US)
       c->backoff_s = BACKOFF_MIN_S;

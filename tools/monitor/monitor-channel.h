@@ -121,7 +121,9 @@ struct _MonitorChannel
   MonitorChannelState state;
   guint restart_id;
   guint backoff_s;
-  guint64 reconnects;
+  guint64 reconnects;           /* failures followed by frames again */
+  guint64 restarts;             /* pipelines rebuilt after a failure */
+  gboolean reconnect_pending;
   gint64 started_us, up_since_us;
   gchar *last_error;
   gboolean removed;

@@ -49,6 +49,10 @@ monitor_frames_decoded_probe (GstPad * pad, GstPadProbeInfo * info,
 {
   MonitorChannel *c = user_data;
 
+  /* A pipeline being torn down still passes its last frames: they are not
+   * this channel's any more. */
+  if ((GstElement *) GST_PAD_PARENT (pad) != c->analysis_queue)
+    return GST_PAD_PROBE_OK;
   g_mutex_lock (&c->lock);
   c->st.decoded++;
   g_mutex_unlock (&c->lock);
@@ -106,6 +110,8 @@ monitor_frames_scored_probe (GstPad * pad, GstPadProbeInfo * info,
   MonitorRingEntry *slot;
   guint ntiles = 0;
 
+  if ((GstElement *) GST_PAD_PARENT (pad) != c->scorer)
+    return GST_PAD_PROBE_OK;
   if (info->type & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) {
     GstEvent *ev = GST_PAD_PROBE_INFO_EVENT (info);
     if (GST_EVENT_TYPE (ev) == GST_EVENT_SEGMENT)

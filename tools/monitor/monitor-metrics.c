@@ -169,8 +169,15 @@ monitor_metrics_render (Monitor * m, GString * out)
             c->cfg->name, "kind", monitor_kind_name (k),
             c->alarms[k].last_change_us / 1e6);
   }
-  head (out, "sharpness_source_reconnects_total", "counter", "Restarts of "
-      "the channel's pipeline after a failure.");
+  head (out, "sharpness_source_restarts_total", "counter", "Pipelines "
+      "rebuilt after a failure (each attempt).");
+  for (guint i = 0; i < n; i++) {
+    MonitorChannel *c = g_ptr_array_index (m->channels, i);
+    series (out, "sharpness_source_restarts_total", c->cfg->name, NULL,
+        NULL, (gdouble) c->restarts);
+  }
+  head (out, "sharpness_source_reconnects_total", "counter", "Failures "
+      "after which the channel's frames came back.");
   for (guint i = 0; i < n; i++) {
     MonitorChannel *c = g_ptr_array_index (m->channels, i);
     series (out, "sharpness_source_reconnects_total", c->cfg->name, NULL,

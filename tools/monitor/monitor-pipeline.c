@@ -482,6 +482,12 @@ element_added (GstBin * bin, GstBin * sub, GstElement * element,
       g_object_class_find_property (G_OBJECT_GET_CLASS (element),
           "ignore-pcr"))
     g_object_set (element, "ignore-pcr", TRUE, NULL);
+  /* The monitor reconnects (with backoff, counted): an SRT source that
+   * reconnects by itself would hide the loss. */
+  if (f && g_str_equal (GST_OBJECT_NAME (f), "srtsrc") &&
+      g_object_class_find_property (G_OBJECT_GET_CLASS (element),
+          "auto-reconnect"))
+    g_object_set (element, "auto-reconnect", FALSE, NULL);
 }
 
 static gboolean

@@ -1,0 +1,1 @@
+import sys; print('skipped: not written yet'); sys.exit(77)
