@@ -76,6 +76,28 @@ monitor_http_token_ok (Monitor * m, SoupServerMessage * msg)
   return diff == 0;
 }
 
+/* A body too large is refused before it is read: the server would read
+ * it all first, so the connection is taken over, answered 413 and
+ * closed. */
+static void
+refuse_body (SoupServerMessage * msg)
+{
+  static const gchar reply[] = "HTTP/1.1 413 Payload Too Large\r\n"
+      "Content-Type: application/json\r\nConnection: close\r\n"
+      "Content-Length: 97\r\n\r\n"
+      "{\"error\":\"request body larger than 64 KiB, or chunked: send at "
+      "most 64 KiB with a Content-Length\"}\n";
+  GIOStream *io = soup_server_message_steal_connection (msg);
+
+  if (!io)
+    return;
+  /* A few bytes into an empty socket buffer: does not block. */
+  g_output_stream_write_all (g_io_stream_get_output_stream (io), reply,
+      sizeof (reply) - 1, NULL, NULL, NULL);
+  g_io_stream_close (io, NULL, NULL);
+  g_object_unref (io);
+}
+
 static void
 got_headers (SoupServerMessage * msg, gpointer data)
 {
@@ -94,9 +116,7 @@ got_headers (SoupServerMessage * msg, gpointer data)
   else if (len > MAX_BODY || (soup_message_headers_get_encoding (h) ==
           SOUP_ENCODING_CHUNKED && g_strcmp0 (soup_server_message_get_method
               (msg), "GET")))
-    monitor_http_error (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE,
-        "request body larger than 64 KiB, or chunked: send at most 64 KiB "
-        "with a Content-Length");
+    refuse_body (msg);
 }
 
 static void
