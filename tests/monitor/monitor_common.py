@@ -469,3 +469,14 @@ class Failures:
             log('%d check(s) failed' % self.n)
             sys.exit(1)
         log('all checks passed')
+
+
+def black_ts():
+    """A 160x90, 10 fps, 6 s black clip (an alarmed channel)."""
+    def make(part):
+        subprocess.run(['ffmpeg', '-nostdin', '-v', 'error', '-y', '-f',
+                        'lavfi', '-i', 'color=c=black:s=160x90:r=10:d=6',
+                        '-c:v', 'libx264', '-preset', 'veryfast', '-g', '10',
+                        '-pix_fmt', 'yuv420p', '-threads', '1', '-f',
+                        'mpegts', part], check=True, timeout=120)
+    return _locked_make('black.ts', make)

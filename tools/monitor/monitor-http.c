@@ -84,7 +84,7 @@ refuse_body (SoupServerMessage * msg)
 {
   static const gchar reply[] = "HTTP/1.1 413 Payload Too Large\r\n"
       "Content-Type: application/json\r\nConnection: close\r\n"
-      "Content-Length: 97\r\n\r\n"
+      "Content-Length: 99\r\n\r\n"
       "{\"error\":\"request body larger than 64 KiB, or chunked: send at "
       "most 64 KiB with a Content-Length\"}\n";
   GIOStream *io = soup_server_message_steal_connection (msg);
