@@ -1,11 +1,12 @@
 #!/usr/bin/python3
 # sharpness-monitor soak, CI-sized: 8 channels (7 looping clips, CPU
 # decoding, and one whose RTSP server refuses, restarted about once a
-# second) for MONITOR_SOAK_SECONDS (default 120 s, after a 30 s warm-up;
-# the issue asks for 5 minutes, which CI's time does not allow: set the
-# variable to 300 to run that).  Checks: the resident memory grows by
-# less than 2 % after the warm-up, and the open file descriptors do not
-# grow across at least 50 restarts.
+# second) for MONITOR_SOAK_SECONDS (default 80 s, after a 60 s warm-up in
+# which the memory allocator's pools fill; the issue asks for 5 minutes,
+# which CI's time does not allow: set the variable to 300 to run that).
+# Checks: the resident memory (median of three samples 5 s apart) grows
+# by less than 2 % from the end of the warm-up to the end, and the open
+# file descriptors do not grow across at least 50 restarts.
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -21,8 +22,8 @@ import time  # noqa: E402
 
 import monitor_common as mc  # noqa: E402
 
-WARMUP = 30
-SOAK = int(os.environ.get('MONITOR_SOAK_SECONDS', '120'))
+WARMUP = 60
+SOAK = int(os.environ.get('MONITOR_SOAK_SECONDS', '80'))
 
 
 def rss_kb(pid):
@@ -52,8 +53,12 @@ def main():
         cfg = mc.write_config(procs, chans)
         mon = mc.start_monitor(procs, ['--config', cfg, '--loop', '-q',
                                        '--max-backoff', '1'])
-        time.sleep(WARMUP)
-        r0, f0 = rss_kb(mon.pid), fds(mon.pid)
+        time.sleep(WARMUP - 10)
+        first = []
+        for _ in range(3):
+            time.sleep(5)
+            first.append(rss_kb(mon.pid))
+        r0, f0 = sorted(first)[1], fds(mon.pid)
         restarts0 = mc.get_json(mon, '/api/channels/refused')['restarts']
         samples = []
         deadline = time.monotonic() + SOAK
@@ -62,7 +67,7 @@ def main():
             samples.append(rss_kb(mon.pid))
             mc.get(mon, '/metrics')
             mc.get(mon, '/api/channels')
-        r1, f1 = rss_kb(mon.pid), fds(mon.pid)
+        r1, f1 = sorted(samples[-3:])[1], fds(mon.pid)
         restarts = mc.get_json(mon, '/api/channels/refused')['restarts'] - \
             restarts0
         scored = [c['frames_scored'] for c in mc.get_json(mon,
@@ -73,7 +78,7 @@ def main():
         fx.check(r1 <= r0 * 1.02, 'RSS grew %.2f %% after the warm-up '
                  '(%d -> %d kB), under 2 %%' % (100.0 * (r1 - r0) / r0, r0,
                                                  r1))
-        fx.check(restarts >= min(50, SOAK // 2), '%d restarts of the '
+        fx.check(restarts >= 50, '%d restarts of the '
                  'refused channel during the soak' % restarts)
         fx.check(f1 <= f0 + 2, 'file descriptors %d -> %d across %d '
                  'restarts' % (f0, f1, restarts))

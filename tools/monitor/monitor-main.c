@@ -9,6 +9,11 @@
 #include "config.h"
 #endif
 
+#include <stdlib.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include <gio/gio.h>
 #include <glib-unix.h>
 
@@ -16,6 +21,7 @@
 #include "sharpness-tool-gpu.h"
 
 #define TICK_MS 100
+#define MONITOR_MALLOC_ARENAS 2
 
 MonitorChannel *
 monitor_find_channel (Monitor * m, const gchar * name)
@@ -106,6 +112,15 @@ main (int argc, char **argv)
   GError *error = NULL;
   gint status;
 
+#ifdef __GLIBC__
+  /* glibc gives each thread that allocates an arena of its own, up to
+   * eight per core; pipelines rebuilt again and again (restarts, looping
+   * files) start new streaming threads, and the arenas' fragments grew the
+   * resident memory without end (a leak-free soak grew 20 % in 4 minutes;
+   * flat with few arenas).  MALLOC_ARENA_MAX still decides when set. */
+  if (!g_getenv ("MALLOC_ARENA_MAX"))
+    mallopt (M_ARENA_MAX, MONITOR_MALLOC_ARENAS);
+#endif
   status = monitor_options_parse (&argc, &argv, &settings);
   if (status >= 0)
     return status;
