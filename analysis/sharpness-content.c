@@ -246,19 +246,18 @@ stretch_end (SharpnessContentResult * r, SharpnessEventKind kind, Stretch * s,
   s->open = FALSE;
 }
 
-/* FFmpeg reports a black run once it ends at least d after its start: a
- * run is announced as soon as it is certain to, i.e. once the end of its
- * last frame (the earliest end it can have) is d after its start. */
+/* FFmpeg reports a black run when it ends at least d after its start, and
+ * ends a run still open at end of stream at the pts of its last frame: a
+ * run is announced once it is certain to be reported, i.e. once this
+ * frame's pts is d after its start. */
 static gboolean
 black_certain (const SharpnessContent * c, const Stretch * s,
     const SharpnessContentFrame * f)
 {
-  guint64 end;
-
   if (f->pts == SHARPNESS_TIME_NONE || s->start == SHARPNESS_TIME_NONE)
     return FALSE;
-  end = f->pts + (f->duration == SHARPNESS_TIME_NONE ? 0 : f->duration);
-  return end >= s->start && end - s->start >= c->settings.black.min_duration;
+  return f->pts >= s->start &&
+      f->pts - s->start >= c->settings.black.min_duration;
 }
 
 static gboolean
@@ -271,8 +270,12 @@ push_black (SharpnessContent * c, const SharpnessContentFrame * f,
 
   if (!(c->settings.detect & SHARPNESS_DETECT_BLACK) || !f->has_black)
     return FALSE;
-  ev = sharpness_black_detector_push (&c->black, f->pts, f->duration,
-      f->black, f->pixels, &b);
+  if (f->as_ratios)
+    ev = sharpness_black_detector_push_ratio (&c->black, f->pts, f->duration,
+        f->black_ratio, &b);
+  else
+    ev = sharpness_black_detector_push (&c->black, f->pts, f->duration,
+        f->black, f->pixels, &b);
   r->black_ratio = b.ratio;
   if (ev & SHARPNESS_BLACK_EVENT_RUN_END) {
     /* The run ended at this frame, the first that is not black: an event
@@ -309,8 +312,12 @@ push_freeze (SharpnessContent * c, const SharpnessContentFrame * f,
      * reference stays. */
     return FALSE;
   }
-  ev = sharpness_freeze_detector_push (&c->freeze, f->pts,
-      f->has_sad ? f->sad : 0, f->has_sad ? f->sad_count : 0, &z);
+  if (f->as_ratios)
+    ev = sharpness_freeze_detector_push_mafd (&c->freeze, f->pts,
+        f->has_sad ? f->freeze_mafd : 0.0, &z);
+  else
+    ev = sharpness_freeze_detector_push (&c->freeze, f->pts,
+        f->has_sad ? f->sad : 0, f->has_sad ? f->sad_count : 0, &z);
   r->freeze_mafd = z.mafd;
   r->keep_reference = z.keep_reference;
   if (ev & SHARPNESS_FREEZE_EVENT_START) {
@@ -384,7 +391,8 @@ sharpness_content_push (SharpnessContent * c,
   black = push_black (c, f, r);
   frozen = push_freeze (c, f, r);
   if (f->has_structure) {
-    r->structure = sharpness_structure_share (f->edges, f->interior);
+    r->structure = f->as_ratios ? f->structure :
+        sharpness_structure_share (f->edges, f->interior);
     flat = (c->settings.detect & SHARPNESS_DETECT_FLAT) &&
         r->structure < c->settings.flat_threshold;
   }
@@ -395,8 +403,9 @@ sharpness_content_push (SharpnessContent * c,
     r->state = SHARPNESS_CONTENT_FROZEN;
   else if (flat)
     r->state = SHARPNESS_CONTENT_FLAT;
-  else if (f->scored && sharpness_blur_detector_push_frame (c->blur,
-          f->score, f->signature, threshold, relative))
+  else if (f->has_verdict ? f->blurry : f->scored &&
+      sharpness_blur_detector_push_frame (c->blur, f->score, f->signature,
+          threshold, relative))
     r->state = SHARPNESS_CONTENT_BLURRY;
   else
     r->state = SHARPNESS_CONTENT_NORMAL;
@@ -419,6 +428,7 @@ sharpness_content_push (SharpnessContent * c,
     .blurry = r->state == SHARPNESS_CONTENT_BLURRY,
   };
   ev = sharpness_segment_tracker_push (&c->segments, &sf, &seg);
+  r->blur_worst = c->segments.open && c->segments.run.worst_frame == f->index;
   if (ev == SHARPNESS_SEGMENT_START)
     blur_event (r, &seg, FALSE);
   else if (ev == SHARPNESS_SEGMENT_END)

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# sharpness-monitor's benchmark, for a GPU machine (docs/monitor.md,
+# sharpness-monitor's benchmark, for a GPU machine (docs/reference/sharpness-monitor.md,
 # "Benchmark"): N channels of 1080p30 H.264 at real rate from paced senders
 # on the loopback (a pre-encoded clip: the senders do not encode), through
 # the monitor (classical metric, black and freeze, alarms, a webhook).
@@ -72,10 +72,12 @@ def make_clip(path, width, height):
     encoded by the first H.264 encoder GStreamer has."""
     Gst = gst()
     enc = None
-    for name, props in (('nvh264enc', 'bitrate=8000 gop-size=30'),
-                        ('x264enc', 'bitrate=8000 key-int-max=30 '
-                         'speed-preset=veryfast'),
-                        ('openh264enc', 'bitrate=8000000 gop-size=30'),
+    kbps = max(300, 8000 * width * height // (1920 * 1080))
+    for name, props in (('nvh264enc', 'bitrate=%d gop-size=30' % kbps),
+                        ('x264enc', 'bitrate=%d key-int-max=30 '
+                         'speed-preset=veryfast' % kbps),
+                        ('openh264enc', 'bitrate=%d gop-size=30' % (
+                            kbps * 1000)),
                         ('avenc_h264', '')):
         if Gst.ElementFactory.find(name):
             enc = '%s %s' % (name, props)
@@ -83,30 +85,26 @@ def make_clip(path, width, height):
     if not enc:
         sys.exit('bench-monitor: no H.264 encoder in GStreamer (nvh264enc, '
                  'x264enc, openh264enc): give a clip with --clip')
-    desc = ('videotestsrc pattern=ball animation-mode=frames num-buffers=%d '
-            '! video/x-raw,format=I420,width=%d,height=%d,framerate=%d/1 ! '
-            'identity name=blk ! videoconvert ! %s ! h264parse ! '
-            'mpegtsmux ! filesink location=%s' % (
-                CLIP_SECONDS * FPS, width, height, FPS, enc, path))
+    desc = ('videotestsrc name=src pattern=ball animation-mode=frames '
+            'num-buffers=%d ! video/x-raw,format=I420,width=%d,height=%d,'
+            'framerate=%d/1 ! videoconvert ! %s ! h264parse ! mpegtsmux ! '
+            'filesink location=%s' % (CLIP_SECONDS * FPS, width, height, FPS,
+                                      enc, path))
     p = Gst.parse_launch(desc)
-    ysize = width * height
-    black = bytes([16]) * ysize + bytes([128]) * (ysize // 2)
+    src = p.get_by_name('src')
     first = int(BLACK_AT * FPS)
     count = [0]
 
+    # The black stretch: the test source's pattern, switched for those
+    # frames (it takes effect from the next frame it makes).
     def probe(pad, info):
-        i = count[0]
         count[0] += 1
-        if first <= i < first + BLACK_FRAMES:
-            buf = info.get_buffer()
-            ok, m = buf.map(Gst.MapFlags.WRITE)
-            if ok:
-                n = min(len(black), m.size)
-                m.data[:n] = black[:n]
-                buf.unmap(m)
+        if count[0] == first:
+            src.set_property('pattern', 'black')
+        elif count[0] == first + BLACK_FRAMES:
+            src.set_property('pattern', 'ball')
         return Gst.PadProbeReturn.OK
-    p.get_by_name('blk').get_static_pad('src').add_probe(
-        Gst.PadProbeType.BUFFER, probe)
+    src.get_static_pad('src').add_probe(Gst.PadProbeType.BUFFER, probe)
     p.set_state(Gst.State.PLAYING)
     msg = p.get_bus().timed_pop_filtered(600 * Gst.SECOND,
                                          Gst.MessageType.EOS |

@@ -1,5 +1,5 @@
 /* sharpness-monitor's routes: the page, /metrics, /healthz and the JSON
- * API (docs/monitor.md, "HTTP API").  Channel names in paths are
+ * API (docs/reference/sharpness-monitor.md, "HTTP API").  Channel names in paths are
  * percent-decoded and looked up, never used as paths; URIs shown are
  * stripped of their user information (passwords).
  *
@@ -418,7 +418,7 @@ monitor_api_route (Monitor * m, SoupServerMessage * msg, const gchar * path,
           g_string_new ("{\"acked\":true}\n"));
   } else {
     monitor_http_error (msg, SOUP_STATUS_NOT_FOUND, "no such API call: see "
-        "docs/monitor.md");
+        "docs/reference/sharpness-monitor.md");
   }
   g_strfreev (seg);
 }

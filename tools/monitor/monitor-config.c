@@ -1,5 +1,5 @@
 /* sharpness-monitor's configuration file: YAML (libyaml), a `defaults`
- * mapping and a `channels` sequence (docs/monitor.md).  Every error names
+ * mapping and a `channels` sequence (docs/reference/sharpness-monitor.md).  Every error names
  * the file, the line and what is wrong; unknown keys are errors (a typo
  * would otherwise silently leave a default in place).
  *

@@ -1,5 +1,5 @@
 /* sharpness-monitor's /metrics: Prometheus' text format, names and units
- * by its rules (docs/monitor.md lists them).  No label per frame, tile or
+ * by its rules (docs/reference/sharpness-monitor.md lists them).  No label per frame, tile or
  * ROI: one series per channel (and kind, reason), one latency histogram
  * per device.  Each channel's counters are copied under its lock (the
  * copy is the only thing done under it) and written afterwards.

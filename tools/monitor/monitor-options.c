@@ -34,7 +34,7 @@ static gboolean opt_cpu, opt_afap, opt_loop, opt_quiet, opt_version,
 
 static GOptionEntry entries[] = {
   {"config", 'c', 0, G_OPTION_ARG_FILENAME, &opt_config,
-      "Channels and their settings (YAML, docs/monitor.md)", "FILE"},
+      "Channels and their settings (YAML, docs/reference/sharpness-monitor.md)", "FILE"},
   {"listen", 'l', 0, G_OPTION_ARG_STRING, &opt_listen,
       "HTTP address (default " DEFAULT_LISTEN "; 0.0.0.0:PORT exposes it)",
       "ADDR:PORT"},
@@ -144,7 +144,7 @@ static const gchar description[] =
     "      --events /var/log/sharpness/events.jsonl \\\n"
     "      --webhook http://alertmanager:9093/api/v2/alerts\n"
     "\n"
-    "See docs/monitor.md.\n";
+    "See docs/reference/sharpness-monitor.md.\n";
 
 static gboolean
 parse_shard (const gchar * s, guint * i, guint * n)
