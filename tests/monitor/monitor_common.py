@@ -480,3 +480,16 @@ def black_ts():
                         '-pix_fmt', 'yuv420p', '-threads', '1', '-f',
                         'mpegts', part], check=True, timeout=120)
     return _locked_make('black.ts', make)
+
+
+def long_ts():
+    """A 160x90, 10 fps, 200 s test pattern with a tone: channels that
+    play through a soak without being rebuilt."""
+    def make(part):
+        subprocess.run(['ffmpeg', '-nostdin', '-v', 'error', '-y', '-f',
+                        'lavfi', '-i', 'testsrc2=s=160x90:r=10:d=200', '-f',
+                        'lavfi', '-i', 'sine=f=440:d=200', '-c:v', 'libx264',
+                        '-preset', 'veryfast', '-g', '10', '-pix_fmt',
+                        'yuv420p', '-c:a', 'aac', '-threads', '1', '-f',
+                        'mpegts', part], check=True, timeout=300)
+    return _locked_make('long.ts', make)

@@ -96,6 +96,17 @@ def main():
         rc, out = run_tool(['udp://127.0.0.1:5000', 'udp://127.0.0.1:5000'])
         fx.check(rc == 2 and 'two channels' in out,
                  'command line: duplicate names: %s' % out.strip())
+        shard = cfg('channels:\n' + ''.join(
+            '  - name: c%d\n    uri: udp://127.0.0.1:%d\n' % (i, 5000 + i)
+            for i in range(5)))
+        rc, out = run_tool(['--config', shard, '--shard', '1/2'])
+        fx.check(rc == 0 and [l.split('\t')[0] for l in out.split('\n')
+                              if l.startswith('c')] == ['c1', 'c3'],
+                 '--shard 1/2 takes every other channel from the second: %s'
+                 % out.split())
+        rc, out = run_tool(['--config', shard, '--shard', '2/2'])
+        fx.check(rc == 2 and '--shard' in out, '--shard 2/2 refused: %s' %
+                 out.strip())
         rc, out = run_tool(['--listen', 'nowhere', tiny])
         fx.check(rc == 0, '--check-config does not open the server')
 

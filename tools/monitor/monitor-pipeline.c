@@ -178,9 +178,11 @@ offers_cuda (GstPad * pad)
 static gboolean
 link_video (MonitorChannel * c, GstElement * bin, GstPad * pad, GstPad * to)
 {
-  gboolean cuda = c->monitor->settings->gpu_decode && offers_cuda (pad) &&
-      gst_element_factory_find ("cudaconvert");
+  GstElementFactory *f = gst_element_factory_find ("cudaconvert");
+  gboolean cuda = c->monitor->settings->gpu_decode && f && offers_cuda (pad);
 
+  if (f)
+    gst_object_unref (f);
   return link_chain (bin, pad, to, cuda ? gpu_convert : cpu_convert);
 }
 
