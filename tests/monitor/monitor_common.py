@@ -493,3 +493,17 @@ def long_ts():
                         'yuv420p', '-c:a', 'aac', '-threads', '1', '-f',
                         'mpegts', part], check=True, timeout=300)
     return _locked_make('long.ts', make)
+
+
+def degraded_ts():
+    """The faults clip re-encoded at a very low quality (a compared pair's
+    distorted side: PSNR far below 30 dB)."""
+    ts = faults_ts()
+
+    def make(part):
+        subprocess.run(['ffmpeg', '-nostdin', '-v', 'error', '-y', '-i', ts,
+                        '-c:v', 'libx264', '-preset', 'veryfast', '-crf',
+                        '50', '-g', str(FPS // 2), '-bf', '0', '-c:a', 'copy',
+                        '-threads', '1', '-f', 'mpegts', part], check=True,
+                       timeout=300)
+    return _locked_make('degraded.ts', make)
