@@ -107,6 +107,9 @@ def main():
         rc, out = run_tool(['--config', shard, '--shard', '2/2'])
         fx.check(rc == 2 and '--shard' in out, '--shard 2/2 refused: %s' %
                  out.strip())
+        rc, out = run_tool(['--webhook', 'ftp://x/', tiny])
+        fx.check(rc == 2 and '--webhook' in out, 'a webhook that is not '
+                 'HTTP: refused: %s' % out.strip())
         rc, out = run_tool(['--listen', 'nowhere', tiny])
         fx.check(rc == 0, '--check-config does not open the server')
 

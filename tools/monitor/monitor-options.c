@@ -232,6 +232,15 @@ monitor_options_parse (int *argc, char ***argv, MonitorSettings * s)
   else if (opt_shard && !parse_shard (opt_shard, &s->shard_i, &s->shard_n))
     status = usage_error ("--shard '%s': I/N expected, 0 <= I < N (e.g. "
         "0/4)", opt_shard);
+  for (gchar ** w = opt_webhooks; w && *w && status < 0; w++) {
+    gchar *scheme = g_uri_parse_scheme (*w);
+    if (!scheme || (g_ascii_strcasecmp (scheme, "http") &&
+            g_ascii_strcasecmp (scheme, "https")) ||
+        !g_uri_is_valid (*w, G_URI_FLAGS_NONE, NULL))
+      status = usage_error ("--webhook '%s': an http:// or https:// URL "
+          "expected", *w);
+    g_free (scheme);
+  }
   if (status >= 0)
     goto out;
   s->thumbnail_width = opt_thumb;
