@@ -184,7 +184,8 @@ need_token (Monitor * m, SoupServerMessage * msg)
 {
   if (!m->settings->api_token) {
     monitor_http_error (msg, SOUP_STATUS_FORBIDDEN, "changes over HTTP are "
-        "off: start sharpness-monitor with --api-token-file to allow them");
+        "off: start sharpness-monitor with --api-token-file (or "
+        "--api-token) to allow them");
     return FALSE;
   }
   if (!monitor_http_token_ok (m, msg)) {
@@ -236,19 +237,23 @@ add_channel (Monitor * m, SoupServerMessage * msg)
     goto done;
   }
   o = json_node_get_object (root);
-  for (GList * l = json_object_get_members (o), *k = l; k; k = k->next) {
-    if (g_strcmp0 (k->data, "uri") && g_strcmp0 (k->data, "name") &&
-        g_strcmp0 (k->data, "tiles")) {
+  {
+    GList *members = json_object_get_members (o);
+    const gchar *bad = NULL;
+
+    for (GList * k = members; k && !bad; k = k->next)
+      if (g_strcmp0 (k->data, "uri") && g_strcmp0 (k->data, "name") &&
+          g_strcmp0 (k->data, "tiles"))
+        bad = k->data;
+    if (bad) {
       gchar *why = g_strdup_printf ("unknown member '%s' (uri, name, tiles;"
-          " other settings go in the configuration file)",
-          (const gchar *) k->data);
+          " other settings go in the configuration file)", bad);
       monitor_http_error (msg, SOUP_STATUS_BAD_REQUEST, why);
       g_free (why);
-      g_list_free (l);
-      goto done;
-    } else if (!k->next) {
-      g_list_free (l);
     }
+    g_list_free (members);
+    if (bad)
+      goto done;
   }
   uri = member_string (o, "uri");
   name = member_string (o, "name");

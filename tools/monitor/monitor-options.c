@@ -20,7 +20,8 @@
 #define DEFAULT_EVENTS_MAX_MB 64
 #define DEFAULT_EVENTS_KEEP 5
 
-static gchar *opt_config, *opt_listen, *opt_token_file, *opt_events,
+static gchar *opt_config, *opt_listen, *opt_token_file, *opt_token,
+    *opt_events,
     *opt_shard, *opt_metric, *opt_tiles;
 static gchar **opt_webhooks, **opt_uris;
 static gint opt_max_backoff = 30;
@@ -40,6 +41,9 @@ static GOptionEntry entries[] = {
       "ADDR:PORT"},
   {"api-token-file", 0, 0, G_OPTION_ARG_FILENAME, &opt_token_file,
       "Allow POST/DELETE with the token this file holds", "FILE"},
+  {"api-token", 0, 0, G_OPTION_ARG_STRING, &opt_token,
+      "The same, the token given here (other users see it in ps: prefer "
+      "the file)", "TOKEN"},
   {"events", 'e', 0, G_OPTION_ARG_FILENAME, &opt_events,
       "Append every alarm event to FILE as a JSON line", "FILE"},
   {"events-max-size", 0, 0, G_OPTION_ARG_INT, &opt_events_mb,
@@ -131,7 +135,7 @@ static const gchar description[] =
     "  /healthz     ok\n"
     "  /api/channels, /api/channels/NAME, /api/events?since=ID\n"
     "  POST /api/channels, DELETE /api/channels/NAME and\n"
-    "  POST /api/alarms/NAME/KIND/ack need --api-token-file's token\n"
+    "  POST /api/alarms/NAME/KIND/ack need the --api-token(-file) token\n"
     "  (Authorization: Bearer TOKEN) and take URIs only.\n"
     "\n"
     "EXIT STATUS\n"
@@ -249,17 +253,24 @@ monitor_options_parse (int *argc, char ***argv, MonitorSettings * s)
   s->restart_after = opt_restart_after;
   s->max_backoff = opt_max_backoff;
 
-  if (opt_token_file) {
+  if (opt_token_file || opt_token) {
     gchar *t = NULL;
-    if (!g_file_get_contents (opt_token_file, &t, NULL, &error)) {
+    if (opt_token_file && opt_token) {
+      status = usage_error ("give --api-token-file or --api-token, not "
+          "both");
+      goto out;
+    }
+    if (opt_token)
+      t = g_strdup (opt_token);
+    else if (!g_file_get_contents (opt_token_file, &t, NULL, &error)) {
       status = usage_error ("--api-token-file: %s", error->message);
       goto out;
     }
     g_strstrip (t);
     if (strlen (t) < 16) {
       g_free (t);
-      status = usage_error ("--api-token-file: the token must be at least "
-          "16 characters (e.g. head -c 24 /dev/urandom | base64)");
+      status = usage_error ("--api-token: the token must be at least 16 "
+          "characters (e.g. head -c 24 /dev/urandom | base64)");
       goto out;
     }
     s->api_token = t;
