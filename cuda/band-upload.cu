@@ -26,6 +26,7 @@
 #include <cuda.h>
 #include <cstdio>
 
+#include "host-staging.h"
 #include "sharpness-cuda-private.h"
 
 typedef CUresult (CUDAAPI * WriteValueFunc) (CUstream stream,
@@ -115,10 +116,9 @@ sharpness_cuda_upload_bands (SharpnessCuda * cuda,
     SharpnessCudaArrival * arrival)
 {
   SharpnessCudaBands *b = &cuda->bands;
-  const size_t width_bytes = sharpness_plane_row_bytes (plane);
-  const size_t pixels_bytes = (size_t) plane->width * plane->pixel_stride;
-  const size_t pitch = ((width_bytes > pixels_bytes ? width_bytes :
-          pixels_bytes) + 15) & ~(size_t) 15;
+  const size_t lead = sharpness_cuda_staging_lead (plane);
+  const size_t width_bytes = sharpness_cuda_staging_width (plane);
+  const size_t pitch = sharpness_cuda_staging_pitch (plane);
   const size_t bytes = width_bytes * plane->height;
 
   if (!b->write_value || bytes < kMinBytes || plane->height < 2 ||
@@ -151,7 +151,8 @@ sharpness_cuda_upload_bands (SharpnessCuda * cuda,
     const int y = k * rows;
     const int n = plane->height - y < rows ? plane->height - y : rows;
     st = sharpness_cuda_check (cuda, cudaMemcpy2DAsync (cuda->staging +
-            (size_t) y * pitch, pitch, plane->data + (size_t) y * src_pitch,
+            (size_t) y * pitch, pitch,
+            plane->data - lead + (size_t) y * src_pitch,
             src_pitch, width_bytes, n, cudaMemcpyHostToDevice,
             b->copy_stream), "band upload");
     if (st == SHARPNESS_OK) {
@@ -182,7 +183,7 @@ sharpness_cuda_upload_bands (SharpnessCuda * cuda,
   b->next += bands;
 
   *dev = *plane;
-  dev->data = cuda->staging;
+  dev->data = cuda->staging + lead;
   dev->stride = pitch;
   return SHARPNESS_OK;
 }
