@@ -36,7 +36,8 @@ typedef CUresult (CUDAAPI * WriteValueFunc) (CUstream stream,
 static const size_t kMinBytes = 256 * 1024;
 /* Two bands, the first this share of the rows.  Every band costs the copy
  * engine a command and its flag a bubble, so few bands copy fastest
- * (tests/cuda/bench-band-upload.cu, docs/architecture.md).  With 3/4
+ * (tests/cuda/bench-band-upload.cu,
+ * docs/performance/notes-cuda-service.md).  With 3/4
  * first, the kernel has done three quarters of the frame when the last
  * quarter lands (a quarter's copy takes longer than the whole kernel), so
  * the frame ends a quarter of a kernel after the copy. */

@@ -421,6 +421,10 @@ gst_cuda_sharpness_set_caps (GstBaseTransform * trans, GstCaps * incaps,
       info.colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255;
   self->have_freeze_layout = sharpness_freeze_layout_from_info
       (&self->freeze_layout, &info);
+  if (!self->have_freeze_layout)
+    GST_INFO_OBJECT (self, "no freeze detection on %s frames (docs/"
+        "reference/cudasharpness.md, content states)",
+        GST_VIDEO_INFO_NAME (&info));
   sharpness_caps_refusal_set_caps (&self->refusal, incaps, TRUE);
   GST_DEBUG_OBJECT (self, "analysing %s %dx%d in %s memory",
       GST_VIDEO_INFO_NAME (&info), GST_VIDEO_INFO_WIDTH (&info),
