@@ -1,5 +1,6 @@
 /* The tools' GPU set-up (sharpness-scan, sharpness-monitor): the NVIDIA
- * decoders' rank, and whether the CUDA backend is usable.
+ * decoders' rank, whether the CUDA backend is usable, whether a pad
+ * gives CUDA memory.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -77,4 +78,18 @@ sharpness_tool_gpu_backend_usable (gint device_id, GstContext ** context)
   gst_element_set_state (e, GST_STATE_NULL);
   gst_object_unref (e);
   return ok;
+}
+
+gboolean
+sharpness_tool_pad_offers_cuda (GstPad * pad)
+{
+  GstCaps *caps = gst_pad_query_caps (pad, NULL);
+  gboolean cuda = FALSE;
+
+  for (guint i = 0; caps && i < gst_caps_get_size (caps) && !cuda; i++) {
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+    cuda = f && gst_caps_features_contains (f, "memory:CUDAMemory");
+  }
+  gst_clear_caps (&caps);
+  return cuda;
 }

@@ -23,5 +23,9 @@ gboolean sharpness_tool_gpu_rank_decoders (guint rank);
 gboolean sharpness_tool_gpu_backend_usable (gint device_id,
     GstContext ** context);
 
+/* Whether what @pad can produce includes CUDA memory: a GPU decoder's
+ * pad, whose frames can stay on the GPU. */
+gboolean sharpness_tool_pad_offers_cuda (GstPad * pad);
+
 G_END_DECLS
 #endif /* SHARPNESS_TOOL_GPU_H */

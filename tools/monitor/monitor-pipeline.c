@@ -24,6 +24,7 @@
 #include <gst/app/gstappsink.h>
 
 #include "monitor-app.h"
+#include "sharpness-tool-gpu.h"
 
 /* Frames the analysis queue holds: bounded, leaky on live sources. */
 #define ANALYSIS_QUEUE_BUFFERS 8
@@ -162,24 +163,10 @@ static const gchar *const cpu_convert[] = { "videoconvert", NULL };
 static const gchar *const gpu_convert[] = { "cudaconvert", NULL };
 
 static gboolean
-offers_cuda (GstPad * pad)
-{
-  GstCaps *caps = gst_pad_query_caps (pad, NULL);
-  gboolean cuda = FALSE;
-
-  for (guint i = 0; caps && i < gst_caps_get_size (caps) && !cuda; i++) {
-    GstCapsFeatures *f = gst_caps_get_features (caps, i);
-    cuda = f && gst_caps_features_contains (f, "memory:CUDAMemory");
-  }
-  gst_clear_caps (&caps);
-  return cuda;
-}
-
-static gboolean
 link_video (MonitorChannel * c, GstElement * bin, GstPad * pad, GstPad * to)
 {
   GstElementFactory *f = gst_element_factory_find ("cudaconvert");
-  gboolean cuda = c->monitor->settings->gpu_decode && f && offers_cuda (pad);
+  gboolean cuda = c->monitor->settings->gpu_decode && f && sharpness_tool_pad_offers_cuda (pad);
 
   if (f)
     gst_object_unref (f);
