@@ -228,7 +228,9 @@ def main():
                 if c['name'] not in snap and (c['frames_scored'] >= END_FRAMES
                                               or last.get(c['name']) == 2):
                     snap[c['name']] = None
-                    snap_time[c['name']] = time.time() + 0.5
+                    # Past one scrape interval (1 s): Prometheus' sample
+                    # at this time is one taken after the last event.
+                    snap_time[c['name']] = time.time() + 1.5
             for ch, t in snap_time.items():
                 if snap[ch] is None and time.time() >= t:
                     snap[ch] = mc.events(mon, ch)

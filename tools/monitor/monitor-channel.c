@@ -147,6 +147,7 @@ teardown (MonitorChannel * c)
   }
   c->pipeline = NULL;
   c->analysis_queue = c->audio_queue = c->scorer = c->video_tee = NULL;
+  c->audio_sink = NULL;
   c->sink = NULL;
   monitor_alarms_pipeline_gone (c);
   g_object_set_data (G_OBJECT (pipe), "channel", monitor_channel_ref (c));
@@ -293,6 +294,7 @@ monitor_channel_start (MonitorChannel * c)
   c->started_us = g_get_monotonic_time ();
   c->up_since_us = 0;
   c->state = MONITOR_CHANNEL_STARTING;
+  g_atomic_int_set (&c->source_live, FALSE);
   pipe = monitor_pipeline_build (c, &error);
   if (!pipe) {
     monitor_channel_fail (c, error->message);
@@ -310,6 +312,13 @@ monitor_channel_start (MonitorChannel * c)
   switch (gst_element_set_state (pipe, GST_STATE_PLAYING)) {
     case GST_STATE_CHANGE_NO_PREROLL:
       monitor_pipeline_set_live (c, TRUE);
+      break;
+    case GST_STATE_CHANGE_ASYNC:
+    case GST_STATE_CHANGE_SUCCESS:
+      /* urisourcebin hides its live source's NO_PREROLL; the source was
+       * made (deep-element-added) during the state change. */
+      if (g_atomic_int_get (&c->source_live))
+        monitor_pipeline_set_live (c, TRUE);
       break;
     case GST_STATE_CHANGE_FAILURE:
     /* The error message on the bus says why; it may come later. */

@@ -136,7 +136,9 @@ struct _MonitorChannel
 
   /* Streaming threads: the elements they touch (set before PLAYING). */
   GstElement *analysis_queue, *audio_queue, *scorer, *video_tee, *sink;
+  GstElement *audio_sink;
   gboolean live;                /* the pipeline is live */
+  gint source_live;             /* atomic: a live source element was made */
   gboolean video_linked, audio_linked;
   GstSegment segment;           /* of the scorer's output */
   guint64 frame_index;

@@ -22,12 +22,17 @@
 #include <string.h>
 
 #include <gst/app/gstappsink.h>
+#include <gst/base/gstbasesrc.h>
 
 #include "monitor-app.h"
 #include "sharpness-tool-gpu.h"
 
-/* Frames the analysis queue holds: bounded, leaky on live sources. */
-#define ANALYSIS_QUEUE_BUFFERS 8
+/* What the analysis queue holds before a live channel leaks: about a
+ * second of frames, so that a scorer held up for a moment (a busy host) is
+ * not a lost frame, but never more than a few full-HD frames' bytes per
+ * channel (hundreds of channels share the memory). */
+#define ANALYSIS_QUEUE_BUFFERS 30
+#define ANALYSIS_QUEUE_BYTES (32u << 20)
 #define AUDIO_QUEUE_BUFFERS 32
 /* Audio levels this often: silence starts and ends to within less than a
  * frame. */
@@ -75,6 +80,8 @@ monitor_pipeline_set_live (MonitorChannel * c, gboolean live)
     g_object_set (c->analysis_queue, "leaky", live ? 2 : 0, NULL);
   if (c->audio_queue)
     g_object_set (c->audio_queue, "leaky", live ? 2 : 0, NULL);
+  if (c->audio_sink)
+    g_object_set (c->audio_sink, "sync", !live && paced (c), NULL);
 }
 
 static GstStreamType
@@ -211,10 +218,13 @@ link_audio (MonitorChannel * c, GstElement * bin, GstPad * pad)
   g_object_set (q, "max-size-buffers", AUDIO_QUEUE_BUFFERS,
       "max-size-bytes", 0, "max-size-time", (guint64) 0, NULL);
   c->audio_queue = q;
-  monitor_pipeline_set_live (c, c->live);
+  c->audio_sink = sink;
+  g_object_set (sink, "async", FALSE, NULL);
+  /* The state change may not have returned yet: the source says. */
+  monitor_pipeline_set_live (c, c->live ||
+      g_atomic_int_get (&c->source_live));
   g_object_set (level, "interval", (guint64) (LEVEL_INTERVAL_MS * GST_MSECOND),
       "post-messages", TRUE, NULL);
-  g_object_set (sink, "sync", paced (c), "async", FALSE, NULL);
   gst_bin_add_many (GST_BIN (bin), q, conv, level, sink, NULL);
   gst_element_link_many (q, conv, level, sink, NULL);
   qsink = gst_element_get_static_pad (q, "sink");
@@ -456,17 +466,48 @@ set_scorer (MonitorChannel * c, GstElement * e)
     g_object_set (e, "event-thumbnails", s->thumbnail_width, NULL);
 }
 
-/* MPEG-TS over UDP, RTP or SRT: the demuxer's timestamps are the
- * stream's PTS, not PTS mapped through the PCR and the packets' arrival
- * times, whose jitter moved alarm edges by more than a frame (and moved
- * audio against video).  A live pipeline does not sync on them (see
- * monitor_pipeline_set_live), so the sender's clock drift is harmless. */
+static gboolean
+network_ts (const MonitorChannelConfig * cfg)
+{
+  return cfg->uri && (g_str_has_prefix (cfg->uri, "udp:") ||
+      g_str_has_prefix (cfg->uri, "rtp:") ||
+      g_str_has_prefix (cfg->uri, "srt:"));
+}
+
+/* Settings of elements that the decode bins make. */
 static void
 element_added (GstBin * bin, GstBin * sub, GstElement * element,
     gpointer user_data)
 {
+  MonitorChannel *c = user_data;
+  const MonitorChannelConfig *cfg = c->cfg;
   GstElementFactory *f = gst_element_get_factory (element);
 
+  /* A live source (udpsrc, srtsrc...) inside urisourcebin does not make
+   * the pipeline's state change answer NO_PREROLL: the channel would sync
+   * on the stream's timestamps and hold every frame for the sender's
+   * buffering delay, and its queues would block instead of leaking. */
+  if (GST_IS_BASE_SRC (element) &&
+      gst_base_src_is_live (GST_BASE_SRC (element)))
+    g_atomic_int_set (&c->source_live, TRUE);
+
+  /* FFmpeg's frame threading holds a frame per thread (it cannot start a
+   * frame before the previous one is parsed), which delayed every alarm of
+   * a live channel by most of a second on the CPU; a monitor runs many
+   * channels, so their decoders use the cores in parallel anyway.  Slice
+   * threading adds no delay.  Files keep frame threading: as fast as
+   * possible wants the throughput. */
+  if (f && !is_file (cfg) && g_str_has_prefix (GST_OBJECT_NAME (f), "avdec_")
+      && g_object_class_find_property (G_OBJECT_GET_CLASS (element),
+          "thread-type"))
+    gst_util_set_object_arg (G_OBJECT (element), "thread-type", "slice");
+  if (!network_ts (cfg))
+    return;
+  /* MPEG-TS over UDP, RTP or SRT: the demuxer's timestamps are the
+   * stream's PTS, not PTS mapped through the PCR and the packets' arrival
+   * times, whose jitter moved alarm edges by more than a frame (and moved
+   * audio against video).  A live pipeline does not sync on them (see
+   * monitor_pipeline_set_live), so the sender's clock drift is harmless. */
   if (f && g_str_equal (GST_OBJECT_NAME (f), "tsdemux") &&
       g_object_class_find_property (G_OBJECT_GET_CLASS (element),
           "ignore-pcr"))
@@ -477,14 +518,6 @@ element_added (GstBin * bin, GstBin * sub, GstElement * element,
       g_object_class_find_property (G_OBJECT_GET_CLASS (element),
           "auto-reconnect"))
     g_object_set (element, "auto-reconnect", FALSE, NULL);
-}
-
-static gboolean
-network_ts (const MonitorChannelConfig * cfg)
-{
-  return cfg->uri && (g_str_has_prefix (cfg->uri, "udp:") ||
-      g_str_has_prefix (cfg->uri, "rtp:") ||
-      g_str_has_prefix (cfg->uri, "srt:"));
 }
 
 GstElement *
@@ -505,12 +538,12 @@ monitor_pipeline_build (MonitorChannel * c, GError ** error)
   c->analysis_queue = q1;
   c->sink = sink;
   c->scorer = scorer;
-  if (network_ts (cfg))
-    g_signal_connect (pipe, "deep-element-added", G_CALLBACK (element_added),
-        NULL);
+  g_signal_connect (pipe, "deep-element-added", G_CALLBACK (element_added),
+      c);
   c->video_tee = tee;
   g_object_set (q1, "max-size-buffers", ANALYSIS_QUEUE_BUFFERS,
-      "max-size-bytes", 0, "max-size-time", (guint64) 0, NULL);
+      "max-size-bytes", ANALYSIS_QUEUE_BYTES, "max-size-time", (guint64) 0,
+      NULL);
   g_signal_connect (q1, "overrun", G_CALLBACK (monitor_frames_queue_overrun),
       c);
   set_scorer (c, scorer);
