@@ -204,9 +204,18 @@ def main():
         # it (the hanging webhook receiver holds a request by now).
         mc.wait_until('22 s of the clip', lambda: time.monotonic() - t0 >
                       22, 40)
-        rates = {r['metric']['channel']: float(r['value'][1]) for r in
-                 prom_query(prom, 'rate(sharpness_frames_scored_total'
-                            '[15s])')}
+        # Live channels score frames as they come: a moment's stall of a
+        # busy host leaves a backlog at one end of the window, worked off
+        # later.  The median of the 15 s rate at five instants a second
+        # apart is the channel's rate, not that moment's.
+        now = time.time()
+        samples = {}
+        for k in range(5):
+            for r in prom_query(prom, 'rate(sharpness_frames_scored_total'
+                                '[15s])&time=%.3f' % (now - k)):
+                samples.setdefault(r['metric']['channel'], []).append(
+                    float(r['value'][1]))
+        rates = {ch: statistics.median(v) for ch, v in samples.items()}
         for ch in CHANNELS:
             fx.check(abs(rates.get(ch, 0) - mc.FPS) <= 0.02 * mc.FPS,
                      '%s: scored %.2f fps, source %d fps (within 2 %%)' % (

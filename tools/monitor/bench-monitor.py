@@ -687,12 +687,14 @@ def main():
     if not shutil.which('gst-launch-1.0'):
         sys.exit('bench-monitor: gst-launch-1.0 not on PATH (source the '
                  'staged runtime\'s env.sh)')
-    # The build's plugin, unless GStreamer is told otherwise.
-    plugins = os.path.join(os.path.dirname(os.path.abspath(args.monitor)),
-                           '..', '..', 'gst')
-    if not os.environ.get('GST_PLUGIN_PATH_1_0') and \
-            not os.environ.get('GST_PLUGIN_PATH') and os.path.isdir(plugins):
-        os.environ['GST_PLUGIN_PATH_1_0'] = os.path.normpath(plugins)
+    # The plugin of the monitor's own build first: the staged runtime's
+    # env.sh adds ./build, which may be another build.
+    plugins = os.path.normpath(os.path.join(os.path.dirname(
+        os.path.abspath(args.monitor)), '..', '..', 'gst'))
+    if os.path.isdir(plugins):
+        old = os.environ.get('GST_PLUGIN_PATH_1_0')
+        os.environ['GST_PLUGIN_PATH_1_0'] = plugins + (':' + old if old
+                                                       else '')
     Clip(args.clip)     # checks the clip before anything starts
     os.makedirs(args.out, exist_ok=True)
     # Every process's log stays in OUT/logs, for a step that failed.

@@ -146,8 +146,7 @@ teardown (MonitorChannel * c)
     c->bus_watch = 0;
   }
   c->pipeline = NULL;
-  c->analysis_queue = c->audio_queue = c->scorer = c->video_tee = NULL;
-  c->audio_sink = NULL;
+  c->analysis_queue = c->scorer = c->video_tee = NULL;
   c->sink = NULL;
   monitor_alarms_pipeline_gone (c);
   g_object_set_data (G_OBJECT (pipe), "channel", monitor_channel_ref (c));

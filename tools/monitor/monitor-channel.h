@@ -135,8 +135,7 @@ struct _MonitorChannel
   guint64 last_decoded_seen;
 
   /* Streaming threads: the elements they touch (set before PLAYING). */
-  GstElement *analysis_queue, *audio_queue, *scorer, *video_tee, *sink;
-  GstElement *audio_sink;
+  GstElement *analysis_queue, *scorer, *video_tee, *sink;
   gboolean live;                /* the pipeline is live */
   gint source_live;             /* atomic: a live source element was made */
   gboolean video_linked, audio_linked;

@@ -67,6 +67,26 @@ paced (MonitorChannel * c)
   return !c->monitor->settings->as_fast_as_possible;
 }
 
+#define AUDIO_QUEUE_NAME "monitor-audio-queue"
+#define AUDIO_SINK_NAME "monitor-audio-sink"
+
+/* The audio branch of @bin (if linked): leaky and not synced when live. */
+static void
+audio_set_live (MonitorChannel * c, GstElement * bin, gboolean live)
+{
+  GstElement *q = gst_bin_get_by_name (GST_BIN (bin), AUDIO_QUEUE_NAME);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (bin), AUDIO_SINK_NAME);
+
+  if (q) {
+    g_object_set (q, "leaky", live ? 2 : 0, NULL);
+    gst_object_unref (q);
+  }
+  if (sink) {
+    g_object_set (sink, "sync", !live && paced (c), NULL);
+    gst_object_unref (sink);
+  }
+}
+
 /* Live: the queues leak, the newest frames win and the drops are counted.
  * Otherwise they block (the source waits, nothing is lost). */
 void
@@ -78,10 +98,10 @@ monitor_pipeline_set_live (MonitorChannel * c, gboolean live)
     g_object_set (c->sink, "sync", !live && paced (c), NULL);
   if (c->analysis_queue)
     g_object_set (c->analysis_queue, "leaky", live ? 2 : 0, NULL);
-  if (c->audio_queue)
-    g_object_set (c->audio_queue, "leaky", live ? 2 : 0, NULL);
-  if (c->audio_sink)
-    g_object_set (c->audio_sink, "sync", !live && paced (c), NULL);
+  /* The audio branch, if linked yet (by name: a streaming thread of a
+   * pipeline being torn down must not leave pointers in the channel). */
+  if (c->pipeline)
+    audio_set_live (c, c->pipeline, live);
 }
 
 static GstStreamType
@@ -217,15 +237,14 @@ link_audio (MonitorChannel * c, GstElement * bin, GstPad * pad)
   }
   g_object_set (q, "max-size-buffers", AUDIO_QUEUE_BUFFERS,
       "max-size-bytes", 0, "max-size-time", (guint64) 0, NULL);
-  c->audio_queue = q;
-  c->audio_sink = sink;
+  gst_object_set_name (GST_OBJECT (q), AUDIO_QUEUE_NAME);
+  gst_object_set_name (GST_OBJECT (sink), AUDIO_SINK_NAME);
   g_object_set (sink, "async", FALSE, NULL);
-  /* The state change may not have returned yet: the source says. */
-  monitor_pipeline_set_live (c, c->live ||
-      g_atomic_int_get (&c->source_live));
   g_object_set (level, "interval", (guint64) (LEVEL_INTERVAL_MS * GST_MSECOND),
       "post-messages", TRUE, NULL);
   gst_bin_add_many (GST_BIN (bin), q, conv, level, sink, NULL);
+  /* The state change may not have returned yet: the source says. */
+  audio_set_live (c, bin, c->live || g_atomic_int_get (&c->source_live));
   gst_element_link_many (q, conv, level, sink, NULL);
   qsink = gst_element_get_static_pad (q, "sink");
   gst_pad_link (pad, qsink);
