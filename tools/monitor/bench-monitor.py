@@ -20,14 +20,15 @@
 #     the black onset); p50 and p99;
 #   - /metrics render time at 200 channels;
 #   - with --soak: RSS over the soak, its growth after the warm-up.
-# Writes DIR/results.csv, DIR/results.md, DIR/summary.txt (also printed).
+# Writes DIR/results.csv, results.md and results-summary.txt (soak.* with
+# --soak; the summary is also printed), and every process's log in DIR/logs.
 #
-# Needs no GStreamer Python bindings and no network: Python 3 with numpy,
-# gst-launch-1.0 and the GStreamer runtime on PATH/LD_LIBRARY_PATH (the
-# staged runtime's env.sh), the build's sharpness-monitor and plugin, the
-# clips of tools/monitor/make-bench-clips.sh.  `--quick` (320x180, CPU
-# decoding, N = 2 and 4) checks the program itself on a machine without a
-# GPU.
+# Needs no GStreamer Python bindings, no Python package beyond the
+# standard library and no network: Python 3, gst-launch-1.0 and the
+# GStreamer runtime on PATH and LD_LIBRARY_PATH (the staged runtime's
+# env.sh), the build's sharpness-monitor and plugin, the clips of
+# tools/monitor/make-bench-clips.sh.  `--quick` (320x180, CPU decoding,
+# N = 2 and 4) checks the program itself on a machine without a GPU.
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -95,68 +96,80 @@ class Clip:
     to rewrite so that loop k continues loop k-1: PTS/DTS and PCR moved on
     by k clip lengths, continuity counters by k times each PID's count (a
     real feed does not jump back every 20 s, and the demuxer would drop
-    data at each jump)."""
+    data at each jump).  Plain Python: the GPU machine's Python has no
+    GStreamer bindings."""
 
     def __init__(self, path):
-        import numpy as np
-        self.np = np
         with open(path, 'rb') as f:
-            data = f.read()
+            data = bytearray(f.read())
         n = len(data) // TS
-        pkts = np.frombuffer(data[:n * TS], np.uint8).reshape(n, TS)
-        if not (pkts[:, 0] == 0x47).all():
+        del data[n * TS:]
+        if n == 0 or any(data[i * TS] != 0x47 for i in range(n)):
             sys.exit('bench-monitor: %s is not an MPEG-TS' % path)
-        pkts = np.ascontiguousarray(np.pad(pkts, ((0, (-n) % 7), (0, 0)),
-                                           constant_values=0))
-        # Padding: null packets (PID 0x1fff).
-        pkts[n:, 0], pkts[n:, 1], pkts[n:, 2], pkts[n:, 3] = 0x47, 0x1f, \
-            0xff, 0x10
-        self.base = pkts
-        self.n = len(pkts)
-        pid = (pkts[:, 1].astype(np.int64) & 0x1f) << 8 | pkts[:, 2]
-        afc = (pkts[:, 3] >> 4) & 3
-        payload = (afc & 1) == 1
-        counts = {}
-        for p in np.unique(pid[payload]):
-            counts[int(p)] = int((pid[payload] == p).sum())
-        self.cc_unit = np.zeros(self.n, np.int64)
-        for p, c in counts.items():
-            self.cc_unit[payload & (pid == p)] = c
+        # Whole datagrams: null packets (PID 0x1fff) at the end.
+        while n % 7:
+            data += bytes([0x47, 0x1f, 0xff, 0x10]) + bytes(TS - 4)
+            n += 1
+        self.base = bytes(data)
+        self.n = n
+        counts, payload_at = {}, []
         self.pts_at, self.pcr_at = [], []
         pcr_idx, pcr_val = [], []
         video_pts = {}
         for i in range(n):
-            row = pkts[i]
+            o0 = i * TS
+            pid = (data[o0 + 1] & 0x1f) << 8 | data[o0 + 2]
+            afc = (data[o0 + 3] >> 4) & 3
+            if pid == 0x1fff:
+                continue
+            if afc & 1:
+                counts[pid] = counts.get(pid, 0) + 1
+                payload_at.append((o0 + 3, pid))
             o = 4
-            if afc[i] & 2:
-                alen = int(row[4])
-                if alen >= 7 and row[5] & 0x10:
-                    b = row[6:12]
-                    base = (int(b[0]) << 25 | int(b[1]) << 17 |
-                            int(b[2]) << 9 | int(b[3]) << 1 | int(b[4]) >> 7)
-                    ext = (int(b[4]) & 1) << 8 | int(b[5])
-                    self.pcr_at.append(i)
+            if afc & 2:
+                alen = data[o0 + 4]
+                if alen >= 7 and data[o0 + 5] & 0x10:
+                    b = data[o0 + 6:o0 + 12]
+                    base = (b[0] << 25 | b[1] << 17 | b[2] << 9 | b[3] << 1 |
+                            b[4] >> 7)
+                    self.pcr_at.append(o0 + 6)
                     pcr_idx.append(i)
-                    pcr_val.append(base * 300 + ext)
+                    pcr_val.append(base * 300 + ((b[4] & 1) << 8 | b[5]))
                 o = 5 + alen
-            if not (row[1] & 0x40) or not payload[i] or o + 14 > TS:
+            if not (data[o0 + 1] & 0x40) or not (afc & 1) or o + 14 > TS:
                 continue
-            if row[o] != 0 or row[o + 1] != 0 or row[o + 2] != 1:
+            p = o0 + o
+            if data[p:p + 3] != b'\x00\x00\x01':
                 continue
-            sid, flags = int(row[o + 3]), int(row[o + 7]) >> 6
+            sid, flags = data[p + 3], data[p + 7] >> 6
             if flags & 2:
-                self.pts_at.append((i, o + 9))
+                self.pts_at.append(p + 9)
                 if 0xe0 <= sid <= 0xef:
-                    video_pts[_ts_get(row[o + 9:o + 14])] = i
+                    video_pts[_ts_get(data[p + 9:p + 14])] = i
             if flags == 3:
-                self.pts_at.append((i, o + 14))
+                self.pts_at.append(p + 14)
         if not pcr_idx or not video_pts:
             sys.exit('bench-monitor: no PCR or no video in %s' % path)
-        t = (np.array(pcr_val, np.float64) - pcr_val[0]) / 27e6
-        due = np.interp(np.arange(self.n), pcr_idx, t)
+        self.cc_at = [(at, counts[pid]) for at, pid in payload_at]
         self.length = CLIP_FRAMES / FPS
-        self.due = np.minimum(due[::7], self.length - 1e-3).tolist()
-        self.dgrams = self.n // 7
+        # Each datagram is due at its first packet's time, interpolated
+        # between the PCRs around it.
+        due, j = [], 0
+        t0 = pcr_val[0]
+        for i in range(0, n, 7):
+            while j + 1 < len(pcr_idx) and pcr_idx[j + 1] <= i:
+                j += 1
+            if i <= pcr_idx[0]:
+                t = 0.0
+            elif j + 1 < len(pcr_idx):
+                a, b = pcr_idx[j], pcr_idx[j + 1]
+                t = (pcr_val[j] + (pcr_val[j + 1] - pcr_val[j]) *
+                     (i - a) / (b - a) - t0) / 27e6
+            else:
+                t = (pcr_val[-1] - t0) / 27e6
+            due.append(min(t, self.length - 1e-3))
+        self.due = due
+        self.dgrams = n // 7
         first = min(video_pts)
         black = first + BLACK_FRAME * 90000 // FPS
         hit = [i for p, i in video_pts.items() if abs(p - black) <= 1]
@@ -170,27 +183,23 @@ class Clip:
         """The bytes of loop @k."""
         if k in self.loops:
             return self.loops[k]
-        np = self.np
-        a = self.base.copy()
-        cc = (a[:, 3].astype(np.int64) & 15) + k * self.cc_unit
-        a[:, 3] = (a[:, 3] & 0xf0) | (cc & 15).astype(np.uint8)
-        flat = a.reshape(-1)
+        a = bytearray(self.base)
+        for at, cnt in self.cc_at:
+            a[at] = (a[at] & 0xf0) | ((a[at] + k * cnt) & 15)
         d90 = int(round(self.length * 90000)) * k
-        for i, o in self.pts_at:
-            at = i * TS + o
-            _ts_put(flat, at, _ts_get(flat[at:at + 5].tolist()) + d90)
-        for i in self.pcr_at:
-            at = i * TS + 6
-            b = flat[at:at + 6].tolist()
+        for at in self.pts_at:
+            _ts_put(a, at, _ts_get(a[at:at + 5]) + d90)
+        for at in self.pcr_at:
+            b = a[at:at + 5]
             base = (b[0] << 25 | b[1] << 17 | b[2] << 9 | b[3] << 1 |
                     b[4] >> 7)
             base = (base + d90) & ((1 << 33) - 1)
-            flat[at] = base >> 25
-            flat[at + 1] = (base >> 17) & 0xff
-            flat[at + 2] = (base >> 9) & 0xff
-            flat[at + 3] = (base >> 1) & 0xff
-            flat[at + 4] = (base & 1) << 7 | (b[4] & 0x7f)
-        data = memoryview(a.tobytes())
+            a[at] = base >> 25
+            a[at + 1] = (base >> 17) & 0xff
+            a[at + 2] = (base >> 9) & 0xff
+            a[at + 3] = (base >> 1) & 0xff
+            a[at + 4] = (base & 1) << 7 | (b[4] & 0x7f)
+        data = memoryview(bytes(a))
         # Loops no channel of this process will play again.
         for old in [j for j in self.loops if j < k - 1]:
             del self.loops[old]
