@@ -14,12 +14,7 @@
 #include <string.h>
 
 #include "monitor.h"
-
-/* The scan tool's default rule (tools/scan/scan-options.c, docs/scan.md
- * "Choosing the default rule"): blur-effect against an absolute 0.55. */
-#define DEFAULT_THRESHOLD 0.55
-#define DEFAULT_WINDOW 25
-#define DEFAULT_MAX_GAP 2
+#include "sharpness-tool-rule.h"
 
 static const gchar *kind_names[MONITOR_N_KINDS] = {
   "blur", "black", "freeze", "silence", "no-signal", "psnr-drop",
@@ -32,7 +27,7 @@ static const gchar *kind_names[MONITOR_N_KINDS] = {
  * hysteresis), so their hold-off is 0; the measured levels get one second
  * so that a level hovering at its limit makes one alarm, not many. */
 static const MonitorKindSettings kind_defaults[MONITOR_N_KINDS] = {
-  [MONITOR_KIND_BLUR] = {TRUE, 0.5, 0, 0},
+  [MONITOR_KIND_BLUR] = {TRUE, SHARPNESS_TOOL_DEFAULT_MIN_DURATION, 0, 0},
   [MONITOR_KIND_BLACK] = {TRUE, 2.0, 0, 0},
   [MONITOR_KIND_FREEZE] = {TRUE, 2.0, 0, 0},
   [MONITOR_KIND_SILENCE] = {TRUE, 2.0, 1.0, -60.0},
@@ -56,17 +51,31 @@ monitor_kind_from_name (const gchar * name)
   return -1;
 }
 
+/* The blur effect is normalised to [0, 1]: an absolute threshold means
+ * the same on every picture; other metrics' scores depend on the content,
+ * and only the relative rule does. */
+void
+monitor_channel_config_set_metric (MonitorChannelConfig * c, gint metric)
+{
+  gboolean blur_effect = metric == sharpness_metric_from_nick ("blur-effect");
+
+  c->metric = (SharpnessMetric) metric;
+  c->threshold = blur_effect ? SHARPNESS_TOOL_BLUR_EFFECT_THRESHOLD : 0;
+  c->relative_threshold = blur_effect ? SHARPNESS_TOOL_BLUR_EFFECT_RELATIVE :
+      SHARPNESS_TOOL_DEFAULT_RELATIVE;
+}
+
 void
 monitor_channel_config_defaults (MonitorChannelConfig * c)
 {
-  gint m = sharpness_metric_from_nick ("blur-effect");
+  gint m = sharpness_metric_from_nick (SHARPNESS_TOOL_DEFAULT_METRIC);
 
+  if (m < 0)
+    m = sharpness_metric_from_nick (SHARPNESS_TOOL_FALLBACK_METRIC);
   memset (c, 0, sizeof (*c));
-  c->metric = m >= 0 ? (SharpnessMetric) m : SHARPNESS_METRIC_LAPLACIAN;
-  c->threshold = m >= 0 ? DEFAULT_THRESHOLD : 0;
-  c->relative_threshold = m >= 0 ? 0 : 0.6;
-  c->window = DEFAULT_WINDOW;
-  c->max_blurry_gap = DEFAULT_MAX_GAP;
+  monitor_channel_config_set_metric (c, (SharpnessMetric) m);
+  c->window = SHARPNESS_TOOL_DEFAULT_WINDOW;
+  c->max_blurry_gap = SHARPNESS_TOOL_DEFAULT_MAX_GAP;
   c->black_pixel_threshold = 0.10;
   c->black_ratio = 0.98;
   c->freeze_noise = -60.0;

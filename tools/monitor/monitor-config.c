@@ -164,6 +164,27 @@ read_settings (Ctx * x, yaml_node_t * map, MonitorChannelConfig * c,
   if (map->type != YAML_MAPPING_NODE)
     return fail (x, map, "%s: a mapping of settings expected", channel ?
         "a channel" : "defaults");
+  /* The metric first, whatever the order of the keys: it brings its own
+   * default thresholds, which a threshold key then overrides. */
+  for (yaml_node_pair_t * p = map->data.mapping.pairs.start;
+      p < map->data.mapping.pairs.top; p++) {
+    yaml_node_t *kn = yaml_document_get_node (x->doc, p->key);
+    yaml_node_t *vn = yaml_document_get_node (x->doc, p->value);
+    const gchar *key = scalar (x, kn, "key");
+    const gchar *s;
+    gint m;
+
+    if (!key)
+      return FALSE;
+    if (!g_str_equal (key, "metric"))
+      continue;
+    if (!(s = scalar (x, vn, key)))
+      return FALSE;
+    if ((m = sharpness_metric_from_nick (s)) < 0)
+      return fail (x, vn, "metric: unknown metric '%s' (see "
+          "gst-inspect-1.0 cudasharpness)", s);
+    monitor_channel_config_set_metric (c, m);
+  }
   for (yaml_node_pair_t * p = map->data.mapping.pairs.start;
       p < map->data.mapping.pairs.top; p++) {
     yaml_node_t *kn = yaml_document_get_node (x->doc, p->key);
@@ -173,6 +194,8 @@ read_settings (Ctx * x, yaml_node_t * map, MonitorChannelConfig * c,
 
     if (!key)
       return FALSE;
+    if (g_str_equal (key, "metric"))
+      continue;
     if (channel && g_str_equal (key, "name"))
       ok = get_string (x, vn, key, &c->name);
     else if (channel && g_str_equal (key, "uri"))
@@ -181,16 +204,7 @@ read_settings (Ctx * x, yaml_node_t * map, MonitorChannelConfig * c,
       ok = get_string (x, vn, key, &c->source);
     else if (channel && g_str_equal (key, "compare-with"))
       ok = get_string (x, vn, key, &c->compare_with);
-    else if (g_str_equal (key, "metric")) {
-      const gchar *s = scalar (x, vn, key);
-      gint m = s ? sharpness_metric_from_nick (s) : -1;
-      if (!s)
-        return FALSE;
-      if (m < 0)
-        return fail (x, vn, "metric: unknown metric '%s' (see "
-            "gst-inspect-1.0 cudasharpness)", s);
-      c->metric = m;
-    } else if (g_str_equal (key, "threshold"))
+    else if (g_str_equal (key, "threshold"))
       ok = get_double (x, vn, key, &c->threshold);
     else if (g_str_equal (key, "relative-threshold"))
       ok = get_double (x, vn, key, &c->relative_threshold);

@@ -68,8 +68,9 @@ static GOptionEntry entries[] = {
       "Metric of the command line's channels (default blur-effect)",
       "NAME"},
   {"threshold", 't', 0, G_OPTION_ARG_DOUBLE, &opt_threshold,
-      "Absolute blur threshold of the command line's channels (default "
-      "0.55 for blur-effect)", "VALUE"},
+      "Absolute blur threshold of the command line's channels, alone "
+      "(default: blur-effect > 0.5 or 0.8 of the recent sharpest, as "
+      "sharpness-scan; other metrics: the relative rule at 0.6)", "VALUE"},
   {"tiles", 0, 0, G_OPTION_ARG_STRING, &opt_tiles,
       "Tile map of the command line's channels", "COLSxROWS"},
   {"signal-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &opt_signal_timeout,
@@ -285,11 +286,7 @@ monitor_options_parse (int *argc, char ***argv, MonitorSettings * s)
           "gst-inspect-1.0 cudasharpness)", opt_metric);
       goto out;
     }
-    base.metric = m;
-    if (m != sharpness_metric_from_nick ("blur-effect")) {
-      base.threshold = 0;
-      base.relative_threshold = 0.6;
-    }
+    monitor_channel_config_set_metric (&base, m);
   }
   if (!isnan (opt_threshold)) {
     base.threshold = opt_threshold;

@@ -68,6 +68,9 @@ typedef struct
 } MonitorChannelConfig;
 
 void monitor_channel_config_defaults (MonitorChannelConfig * c);
+/* @metric with its default thresholds (the scan tool's rule). */
+void monitor_channel_config_set_metric (MonitorChannelConfig * c,
+    gint metric);
 MonitorChannelConfig *monitor_channel_config_copy (const MonitorChannelConfig
     * c);
 void monitor_channel_config_free (MonitorChannelConfig * c);
