@@ -583,9 +583,11 @@ def decoder_step(args, tmp, n, seconds, warmup):
         nv.stop()
 
 
-def search(step, tries, grow, max_n, resolution, rows, kind):
+def search(step, tries, grow, max_n, resolution, rows, kind, save):
     """The largest N that holds: @tries in order, then N grown by @grow
-    until one fails, then bisection down to @resolution channels."""
+    until one fails, then bisection down to @resolution channels.  @save
+    writes the rows after each step (a run stopped at its time limit keeps
+    what it measured)."""
     lo, hi = 0, None
 
     def trial(n):
@@ -593,6 +595,7 @@ def search(step, tries, grow, max_n, resolution, rows, kind):
         r = step(n)
         log('  ' + ', '.join('%s=%s' % (k, fmt(v)) for k, v in r.items()))
         rows.append(dict(r, step=kind))
+        save()
         return r['holds']
     for n in tries:
         if n > max_n:
@@ -671,6 +674,12 @@ def main():
                     help='measured seconds per step')
     ap.add_argument('--warmup', type=int, default=8)
     ap.add_argument('--metrics-n', type=int, default=200)
+    ap.add_argument('--parts', default='monitor,decoders,metrics',
+                    help='which searches to run (to split a run that does '
+                    'not fit a time limit)')
+    ap.add_argument('--decoder-start', type=int,
+                    help='first N of the decoders alone (default: the '
+                    "monitor's largest N)")
     ap.add_argument('--soak', action='store_true',
                     help='run the soak only (its own command)')
     ap.add_argument('--soak-minutes', type=float, default=8)
@@ -680,6 +689,10 @@ def main():
     ap.add_argument('--quick', action='store_true',
                     help='check the program: 320x180, CPU, N = 2 and 4')
     args = ap.parse_args()
+    # A time limit's SIGTERM ends the steps through their clean-up: the
+    # monitor, the senders and gst-launch-1.0 run in sessions of their own
+    # and would outlive this process.
+    signal.signal(signal.SIGTERM, lambda *a: sys.exit(143))
     if args.quick:
         args.cpu = True
         args.decoder = 'avdec_h264'
@@ -733,19 +746,29 @@ def main():
                              r['alarm_latency_p99_ms']))
         else:
             tries = [int(x) for x in args.channels.split(',')]
-            best, fail = search(
-                lambda n: monitor_step(args, tmp, n, args.seconds,
-                                       args.warmup),
-                tries, 2, args.max_n, args.resolution, rows, 'monitor')
-            dbest, dfail = search(
-                lambda n: decoder_step(args, tmp, n, args.seconds,
-                                       args.warmup),
-                [best or tries[0]], 1.25, args.max_n, args.resolution, rows,
-                'decoders')
-            log('/metrics at %d channels' % args.metrics_n)
-            r = monitor_step(args, tmp, args.metrics_n, 5, args.warmup,
-                             metrics=True)
-            rows.append(dict(r, step='metrics'))
+            parts = args.parts.split(',')
+
+            def save():
+                write_results(args, rows, summary + ['(partial)'])
+            best = fail = dbest = dfail = 0
+            r = {}
+            if 'monitor' in parts:
+                best, fail = search(
+                    lambda n: monitor_step(args, tmp, n, args.seconds,
+                                           args.warmup),
+                    tries, 2, args.max_n, args.resolution, rows, 'monitor',
+                    save)
+            if 'decoders' in parts:
+                dbest, dfail = search(
+                    lambda n: decoder_step(args, tmp, n, args.seconds,
+                                           args.warmup),
+                    [args.decoder_start or best or tries[0]], 1.25,
+                    args.max_n, args.resolution, rows, 'decoders', save)
+            if 'metrics' in parts:
+                log('/metrics at %d channels' % args.metrics_n)
+                r = monitor_step(args, tmp, args.metrics_n, 5, args.warmup,
+                                 metrics=True)
+                rows.append(dict(r, step='metrics'))
             at = [x for x in rows if x['step'] == 'monitor' and
                   x['n'] == best] or [{}]
             at = at[0]
@@ -772,8 +795,9 @@ def main():
                     at.get('gpu_util', float('nan')),
                     at.get('rss_max_kb', 0) / 1024.0),
                 '/metrics at %d channels: p50 %.1f ms, p99 %.1f ms (target '
-                '<= 20 ms)' % (args.metrics_n, r['metrics_render_p50_ms'],
-                               r['metrics_render_p99_ms'])]
+                '<= 20 ms)' % (args.metrics_n,
+                               r.get('metrics_render_p50_ms', float('nan')),
+                               r.get('metrics_render_p99_ms', float('nan')))]
             failed = [x for x in rows if x['step'] == 'monitor' and
                       x['n'] == fail]
             if failed and failed[0].get('host_cpu_busy', 0) > 0.9:
