@@ -11,7 +11,8 @@
  *     the luma bit depth and the range (sharpness_black_pixel_threshold).
  *  2. The count: luma samples <= that threshold, over the whole luma plane
  *     (sharpness_black_count_plane and friends; sharpness_black_sample_at
- *     is the per-sample rule a GPU kernel repeats in its own pass).
+ *     in sharpness-black-sample.h is the per-sample rule a GPU kernel
+ *     repeats in its own pass).
  *  3. The run state machine (SharpnessBlackDetector): a frame is black when
  *     count / (width * height) >= picture_black_ratio_th; a run of black
  *     frames starts at the pts of its first frame and ends at the pts of
@@ -27,6 +28,7 @@
 
 #include <glib.h>
 
+#include "sharpness-black-sample.h"
 #include "sharpness-ffmpeg-time.h"
 #include "sharpness-plane.h"
 
@@ -105,33 +107,6 @@ gboolean sharpness_black_ffmpeg_full_range (SharpnessBlackRangeRule rule,
     SharpnessBlackFormatKind kind, SharpnessBlackRange range);
 
 /* ---- 2. The count ---------------------------------------------------- */
-
-/* The native-depth luma value of pixel @x of the row starting at @row:
- * SHARPNESS_SAMPLES_Y8: the byte at x * pixel_stride (GRAY8, planar and
- * semi-planar 8-bit Y; packed 4:2:2 read in place: UYVY = data + 1,
- * YUY2/YVYU = data + 0, pixel_stride 2);
- * SHARPNESS_SAMPLES_Y16LE: the little-endian 16-bit word at x *
- * pixel_stride shifted right by `shift` (I420_10LE: shift 0, P010: 6, so
- * that the value is what FFmpeg's converted yuv420p10 frame holds).
- * Not defined for SHARPNESS_SAMPLES_RGB8 (FFmpeg converts RGB to YUV
- * before blackdetect; that conversion is not reproduced here). */
-SHARPNESS_HD unsigned
-sharpness_black_sample_at (const SharpnessPlane * p, const uint8_t * row,
-    int x)
-{
-  const uint8_t *px = row + (size_t) x * p->pixel_stride;
-
-  if (p->samples == SHARPNESS_SAMPLES_Y16LE)
-    return (unsigned) (px[0] | ((unsigned) px[1] << 8)) >> p->shift;
-  return px[0];
-}
-
-/* FFmpeg's comparison: a sample is black when it is <= the threshold. */
-SHARPNESS_HD int
-sharpness_black_sample_is_black (unsigned value, unsigned threshold)
-{
-  return value <= threshold;
-}
 
 /* Black samples of the whole plane @luma (width x height pixels) for
  * @threshold.  FALSE (and *count 0) for RGB8 samples. */

@@ -27,10 +27,12 @@ namespace sharpness_cuda
  * groups of six pixels are its "pixels" here), or 0 for the generic path.
  * Chunks are 16 bytes (48 for 3-byte RGB, so that every chunk starts
  * 16-byte aligned; 32 for v210, two groups, so that a thread has about as
- * many pixels as with the other layouts).  A band is kBandRows rows:
- * taller bands convert fewer halo rows twice but hold more rows in
- * registers, so only the small chunks of 4-byte RGB, whose conversion
- * costs most, get 8. */
+ * many pixels as with the other layouts).  The generic path's chunks are
+ * 4 pixels: each of its pixels inlines the reader of every layout, and the
+ * rare planes it serves do not pay for the compile time 16 would cost.  A
+ * band is kBandRows rows: taller bands convert fewer halo rows twice but
+ * hold more rows in registers, so only the small chunks of 4-byte RGB,
+ * whose conversion costs most, get 8. */
 template <SharpnessSamples S, int PS>
 struct Layout
 {
@@ -39,7 +41,7 @@ struct Layout
   static constexpr bool kFast = PS != 0;
   static constexpr bool kV210 = S == SHARPNESS_SAMPLES_V210;
   static constexpr int kPixels = kV210 ? 2 * SHARPNESS_V210_GROUP_PIXELS :
-      (PS == 0 || PS == 1 || PS == 3) ? 16 : 16 / PS;
+      PS == 0 ? 4 : (PS == 1 || PS == 3) ? 16 : 16 / PS;
   static constexpr int kBytes = kV210 ? 2 * SHARPNESS_V210_GROUP_BYTES :
       PS * kPixels;
   static constexpr int kVectors = kBytes / 16;

@@ -132,6 +132,8 @@ struct SharpnessCuda
       [SHARPNESS_CUDA_CLASSICAL_VARIANTS];
   SharpnessCudaExt ext;
   SharpnessCudaBands bands;
+  /* Content measurements (content.cu): made on first use. */
+  struct SharpnessCudaContent *content;
 };
 
 /* Records "@what: <cudaGetErrorString (err)>" as the last error; returns
@@ -265,5 +267,9 @@ SharpnessStatus sharpness_cuda_upload_bands (SharpnessCuda * cuda,
  * that the host plane may be released. */
 SharpnessStatus sharpness_cuda_bands_done (SharpnessCuda * cuda,
     SharpnessStatus status);
+
+/* Releases the content measurements' state (content.cu), waiting for its
+ * stream first; called by sharpness_cuda_free. */
+void sharpness_cuda_content_clear (SharpnessCuda * cuda);
 
 #endif /* SHARPNESS_CUDA_PRIVATE_H */

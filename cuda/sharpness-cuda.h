@@ -77,6 +77,103 @@ SharpnessStatus sharpness_cuda_sums_batch (SharpnessCuda * cuda,
 SharpnessStatus sharpness_cuda_stage_host (SharpnessCuda * cuda,
     const SharpnessPlane * plane, SharpnessPlane * dev);
 
+/* ---- Content measurements: black, structure, freeze ----
+ *
+ * What the content states (analysis/sharpness-content.h) need of a frame,
+ * bit-identical to the CPU scorer's measurements: the black luma samples
+ * (sharpness_black_sample_at's rule; on the 8-bit gray image for packed
+ * RGB), the edge pixels of the gray image
+ * (sharpness_structure_count) and the SAD of every plane of a freeze
+ * layout against the backend's reference (sharpness_freeze_sad).  The
+ * reference stays in device memory: each measured frame is written into
+ * the second of two device buffers, the candidate, in the same pass that
+ * compares it, so that keeping it is a swap of the two.
+ *
+ * One launch per frame, its sums written by its last block into mapped
+ * memory.  It is queued by _begin, beside the backend's next launch on
+ * its stream (the metric's) or before it, and read by _end after the
+ * metric's own synchronisation: a frame costs one synchronisation for
+ * both (docs/performance/notes-cuda-content.md). */
+
+/* What to measure (sharpness-scorer.h's SharpnessContentJob, plain C). */
+typedef struct
+{
+  int black;                    /* luma samples <= black_threshold */
+  unsigned black_threshold;
+  int structure;                /* edge pixels at edge_level */
+  unsigned edge_level;
+  /* Freeze (n_planes 0: none): the SAD of planes 0 .. n_planes - 1 of
+   * width[p] samples of bytes_per_sample (1, or 2: little-endian words)
+   * by height[p] rows, as a SharpnessFreezeLayout says. */
+  int n_planes;
+  int width[4], height[4];
+  int bytes_per_sample;
+} SharpnessContentParams;
+
+/* Where a frame lies: its first plane as the metrics read it (black and
+ * structure), and the planes the freeze layout compares (data[p] with
+ * rows stride[p] bytes apart). */
+typedef struct
+{
+  SharpnessPlane luma;
+  const uint8_t *data[4];
+  size_t stride[4];
+} SharpnessContentPlanes;
+
+typedef struct
+{
+  uint64_t black_count, pixels;         /* pixels: width * height */
+  uint64_t edges, interior;             /* interior: (W - 1) (H - 1) */
+  int has_sad;                          /* there was a reference */
+  uint64_t sad;
+} SharpnessContentSums;
+
+/* Where _begin queues the launch. */
+typedef enum
+{
+  /* On a stream of its own, after the work queued so far on the backend's
+   * stream: it runs beside the next launch there (the metric's). */
+  SHARPNESS_CONTENT_BESIDE,
+  /* On the backend's stream: when the metric runs on another one (the
+   * scoring service's), or alone. */
+  SHARPNESS_CONTENT_IN_ORDER
+} SharpnessContentOrder;
+
+/* Copies a host frame's planes to the device for a measurement and
+ * describes the copies in @dev: with a freeze layout, straight into the
+ * candidate buffer (which the measurement then reads instead of writing),
+ * the luma pointing into its plane 0 when it lies there; otherwise the
+ * luma through the staging buffer (as sharpness_cuda_stage_host).  @dev
+ * is valid for the backend's other device entry points until the next
+ * staging call: the metric reads the same copy. */
+SharpnessStatus sharpness_cuda_content_stage_host (SharpnessCuda * cuda,
+    const SharpnessContentPlanes * host, const SharpnessContentParams * params,
+    SharpnessContentPlanes * dev);
+
+/* Queues the measurement of @planes (device memory, ready on the backend's
+ * stream).  Every successful _begin must be followed by one _end, whatever
+ * happens in between; until then the frame's memory must stay. */
+SharpnessStatus sharpness_cuda_content_begin (SharpnessCuda * cuda,
+    const SharpnessContentPlanes * planes,
+    const SharpnessContentParams * params, SharpnessContentOrder order);
+
+/* The sums of the measurement _begin queued: read from mapped memory when
+ * the launch has written them (the metric's synchronisation usually waited
+ * long enough), else after waiting for its stream.  With a freeze layout
+ * the frame is then the candidate reference. */
+SharpnessStatus sharpness_cuda_content_end (SharpnessCuda * cuda,
+    SharpnessContentSums * out);
+
+/* _begin (in order) and _end: one frame, synchronously. */
+SharpnessStatus sharpness_cuda_content_device (SharpnessCuda * cuda,
+    const SharpnessContentPlanes * planes,
+    const SharpnessContentParams * params, SharpnessContentSums * out);
+
+/* @keep: the candidate (the last frame measured with a freeze layout)
+ * becomes the reference, a swap of the two buffers; !@keep: the reference
+ * is forgotten (the next frame compares with nothing). */
+void sharpness_cuda_content_reference (SharpnessCuda * cuda, int keep);
+
 /* Message of the last SHARPNESS_ERROR_DEVICE, e.g. "tenengrad kernel: an
  * illegal memory access was encountered".  With @cuda NULL: why the last
  * sharpness_cuda_new of the calling thread failed. */

@@ -67,6 +67,10 @@ if [[ $skip != *" bench "* ]]; then
   # plane, same run ("# ratio" lines).
   run bench-cuda-kernels-capture 300 "$build/tests/cuda/bench-cuda-kernels" \
       --layout UYVY --layout v210 --layout GRAY8 --frames 300
+  # Black + freeze (+ flat) beside laplacian, 1080p in CUDA memory: the
+  # "# overhead" lines are each pass's wall p50 over the metric alone's.
+  run bench-cuda-kernels-content 300 "$build/tests/cuda/bench-cuda-kernels" \
+      --content-pass-only
   # The element, 1080p: this build with content detection off (the work the
   # old build does), on (the default), and the old build, on the same frames.
   export GST_PLUGIN_PATH_1_0="$build/gst"

@@ -12,6 +12,8 @@
 #include "config.h"
 #endif
 
+#include <string.h>
+
 #include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudautils.h>
 
@@ -96,14 +98,106 @@ fail (SharpnessScorerCuda * self, SharpnessStatus status, const gchar * msg,
   return FALSE;
 }
 
+/* The content measurements of one frame (sharpness-scorer.h's
+ * SharpnessContentJob) as the CUDA backend takes them. */
+typedef struct
+{
+  SharpnessContentJob *job;     /* NULL: nothing to measure */
+  SharpnessContentParams params;
+  SharpnessContentPlanes planes;
+  gboolean begun;
+} ContentRun;
+
+/* What @job asks for, and where the frame's planes are. */
+static void
+content_plan (ContentRun * cr, SharpnessContentJob * job,
+    const SharpnessCudaFrame * frame, const SharpnessPlane * plane)
+{
+  memset (cr, 0, sizeof (*cr));
+  if (!job)
+    return;
+  job->measured = FALSE;
+  job->has_sad = FALSE;
+  if (!job->black && !job->structure && !job->freeze)
+    return;
+  cr->job = job;
+  cr->params.black = job->black;
+  cr->params.black_threshold = job->black_threshold;
+  cr->params.structure = job->structure;
+  cr->params.edge_level = job->edge_level;
+  cr->planes.luma = *plane;
+  if (job->freeze) {
+    const SharpnessFreezeLayout *l = job->freeze;
+
+    cr->params.n_planes = MIN (l->n_planes, 4);
+    cr->params.bytes_per_sample = l->bytes_per_sample;
+    for (gint p = 0; p < cr->params.n_planes; p++) {
+      cr->params.width[p] = l->width[p];
+      cr->params.height[p] = l->height[p];
+      cr->planes.data[p] = GST_VIDEO_FRAME_PLANE_DATA (&frame->frame, p);
+      cr->planes.stride[p] = GST_VIDEO_FRAME_PLANE_STRIDE (&frame->frame, p);
+    }
+  }
+}
+
+/* Queues the measurement (@order: beside the metric on our stream, or in
+ * order on it while the metric runs on the service's).  A frame the
+ * backend cannot measure is scored all the same, unmeasured; a device
+ * failure fails it. */
+static SharpnessStatus
+content_begin (SharpnessScorerCuda * self, ContentRun * cr,
+    SharpnessContentOrder order)
+{
+  SharpnessStatus status;
+
+  if (!cr->job)
+    return SHARPNESS_OK;
+  status = sharpness_cuda_content_begin (self->cuda, &cr->planes, &cr->params,
+      order);
+  if (status == SHARPNESS_OK) {
+    cr->begun = TRUE;
+    return SHARPNESS_OK;
+  }
+  GST_DEBUG_OBJECT (self->parent.parent.element, "content not measured: %s",
+      sharpness_status_to_string (status));
+  cr->job = NULL;
+  return status == SHARPNESS_ERROR_DEVICE ? status : SHARPNESS_OK;
+}
+
+/* Reads the measurement back (after the metric's synchronisation: usually
+ * without waiting) into the job. */
+static SharpnessStatus
+content_end (SharpnessScorerCuda * self, ContentRun * cr)
+{
+  SharpnessContentSums sums;
+  SharpnessContentJob *c = cr->job;
+  SharpnessStatus status;
+
+  if (!cr->begun)
+    return SHARPNESS_OK;
+  cr->begun = FALSE;
+  status = sharpness_cuda_content_end (self->cuda, &sums);
+  if (status != SHARPNESS_OK)
+    return status;
+  c->measured = TRUE;
+  c->black_count = sums.black_count;
+  c->pixels = sums.pixels;
+  c->edges = sums.edges;
+  c->interior = sums.interior;
+  c->has_sad = sums.has_sad;
+  c->sad = sums.sad;
+  return SHARPNESS_OK;
+}
+
 /* The frame score of a classical metric in CUDA memory through the
  * context's scoring service, on its stream: the frame must be complete on
  * the device first.  From 1.24 upstream may have written the memory on our
  * stream (the pool we propose carries it); 1.22's producers finish before
- * pushing.  Pushed. */
+ * pushing.  The content measurement goes on our stream after that wait,
+ * so that it runs while the service's launch does.  Pushed. */
 static SharpnessStatus
 score_by_service (SharpnessScorerCuda * self, const SharpnessScorerJob * job,
-    const SharpnessPlane * plane, const gchar ** msg)
+    const SharpnessPlane * plane, ContentRun * cr, const gchar ** msg)
 {
   SharpnessSums sums;
   SharpnessStatus status;
@@ -115,6 +209,9 @@ score_by_service (SharpnessScorerCuda * self, const SharpnessScorerJob * job,
     return SHARPNESS_ERROR_DEVICE;
   }
 #endif
+  status = content_begin (self, cr, SHARPNESS_CONTENT_IN_ORDER);
+  if (status != SHARPNESS_OK)
+    return status;
   status = sharpness_cuda_service_sums (self->service, job->metric, plane,
       &sums, msg);
   if (status == SHARPNESS_OK)
@@ -136,17 +233,16 @@ by_service (SharpnessScorerCuda * self, const SharpnessScorerJob * job,
 }
 
 /* Runs @job on @plane, a device plane when @device, else host memory the
- * backend copies (staged once for tiles and regions).  Pushed. */
+ * backend copies (staged once for tiles and regions), on our own stream.
+ * Pushed. */
 static SharpnessStatus
 run_on_plane (SharpnessScorerCuda * self, const SharpnessScorerJob * job,
-    const SharpnessPlane * plane, gboolean device, const gchar ** msg)
+    const SharpnessPlane * plane, gboolean device)
 {
   SharpnessCuda *cuda = self->cuda;
   SharpnessPlane staged;
   SharpnessStatus status;
 
-  if (by_service (self, job, device))
-    return score_by_service (self, job, plane, msg);
   if (job->kind == SHARPNESS_SCORER_SCORE)
     return device ?
         sharpness_cuda_score_device (cuda, job->metric, plane, job->score) :
@@ -166,6 +262,50 @@ run_on_plane (SharpnessScorerCuda * self, const SharpnessScorerJob * job,
       job->n_regions, job->sums);
 }
 
+/* The frame's score (and tiles, regions) and its content measurement.
+ * One synchronisation per frame: the metric's.  On our stream the
+ * measurement runs beside the metric's launch (forked after the frame's
+ * producer and copies); through the service it runs on our stream while
+ * the service's launch runs on its own.  Either way it is read back from
+ * mapped memory once the metric's wait returns.  A host frame measured is
+ * copied once, all its compared planes, and the metric reads that copy.
+ * Pushed. */
+static SharpnessStatus
+run_frame (SharpnessScorerCuda * self, const SharpnessScorerJob * job,
+    const SharpnessPlane * plane, gboolean device, ContentRun * cr,
+    const gchar ** msg)
+{
+  SharpnessContentPlanes staged;
+  SharpnessStatus status, content;
+
+  if (by_service (self, job, device))
+    status = score_by_service (self, job, plane, cr, msg);
+  else {
+    if (cr->job && !device) {
+      status = sharpness_cuda_content_stage_host (self->cuda, &cr->planes,
+          &cr->params, &staged);
+      if (status == SHARPNESS_OK) {
+        cr->planes = staged;
+        plane = &staged.luma;
+        device = TRUE;
+      } else if (status == SHARPNESS_ERROR_DEVICE) {
+        return status;
+      } else {
+        /* Scored all the same, from host memory, unmeasured. */
+        GST_DEBUG_OBJECT (self->parent.parent.element, "content not "
+            "measured: %s", sharpness_status_to_string (status));
+        cr->job = NULL;
+      }
+    }
+    status = content_begin (self, cr, SHARPNESS_CONTENT_BESIDE);
+    if (status == SHARPNESS_OK)
+      status = run_on_plane (self, job, plane, device);
+  }
+  /* Always, once begun: the launch may read the frame until it is done. */
+  content = content_end (self, cr);
+  return status != SHARPNESS_OK ? status : content;
+}
+
 static gboolean
 cuda_run (SharpnessScorer * scorer, GstBuffer * buffer,
     const GstVideoInfo * info, const SharpnessScorerJob * job,
@@ -175,6 +315,7 @@ cuda_run (SharpnessScorer * scorer, GstBuffer * buffer,
   SharpnessCudaFrame frame;
   SharpnessPlane plane;
   SharpnessStatus status;
+  ContentRun cr;
   const gchar *msg = NULL;
   gint stride;
 
@@ -195,6 +336,7 @@ cuda_run (SharpnessScorer * scorer, GstBuffer * buffer,
     sharpness_cuda_session_unmap (&frame);
     return FALSE;
   }
+  content_plan (&cr, job->content, &frame, &plane);
 
   if (!sharpness_cuda_session_push (self->parent.session, error)) {
     sharpness_cuda_session_unmap (&frame);
@@ -207,7 +349,7 @@ cuda_run (SharpnessScorer * scorer, GstBuffer * buffer,
 
     if (guest)
       sharpness_cuda_service_enter (self->service);
-    status = run_on_plane (self, job, &plane, frame.device, &msg);
+    status = run_frame (self, job, &plane, frame.device, &cr, &msg);
     if (guest)
       sharpness_cuda_service_leave (self->service);
   }
@@ -218,12 +360,26 @@ cuda_run (SharpnessScorer * scorer, GstBuffer * buffer,
   sharpness_cuda_session_pop (self->parent.session);
   sharpness_cuda_session_unmap (&frame);
 
+  if (status != SHARPNESS_OK && cr.job)
+    cr.job->measured = FALSE;
   return status == SHARPNESS_OK ? TRUE : fail (self, status, msg, error);
+}
+
+/* The candidate becomes the reference (a swap of two device buffers), or
+ * the reference is forgotten.  Bookkeeping only: no CUDA call. */
+static void
+cuda_reference (SharpnessScorer * scorer, gboolean keep)
+{
+  SharpnessScorerCuda *self = (SharpnessScorerCuda *) scorer;
+
+  if (self->cuda)
+    sharpness_cuda_content_reference (self->cuda, keep);
 }
 
 static const SharpnessScorerClass cuda_class = {
   .parent = SHARPNESS_CUDA_BACKEND_CLASS ("cuda"),
   .run = cuda_run,
+  .reference = cuda_reference,
 };
 
 SharpnessScorer *

@@ -22,6 +22,17 @@
  * frame with 16 ROIs in one batch, and batches of K = 1, 8, 32 and 64
  * frames (cost per frame), each with its ratio to the plain launch.
  *
+ * --content-pass (or --content-pass-only) adds the cost of the content
+ * measurements (black and the freeze SAD of every plane, then with the
+ * edge count of the flat state, docs/performance/notes-cuda-content.md)
+ * on NV12, P010 and UYVY frames in device memory at 1080p and NV12 at 4K,
+ * in the same run: laplacian alone; the content launch
+ * alone; the two as the scorer runs them on its own stream (content
+ * beside the metric, one synchronisation) and, for comparison, with the
+ * content launch in order before it; and as through the scoring service
+ * (the metric on another backend's stream, the content launch in order on
+ * ours).  Every frame is kept as the reference, so every frame compares.
+ * "# overhead" lines: each pass's wall p50 over the metric alone's.
  * Host paths (GRAY8 and the capture-card layouts UYVY, YUY2 and v210):
  * after the copy floor of each kind of host memory ("copy-pinned": a plain
  * H2D copy of the whole plane, chroma included) and the metrics through
@@ -366,6 +377,179 @@ bench_content (SharpnessCuda * cuda, const struct cudaDeviceProp *prop,
   free (host);
 }
 
+/* ---- content measurements beside a metric ---- */
+
+typedef enum
+{
+  PASS_METRIC,                  /* laplacian alone */
+  PASS_CONTENT,                 /* the content launch alone */
+  PASS_BESIDE,                  /* content beside the metric: the scorer */
+  PASS_IN_ORDER,                /* content in order before the metric */
+  PASS_SERVICE,                 /* metric on another stream, content ours */
+  PASS_COUNT
+} ContentPass;
+
+static const char *const pass_names[PASS_COUNT] = {
+  "metric", "content", "metric+beside", "metric+in-order",
+  "service+content"
+};
+
+/* One frame of @pass over @planes: wall time around the host calls, CUDA
+ * events on the backend's stream around it. */
+static void
+time_content_pass (SharpnessCuda * cuda, SharpnessCuda * other,
+    ContentPass pass, const SharpnessContentPlanes * planes, int n,
+    const SharpnessContentParams * params)
+{
+  for (int i = 0; i < warmup + frames; i++) {
+    const SharpnessContentPlanes *p = &planes[i % n];
+    SharpnessContentSums cs;
+    SharpnessSums sums;
+    SharpnessStatus st = SHARPNESS_OK;
+
+    CHECK_CUDA (cudaEventRecord (ev0, stream));
+    const double t0 = now_us ();
+    switch (pass) {
+      case PASS_METRIC:
+        st = sharpness_cuda_sums_device (cuda, SHARPNESS_METRIC_LAPLACIAN,
+            &p->luma, &sums);
+        break;
+      case PASS_CONTENT:
+        st = sharpness_cuda_content_device (cuda, p, params, &cs);
+        break;
+      case PASS_BESIDE:
+      case PASS_IN_ORDER:
+      case PASS_SERVICE:
+        st = sharpness_cuda_content_begin (cuda, p, params,
+            pass == PASS_BESIDE ? SHARPNESS_CONTENT_BESIDE :
+            SHARPNESS_CONTENT_IN_ORDER);
+        if (st == SHARPNESS_OK) {
+          SharpnessStatus ms = sharpness_cuda_sums_device (pass ==
+              PASS_SERVICE ? other : cuda, SHARPNESS_METRIC_LAPLACIAN,
+              &p->luma, &sums);
+          st = sharpness_cuda_content_end (cuda, &cs);
+          if (ms != SHARPNESS_OK)
+            st = ms;
+        }
+        break;
+      default:
+        break;
+    }
+    if (pass != PASS_METRIC)
+      sharpness_cuda_content_reference (cuda, 1);
+    const double t1 = now_us ();
+    if (st != SHARPNESS_OK) {
+      fprintf (stderr, "%s: %s\n", pass_names[pass],
+          sharpness_cuda_last_error (cuda));
+      exit (1);
+    }
+    CHECK_CUDA (cudaEventRecord (ev1, stream));
+    CHECK_CUDA (cudaEventSynchronize (ev1));
+    if (i >= warmup) {
+      float ms;
+      CHECK_CUDA (cudaEventElapsedTime (&ms, ev0, ev1));
+      wall_us[i - warmup] = t1 - t0;
+      event_us[i - warmup] = ms * 1e3;
+    }
+  }
+}
+
+/* The passes on frames of @w x @h in device memory, rotating over buffers
+ * three times the L2: @format NV12 and P010_10LE (luma and chroma planes)
+ * or UYVY (one packed plane, the luma read in place).  @flat: the edge
+ * count of the flat state too; without it, black and freeze alone (what
+ * the overhead target is about).  A "# overhead" line gives each pass's
+ * wall p50 over the metric's. */
+static void
+bench_content_pass (SharpnessCuda * cuda, SharpnessCuda * other,
+    const struct cudaDeviceProp *prop, const char *size_name, int w, int h,
+    const char *format, int flat, FrameRng * rng)
+{
+  const int packed = strcmp (format, "UYVY") == 0;
+  const int bps = strcmp (format, "P010_10LE") == 0 ? 2 : 1;
+  const FrameLayout *layout = frame_layout_find (packed ? "UYVY" :
+      bps == 1 ? "GRAY8" : "P010_10LE");
+  const int cw = 2 * ((w + 1) / 2), ch = packed ? 0 : h / 2;
+  const size_t row0 = packed ? 2 * (size_t) cw : (size_t) w * bps;
+  const size_t row1 = (size_t) cw * bps;
+  const size_t bytes = row0 * h + row1 * ch;
+  const int nplanes = packed ? 1 : 2;
+  uint8_t *host = malloc (row0 * h);
+  if (!host) {
+    fprintf (stderr, "out of memory\n");
+    exit (1);
+  }
+  frame_fill (host, row0, layout, w, h, FRAME_NATURAL, rng);
+
+  int n = (int) (3.0 * prop->l2CacheSize / (double) bytes) + 1;
+  n = n < 2 ? 2 : n > 64 ? 64 : n;
+  SharpnessContentPlanes *planes = calloc (n, sizeof *planes);
+  uint8_t **dev = calloc (2 * n, sizeof *dev);
+  if (!planes || !dev) {
+    fprintf (stderr, "out of memory\n");
+    exit (1);
+  }
+  for (int i = 0; i < n; i++) {
+    size_t pitch0, pitch1 = 0;
+    CHECK_CUDA (cudaMallocPitch ((void **) &dev[2 * i], &pitch0, row0, h));
+    CHECK_CUDA (cudaMemcpy2D (dev[2 * i], pitch0, host, row0, row0, h,
+            cudaMemcpyHostToDevice));
+    if (!packed) {
+      CHECK_CUDA (cudaMallocPitch ((void **) &dev[2 * i + 1], &pitch1, row1,
+              ch));
+      /* Chroma: the luma's first rows will do. */
+      CHECK_CUDA (cudaMemcpy2D (dev[2 * i + 1], pitch1, host, row0,
+              row1 < row0 ? row1 : row0, ch, cudaMemcpyHostToDevice));
+    }
+    planes[i].luma = frame_plane (layout, dev[2 * i], pitch0, w, h);
+    planes[i].data[0] = dev[2 * i];
+    planes[i].stride[0] = pitch0;
+    planes[i].data[1] = dev[2 * i + 1];
+    planes[i].stride[1] = pitch1;
+  }
+
+  SharpnessContentParams params;
+  memset (&params, 0, sizeof params);
+  params.black = 1;
+  params.black_threshold = bps == 1 ? 37 : 151;
+  params.structure = flat;
+  params.edge_level = 8;
+  params.n_planes = nplanes;
+  params.bytes_per_sample = bps;
+  params.width[0] = packed ? 2 * cw : w;
+  params.height[0] = h;
+  params.width[1] = cw;
+  params.height[1] = ch;
+
+  char what[64];
+  double wall50[PASS_COUNT], ev50[PASS_COUNT];
+  for (int k = 0; k < PASS_COUNT; k++) {
+    sharpness_cuda_content_reference (cuda, 0);
+    time_content_pass (cuda, other, k, planes, n, &params);
+    snprintf (what, sizeof what, "%s%s", pass_names[k], k == PASS_METRIC ?
+        "" : flat ? " bf+flat" : " bf");
+    report (what, size_name, format, "laplacian", (double) bytes);
+    wall50[k] = percentile (wall_us, frames, 0.5);
+    ev50[k] = percentile (event_us, frames, 0.5);
+  }
+  sharpness_cuda_content_reference (cuda, 0);
+  printf ("# overhead %s %s laplacian, %s, wall p50 over the metric's "
+      "(events in brackets):", size_name, format, flat ?
+      "black+freeze+flat" : "black+freeze");
+  for (int k = 1; k < PASS_COUNT; k++)
+    printf (" %s %.3f (%.3f)", pass_names[k], wall50[k] / wall50[0],
+        ev50[k] / ev50[0]);
+  printf ("\n");
+  fflush (stdout);
+
+  for (int i = 0; i < 2 * n; i++)
+    if (dev[i])
+      CHECK_CUDA (cudaFree (dev[i]));
+  free (dev);
+  free (planes);
+  free (host);
+}
+
 /* ---- tiles, ROIs and batches ---- */
 
 typedef struct
@@ -544,6 +728,7 @@ main (int argc, char **argv)
 {
   const FrameLayout *layouts[16];
   int nlayouts = 0, host_paths = 1, content_only = 0, tiles = 0;
+  int content_pass = 0;
   const char *why = NULL;
 
   for (int i = 1; i < argc; i++) {
@@ -566,10 +751,14 @@ main (int argc, char **argv)
       tiles = 1;
     } else if (strcmp (argv[i], "--tiles-only") == 0) {
       tiles = 2;
+    } else if (strcmp (argv[i], "--content-pass") == 0) {
+      content_pass = 1;
+    } else if (strcmp (argv[i], "--content-pass-only") == 0) {
+      content_pass = 2;
     } else {
       fprintf (stderr, "usage: %s [--frames N] [--warmup N] [--layout NAME]"
-          "... [--no-host] [--content-only] [--tiles | --tiles-only]\n",
-          argv[0]);
+          "... [--no-host] [--content-only] [--tiles | --tiles-only]"
+          " [--content-pass | --content-pass-only]\n", argv[0]);
       return 2;
     }
   }
@@ -625,7 +814,8 @@ main (int argc, char **argv)
           cudaHostAllocMapped));
   CHECK_CUDA (cudaHostGetDevicePointer ((void **) &floor_bufs.mapped_dev,
           floor_bufs.mapped, 0));
-  for (int op = 0; op < FLOOR_COUNT && !content_only && tiles != 2; op++) {
+  for (int op = 0; op < FLOOR_COUNT && !content_only && tiles != 2 &&
+      content_pass != 2; op++) {
     time_floor (op);
     report (floor_names[op], "-", "-", "-", 0);
   }
@@ -641,6 +831,35 @@ main (int argc, char **argv)
     bench_tiles (cuda, &rng);
     sharpness_cuda_free (cuda);
     return 0;
+  }
+  if (content_pass) {
+    /* The scoring service's stand-in: a backend on a stream of its own. */
+    cudaStream_t other_stream;
+    SharpnessCuda *other;
+    CHECK_CUDA (cudaStreamCreateWithFlags (&other_stream,
+            cudaStreamNonBlocking));
+    if (sharpness_cuda_new (other_stream, &other) != SHARPNESS_OK) {
+      fprintf (stderr, "sharpness_cuda_new: %s\n",
+          sharpness_cuda_last_error (NULL));
+      return 1;
+    }
+    /* Black and freeze (the target), then with the flat state's edges. */
+    for (int flat = 0; flat < 2; flat++) {
+      bench_content_pass (cuda, other, &prop, "1920x1080", 1920, 1080,
+          "NV12", flat, &rng);
+      bench_content_pass (cuda, other, &prop, "1920x1080", 1920, 1080,
+          "P010_10LE", flat, &rng);
+      bench_content_pass (cuda, other, &prop, "1920x1080", 1920, 1080,
+          "UYVY", flat, &rng);
+    }
+    bench_content_pass (cuda, other, &prop, "3840x2160", 3840, 2160, "NV12",
+        1, &rng);
+    sharpness_cuda_free (other);
+    CHECK_CUDA (cudaStreamDestroy (other_stream));
+    if (content_pass == 2) {
+      sharpness_cuda_free (cuda);
+      return 0;
+    }
   }
   if (!content_only) {
     /* Fixed cost of a frame: one launch on a 1x1 plane. */

@@ -1,7 +1,9 @@
 /* cudasharpness on a CUDA device: system memory with and without the
  * pinned pool, CUDA memory from cudaupload and from nvh264dec, scores
- * against backend=cpu on the same frames, CUDA context sharing and
- * adoption, device-id, and the fallback to the CPU after a CUDA failure.
+ * and content states (black, freeze, flat: the meta's content-state,
+ * black-ratio, freeze-mafd and structure) against backend=cpu on the same
+ * frames, CUDA context sharing and adoption, device-id, and the fallback
+ * to the CPU after a CUDA failure.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -73,6 +75,10 @@ typedef struct
   /* The tile-scores and roi-scores of each frame's message, serialized
    * (exact: doubles round-trip), or NULL. */
   gchar *regions[MAX_FRAMES];
+  /* The content fields of each output buffer's meta, serialized (exact),
+   * by buffer. */
+  gchar *content[MAX_FRAMES];
+  guint n_content;
 } Run;
 
 /* When set, the sink-pad probe of "s" adds these ROIs to every frame, as a
@@ -101,8 +107,10 @@ static void
 run_clear (Run * run)
 {
   g_free (run->warning);
-  for (guint i = 0; i < MAX_FRAMES; i++)
+  for (guint i = 0; i < MAX_FRAMES; i++) {
     g_free (run->regions[i]);
+    g_free (run->content[i]);
+  }
   gst_clear_object (&run->context);
   gst_clear_object (&run->upstream_context);
   memset (run, 0, sizeof (*run));
@@ -131,6 +139,44 @@ on_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
     pd->run->pinned++;
   if (gst_is_cuda_memory (mem))
     pd->run->cuda++;
+  return GST_PAD_PROBE_OK;
+}
+
+/* The content fields of a GstSharpnessMeta, "-" where absent: doubles
+ * printed to round-trip, so that equal text is equal bits. */
+static gchar *
+serialize_content (const GstStructure * st)
+{
+  static const gchar *const doubles[] = { "black-ratio", "freeze-mafd",
+    "structure"
+  };
+  const gchar *state = gst_structure_get_string (st, "content-state");
+  GString *out = g_string_new (state ? state : "-");
+
+  for (guint i = 0; i < G_N_ELEMENTS (doubles); i++) {
+    gdouble v;
+
+    if (gst_structure_get_double (st, doubles[i], &v))
+      g_string_append_printf (out, " %s=%.17g", doubles[i], v);
+    else
+      g_string_append_printf (out, " %s=-", doubles[i]);
+  }
+  return g_string_free (out, FALSE);
+}
+
+/* Source-pad probe of "s": the content fields of each buffer's meta. */
+static GstPadProbeReturn
+on_output (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  Run *run = user_data;
+  GstCustomMeta *meta =
+      gst_buffer_get_custom_meta (GST_PAD_PROBE_INFO_BUFFER (info),
+      "GstSharpnessMeta");
+
+  if (run->n_content < MAX_FRAMES)
+    run->content[run->n_content++] = meta ?
+        serialize_content (gst_custom_meta_get_structure (meta)) :
+        g_strdup ("no meta");
   return GST_PAD_PROBE_OK;
 }
 
@@ -218,6 +264,9 @@ run_pipeline (const gchar * desc, GstCudaContext * pipeline_ctx,
 
   pad = gst_element_get_static_pad (s, "sink");
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, on_buffer, &pd, NULL);
+  gst_object_unref (pad);
+  pad = gst_element_get_static_pad (s, "src");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, on_output, run, NULL);
   gst_object_unref (pad);
 
   bus = gst_element_get_bus (pipeline);
@@ -322,6 +371,20 @@ assert_scores_match (SharpnessMetric metric, const Run * run, const Run * ref)
   }
 }
 
+/* The content states and their measurements: the same bits as the CPU's
+ * on every frame (the GPU leaving a measurement out shows as a missing
+ * field where the CPU has one). */
+static void
+assert_content_match (const Run * run, const Run * ref, const gchar * what)
+{
+  fail_unless (ref->n_content > 0, "%s: no frames", what);
+  fail_unless_equals_int (run->n_content, ref->n_content);
+  for (guint i = 0; i < ref->n_content; i++)
+    fail_unless (g_strcmp0 (run->content[i], ref->content[i]) == 0,
+        "%s frame %u: GPU \"%s\", CPU \"%s\"", what, i, run->content[i],
+        ref->content[i]);
+}
+
 /* System-memory NV12 from videotestsrc, which takes the pool the element
  * proposes (pinned) or, with pinned-pool=false, its own. */
 static void
@@ -345,6 +408,7 @@ check_system_memory (gboolean pinned_pool)
     fail_unless_equals_int (run.pinned, pinned_pool ? N_FRAMES : 0);
     reference_scores ("NV12", m, &ref);
     assert_scores_match (m, &run, &ref);
+    assert_content_match (&run, &ref, desc);
 
     run_clear (&run);
     run_clear (&ref);
@@ -405,10 +469,134 @@ GST_START_TEST (test_cudaupload)
         run.context, run.upstream_context);
     reference_scores (format, m, &ref);
     assert_scores_match (m, &run, &ref);
+    assert_content_match (&run, &ref, desc);
 
     run_clear (&run);
     run_clear (&ref);
     g_free (desc);
+    g_free (src);
+  }
+}
+
+GST_END_TEST;
+
+/* Whether cudaupload can put @format into CUDA memory (its source
+ * template lists the formats GStreamer's CUDA memory holds, which grew
+ * over releases: the capture formats are recent). */
+static gboolean
+cuda_memory_takes (const gchar * format)
+{
+  GstElementFactory *f = gst_element_factory_find ("cudaupload");
+  gchar *want = g_strdup_printf (CUDA_CAPS ",format=%s", format);
+  GstCaps *caps = gst_caps_from_string (want);
+  gboolean ok = FALSE;
+
+  if (f) {
+    for (const GList * l = gst_element_factory_get_static_pad_templates (f);
+        l; l = l->next) {
+      GstStaticPadTemplate *t = l->data;
+      GstCaps *tc;
+
+      if (t->direction != GST_PAD_SRC)
+        continue;
+      tc = gst_static_pad_template_get_caps (t);
+      ok = ok || gst_caps_can_intersect (tc, caps);
+      gst_caps_unref (tc);
+    }
+    gst_object_unref (f);
+  }
+  gst_caps_unref (caps);
+  g_free (want);
+  return ok;
+}
+
+/* Black, freeze and flat measured on the GPU, from CUDA memory
+ * (through the scoring service and, with it off, beside the metric on the
+ * element's stream) and from system memory (staged once for the metric
+ * and the freeze SAD): every frame's content state, black ratio, freeze
+ * MAFD and structure equal to backend=cpu's.  Frames repeat (5 fps shown
+ * at 25), so that freeze references are kept and not kept; a short
+ * freeze-min-duration makes frozen states; dark frames make black ones. */
+GST_START_TEST (test_content_states)
+{
+  static const struct
+  {
+    const gchar *format, *pattern, *upload, *metric, *options;
+    gboolean no_service;
+  } cases[] = {
+    /* Capture-card formats, read in place: system memory, and CUDA memory
+     * where cudaupload takes them. */
+    {"UYVY", "ball", "", "laplacian", "", FALSE},
+    {"YUY2", "zone-plate kx2=20 ky2=20 kt=1", "cudaupload name=up ! "
+          CUDA_CAPS " ! ", "tenengrad", "", FALSE},
+    {"UYVY", "black", "cudaupload name=up ! " CUDA_CAPS " ! ", "laplacian",
+        "black-min-duration=100000000", TRUE},
+    /* v210: no freeze layout (FFmpeg converts it), black and flat. */
+    {"v210", "zone-plate kx2=20 ky2=20 kt=1", "", "laplacian", "", FALSE},
+    {"v210", "black", "", "variance", "black-min-duration=100000000", FALSE},
+    {"I420_10LE", "ball", "", "laplacian", "", FALSE},
+    {"NV12", "zone-plate kx2=20 ky2=20 kt=1", "cudaupload name=up ! "
+          CUDA_CAPS " ! ", "laplacian", "", FALSE},
+    {"NV12", "zone-plate kx2=20 ky2=20 kt=1", "cudaupload name=up ! "
+          CUDA_CAPS " ! ", "laplacian", "", TRUE},
+    {"NV12", "zone-plate kx2=20 ky2=20 kt=1", "", "laplacian", "", FALSE},
+    {"I420", "ball", "cudaupload name=up ! " CUDA_CAPS " ! ", "tenengrad",
+        "tiles=8x4", FALSE},
+    {"P010_10LE", "zone-plate kx2=20 ky2=20 kt=1", "cudaupload name=up ! "
+          CUDA_CAPS " ! ", "smd", "", FALSE},
+    {"RGBA", "ball", "cudaupload name=up ! " CUDA_CAPS " ! ", "variance",
+        "", TRUE},
+    {"GRAY8", "snow", "", "entropy", "", FALSE},
+    {"NV12", "black", "cudaupload name=up ! " CUDA_CAPS " ! ", "laplacian",
+        "black-min-duration=100000000", FALSE},
+    {"Y444", "smpte", "", "lpc-si", "", FALSE},
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    if (cases[i].upload[0] && !cuda_memory_takes (cases[i].format)) {
+      GST_INFO ("cudaupload does not take %s: case %u left out",
+          cases[i].format, i);
+      continue;
+    }
+    /* The last frames in full range: the black threshold moves. */
+    gchar *src = g_strdup_printf ("videotestsrc num-buffers=6 pattern=%s ! "
+        "video/x-raw,format=%s,width=%d,height=%d,framerate=5/1%s ! "
+        "videorate ! video/x-raw,framerate=25/1", cases[i].pattern,
+        cases[i].format, i % 2 ? 320 : 318, i % 2 ? 240 : 237,
+        i + 1 == G_N_ELEMENTS (cases) ? ",colorimetry=jpeg" : "");
+    gchar *opts = g_strdup_printf ("metric=%s detect=black+freeze+flat "
+        "freeze-min-duration=100000000 %s", cases[i].metric,
+        cases[i].options);
+    gchar *desc = g_strdup_printf ("%s ! %scudasharpness name=s backend=cuda "
+        "%s ! fakesink", src, cases[i].upload, opts);
+    gchar *ref_desc = g_strdup_printf ("%s ! cudasharpness name=s "
+        "backend=cpu %s ! fakesink", src, opts);
+    Run run, ref;
+
+    if (cases[i].no_service)
+      g_setenv ("SHARPNESS_CUDA_NO_SERVICE", "1", TRUE);
+    GST_INFO ("%s", desc);
+    fail_unless (run_pipeline (desc, NULL, NULL, NULL, NULL, NULL, &run),
+        "%s failed", desc);
+    g_unsetenv ("SHARPNESS_CUDA_NO_SERVICE");
+    fail_unless_equals_int (run.warnings, 0);
+    fail_unless (run_pipeline (ref_desc, NULL, NULL, NULL, NULL, NULL, &ref),
+        "%s failed", ref_desc);
+    fail_unless (ref.n_content > 20, "%s: %u frames", ref_desc,
+        ref.n_content);
+    /* Measured, not left out: every field is there (but v210's freeze,
+     * which has no layout on either backend). */
+    for (guint f = 0; f < ref.n_content; f++)
+      fail_unless (strstr (ref.content[f], "=-") == NULL ||
+          g_str_equal (cases[i].format, "v210"), "%s frame %u: %s",
+          ref_desc, f, ref.content[f]);
+    assert_content_match (&run, &ref, desc);
+
+    run_clear (&run);
+    run_clear (&ref);
+    g_free (ref_desc);
+    g_free (desc);
+    g_free (opts);
     g_free (src);
   }
 }
@@ -542,6 +730,7 @@ GST_START_TEST (test_nvh264dec)
         "nvh264dec gave %u CUDA buffers of %u", run.cuda, run.buffers);
     fail_unless_equals_int (ref.cuda, 0);
     assert_scores_match (m, &run, &ref);
+    assert_content_match (&run, &ref, desc);
 
     run_clear (&run);
     run_clear (&ref);
@@ -936,6 +1125,7 @@ cuda_element_suite (void)
   tcase_add_test (tc, test_system_memory_pageable);
   tcase_add_test (tc, test_downstream_pool_stands);
   tcase_add_test (tc, test_cudaupload);
+  tcase_add_test (tc, test_content_states);
   tcase_add_test (tc, test_tiles_and_rois);
   tcase_add_test (tc, test_adopts_memory_context);
   tcase_add_test (tc, test_device_id);

@@ -1,0 +1,813 @@
+/* The CUDA backend's content measurements against the CPU's: black
+ * samples, edge pixels and the freeze SAD, to the unit, on every kind of
+ * frame the element hands it.
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Expected values come from the analysis library, as the CPU scorer
+ * computes them (gst/cudasharpness/sharpness-scorer-cpu.c): black with
+ * sharpness_black_count_plane (on the 8-bit gray image for packed RGB),
+ * edges with sharpness_structure_count, the SAD with sharpness_freeze_sad
+ * against a host copy of the frame the reference should hold.
+ *
+ * Formats: GRAY8, GRAY16_LE, NV12, I420, I420_10LE, P010_10LE (the raw
+ * layout the element makes for formats FFmpeg converts), RGBA, BGR, UYVY
+ * and YUY2 (luma read in place, one byte in and none), v210 (black on the
+ * 10-bit luma as the CPU scorer's sharpness_black_count_v210, edges on
+ * its gray image, the freeze SAD on its raw words: the element has no
+ * freeze layout for v210, but the kernel's SAD does not care).  Sizes from 1x1 to 1920x1080, odd
+ * ones, tight and padded (odd) strides.  Memory: cudaMallocPitch, device
+ * rows at the host stride from an odd address (the kernel's byte paths),
+ * pageable and pinned host memory (staged into the candidate buffer).
+ * Content: random, natural, dark (black counts away from 0 and all), flat.
+ * Each frame is measured twice, the second time against the first as the
+ * reference, launched beside a laplacian on the backend's stream (whose
+ * sums must stay the CPU's) and in order.  Then sequences of frames with
+ * keep, drop and nothing between them, mixing memories, sizes and orders.
+ *
+ * Usage: test-cuda-content [--quick] [--seed N]
+ * Exits 77 ("skipped: no CUDA device") without a CUDA device.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cuda_runtime.h>
+
+#include "check-cuda.h"
+#include "cuda-frames.h"
+#include "sharpness-black.h"
+#include "sharpness-cpu.h"
+#include "sharpness-cuda.h"
+#include "sharpness-freeze.h"
+#include "sharpness-structure.h"
+
+typedef struct
+{
+  const char *name;
+  /* The freeze layout's format; INVALID: P010's raw two planes. */
+  SharpnessFreezeFormat freeze;
+  SharpnessSamples samples;
+  int pixel_stride, depth, shift;
+  int offset_r, offset_g, offset_b;
+  int luma_offset;              /* bytes into plane 0 */
+} TestFormat;
+
+static const TestFormat formats[] = {
+  {"GRAY8", SHARPNESS_FREEZE_FORMAT_GRAY8, SHARPNESS_SAMPLES_Y8, 1, 8, 0},
+  {"GRAY16_LE", SHARPNESS_FREEZE_FORMAT_GRAY16, SHARPNESS_SAMPLES_Y16LE, 2,
+      16, 0},
+  {"NV12", SHARPNESS_FREEZE_FORMAT_NV12, SHARPNESS_SAMPLES_Y8, 1, 8, 0},
+  {"I420", SHARPNESS_FREEZE_FORMAT_YUV420P, SHARPNESS_SAMPLES_Y8, 1, 8, 0},
+  {"I420_10LE", SHARPNESS_FREEZE_FORMAT_YUV420P10, SHARPNESS_SAMPLES_Y16LE,
+      2, 10, 0},
+  {"P010_10LE", SHARPNESS_FREEZE_FORMAT_INVALID, SHARPNESS_SAMPLES_Y16LE, 2,
+      10, 6},
+  {"RGBA", SHARPNESS_FREEZE_FORMAT_RGBA, SHARPNESS_SAMPLES_RGB8, 4, 8, 0, 0,
+      1, 2},
+  {"BGR", SHARPNESS_FREEZE_FORMAT_BGR24, SHARPNESS_SAMPLES_RGB8, 3, 8, 0, 2,
+      1, 0},
+  {"UYVY", SHARPNESS_FREEZE_FORMAT_UYVY422, SHARPNESS_SAMPLES_Y8, 2, 8, 0, 0,
+      0, 0, 1},
+  {"YUY2", SHARPNESS_FREEZE_FORMAT_YUYV422, SHARPNESS_SAMPLES_Y8, 2, 8, 0, 0,
+      0, 0, 0},
+  {"v210", SHARPNESS_FREEZE_FORMAT_INVALID, SHARPNESS_SAMPLES_V210, 0, 10,
+      0},
+};
+
+#define N_FORMATS ((int) (sizeof formats / sizeof formats[0]))
+
+typedef enum
+{
+  MEM_DEVICE_PITCHED,
+  MEM_DEVICE_ODD,
+  MEM_HOST_PAGEABLE,
+  MEM_HOST_PINNED,
+  MEM_COUNT
+} MemKind;
+
+static const char *const mem_names[MEM_COUNT] = {
+  "device-pitched", "device-odd", "host-pageable", "host-pinned"
+};
+
+typedef enum
+{
+  FILL_RANDOM,
+  FILL_NATURAL,
+  FILL_DARK,
+  FILL_FLAT,
+  FILL_COUNT
+} Fill;
+
+static const char *const fill_names[FILL_COUNT] = {
+  "random", "natural", "dark", "flat"
+};
+
+/* A frame on the host: its planes as the freeze layout compares them. */
+typedef struct
+{
+  const TestFormat *format;
+  SharpnessFreezeLayout layout;
+  int w, h;
+  uint8_t *data[4];
+  size_t stride[4];
+} HostFrame;
+
+/* The same frame where the backend reads it. */
+typedef struct
+{
+  MemKind mem;
+  uint8_t *alloc[4];            /* what to free */
+  SharpnessContentPlanes planes;
+} PlacedFrame;
+
+static SharpnessCuda *cuda;
+static SharpnessCpu *cpu;
+static FrameRng rng;
+static int checks, failures;
+
+static void
+layout_for (const TestFormat * f, int w, int h, SharpnessFreezeLayout * l)
+{
+  if (f->samples == SHARPNESS_SAMPLES_V210) {
+    /* One plane of 16-bit words: every group holding a pixel. */
+    memset (l, 0, sizeof *l);
+    l->n_planes = 1;
+    l->bytes_per_sample = 2;
+    l->depth = 16;
+    l->width[0] = (w + SHARPNESS_V210_GROUP_PIXELS - 1) /
+        SHARPNESS_V210_GROUP_PIXELS * (SHARPNESS_V210_GROUP_BYTES / 2);
+    l->height[0] = h;
+    l->count = (uint64_t) l->width[0] * l->height[0];
+    return;
+  }
+  if (f->freeze != SHARPNESS_FREEZE_FORMAT_INVALID) {
+    if (!sharpness_freeze_layout_init (l, f->freeze, w, h)) {
+      fprintf (stderr, "no freeze layout for %s %dx%d\n", f->name, w, h);
+      exit (1);
+    }
+    return;
+  }
+  /* P010 as sharpness_freeze_layout_from_info() makes it: the raw planes,
+   * 16-bit words, chroma pairs of ceil (w / 2) by ceil (h / 2). */
+  memset (l, 0, sizeof *l);
+  l->n_planes = 2;
+  l->bytes_per_sample = 2;
+  l->depth = 16;
+  l->width[0] = w;
+  l->height[0] = h;
+  l->width[1] = 2 * ((w + 1) / 2);
+  l->height[1] = (h + 1) / 2;
+  l->count = (uint64_t) l->width[0] * l->height[0] +
+      (uint64_t) l->width[1] * l->height[1];
+}
+
+static double
+uniform (void)
+{
+  return (double) (frame_rng_next (&rng) >> 11) / 9007199254740992.0;
+}
+
+/* Sample @i of row @y of a plane holding @max at most. */
+static unsigned
+sample (Fill fill, int i, int y, unsigned max, double phase)
+{
+  double v;
+
+  switch (fill) {
+    case FILL_RANDOM:
+      return (unsigned) (frame_rng_next (&rng) % (max + 1ull));
+    case FILL_FLAT:
+      return max / 3;
+    case FILL_NATURAL:
+    case FILL_DARK:
+    default:
+      /* Smooth shading, a hard edge and noise. */
+      v = 0.5 + 0.35 * sin (i / 9.0 + phase) * cos (y / 7.0 - phase) +
+          (i > (y % 41) + 20 ? 0.12 : -0.12) + 0.02 * (uniform () - 0.5);
+      if (fill == FILL_DARK)
+        v *= 0.25;
+      v = v < 0 ? 0 : v > 1 ? 1 : v;
+      return (unsigned) (v * max + 0.5);
+  }
+}
+
+static void
+fill_frame (HostFrame * f, Fill fill)
+{
+  const SharpnessFreezeLayout *l = &f->layout;
+  const double phase = uniform () * 6.0;
+
+  for (int p = 0; p < l->n_planes; p++) {
+    /* Padding random: a kernel that reads it as samples gets caught. */
+    for (size_t i = 0; i < f->stride[p] * l->height[p]; i++)
+      f->data[p][i] = (uint8_t) frame_rng_next (&rng);
+    for (int y = 0; y < l->height[p]; y++) {
+      uint8_t *row = f->data[p] + y * f->stride[p];
+      if (f->format->samples == SHARPNESS_SAMPLES_V210) {
+        /* Three 10-bit slots a word (slot i of the row is sample i / 2 of
+         * its pixels, more or less), the top two bits random: nothing
+         * may read them. */
+        for (int j = 0; j < l->width[p] / 2; j++) {
+          uint32_t word = (uint32_t) (frame_rng_next (&rng) & 3) << 30;
+          for (int k = 0; k < 3; k++)
+            word |= (uint32_t) sample (fill, (3 * j + k) / 2, y, 1023,
+                phase) << (10 * k);
+          for (int b = 0; b < 4; b++)
+            row[4 * j + b] = (uint8_t) (word >> (8 * b));
+        }
+        continue;
+      }
+      for (int x = 0; x < l->width[p]; x++) {
+        if (l->bytes_per_sample == 1) {
+          row[x] = (uint8_t) sample (fill, x, y, 255, phase);
+        } else {
+          const TestFormat *t = f->format;
+          unsigned v = fill == FILL_RANDOM ?
+              (unsigned) (frame_rng_next (&rng) & 0xffff) :
+              sample (fill, x, y, (1u << t->depth) - 1, phase) << t->shift;
+          row[2 * x] = (uint8_t) v;
+          row[2 * x + 1] = (uint8_t) (v >> 8);
+        }
+      }
+    }
+  }
+}
+
+static void
+host_frame_init (HostFrame * f, const TestFormat * t, int w, int h, int pad)
+{
+  memset (f, 0, sizeof *f);
+  f->format = t;
+  f->w = w;
+  f->h = h;
+  layout_for (t, w, h, &f->layout);
+  for (int p = 0; p < f->layout.n_planes; p++) {
+    f->stride[p] = (size_t) f->layout.width[p] *
+        f->layout.bytes_per_sample + pad;
+    /* Chroma of a frame one row high: no rows compared, none here. */
+    f->data[p] = malloc (f->stride[p] * f->layout.height[p] + 1);
+    if (!f->data[p]) {
+      fprintf (stderr, "out of memory\n");
+      exit (1);
+    }
+  }
+}
+
+static void
+host_frame_clear (HostFrame * f)
+{
+  for (int p = 0; p < 4; p++)
+    free (f->data[p]);
+  memset (f, 0, sizeof *f);
+}
+
+/* @src's samples into @dst (same format and size, any strides). */
+static void
+host_frame_copy (HostFrame * dst, const HostFrame * src)
+{
+  const SharpnessFreezeLayout *l = &src->layout;
+
+  for (int p = 0; p < l->n_planes; p++)
+    for (int y = 0; y < l->height[p]; y++)
+      memcpy (dst->data[p] + y * dst->stride[p], src->data[p] +
+          y * src->stride[p], (size_t) l->width[p] * l->bytes_per_sample);
+}
+
+/* @dst becomes a copy of @src, reallocated when the size differs. */
+static void
+host_frame_assign (HostFrame * dst, const HostFrame * src)
+{
+  if (!dst->format || dst->w != src->w || dst->h != src->h) {
+    host_frame_clear (dst);
+    host_frame_init (dst, src->format, src->w, src->h, 0);
+  }
+  host_frame_copy (dst, src);
+}
+
+/* The luma plane of a frame whose plane 0 is at @data0 with @stride. */
+static SharpnessPlane
+luma_of (const TestFormat * t, const uint8_t * data0, size_t stride, int w,
+    int h)
+{
+  SharpnessPlane p;
+
+  memset (&p, 0, sizeof p);
+  p.samples = t->samples;
+  p.data = data0 + t->luma_offset;
+  p.stride = stride;
+  p.width = w;
+  p.height = h;
+  p.pixel_stride = t->pixel_stride;
+  p.depth = t->depth;
+  p.shift = t->shift;
+  p.offset_r = t->offset_r;
+  p.offset_g = t->offset_g;
+  p.offset_b = t->offset_b;
+  return p;
+}
+
+static SharpnessContentParams
+params_for (const HostFrame * f, unsigned threshold, unsigned level,
+    int black, int structure, int freeze)
+{
+  SharpnessContentParams c;
+
+  memset (&c, 0, sizeof c);
+  c.black = black;
+  c.black_threshold = threshold;
+  c.structure = structure;
+  c.edge_level = level;
+  if (freeze) {
+    c.n_planes = f->layout.n_planes;
+    c.bytes_per_sample = f->layout.bytes_per_sample;
+    for (int p = 0; p < c.n_planes; p++) {
+      c.width[p] = f->layout.width[p];
+      c.height[p] = f->layout.height[p];
+    }
+  }
+  return c;
+}
+
+/* Puts @f where @mem says. */
+static void
+place (PlacedFrame * pf, MemKind mem, const HostFrame * f, int variant)
+{
+  const SharpnessFreezeLayout *l = &f->layout;
+
+  memset (pf, 0, sizeof *pf);
+  pf->mem = mem;
+  for (int p = 0; p < l->n_planes; p++) {
+    const size_t row = (size_t) l->width[p] * l->bytes_per_sample;
+    uint8_t *d = NULL;
+    size_t pitch = f->stride[p];
+
+    if (l->height[p] == 0 || row == 0) {
+      /* Nothing compared: nothing to read either. */
+      pf->planes.data[p] = NULL;
+      pf->planes.stride[p] = pitch;
+      continue;
+    }
+    const size_t extent = f->stride[p] * (l->height[p] - 1) + row;
+
+    switch (mem) {
+      case MEM_DEVICE_PITCHED:
+        CHECK_CUDA (cudaMallocPitch ((void **) &d, &pitch, row,
+                l->height[p]));
+        CHECK_CUDA (cudaMemcpy2D (d, pitch, f->data[p], f->stride[p], row,
+                l->height[p], cudaMemcpyHostToDevice));
+        pf->alloc[p] = d;
+        break;
+      case MEM_DEVICE_ODD:{
+        /* The host stride, from an odd address every other frame: the
+         * kernel's byte paths. */
+        const size_t offset = (variant & 1) ? 3 : 0;
+        CHECK_CUDA (cudaMalloc ((void **) &d, extent + offset));
+        CHECK_CUDA (cudaMemcpy (d + offset, f->data[p], extent,
+                cudaMemcpyHostToDevice));
+        pf->alloc[p] = d;
+        d += offset;
+        break;
+      }
+      case MEM_HOST_PINNED:
+        d = sharpness_cuda_host_alloc (extent);
+        if (!d) {
+          fprintf (stderr, "pinned allocation failed\n");
+          exit (1);
+        }
+        memcpy (d, f->data[p], extent);
+        pf->alloc[p] = d;
+        break;
+      case MEM_HOST_PAGEABLE:
+      default:
+        d = f->data[p];
+        break;
+    }
+    pf->planes.data[p] = d;
+    pf->planes.stride[p] = pitch;
+  }
+  pf->planes.luma = luma_of (f->format, pf->planes.data[0],
+      pf->planes.stride[0], f->w, f->h);
+}
+
+static void
+unplace (PlacedFrame * pf)
+{
+  for (int p = 0; p < 4; p++) {
+    if (!pf->alloc[p])
+      continue;
+    if (pf->mem == MEM_HOST_PINNED)
+      sharpness_cuda_host_free (pf->alloc[p]);
+    else
+      CHECK_CUDA (cudaFree (pf->alloc[p]));
+  }
+  memset (pf, 0, sizeof *pf);
+}
+
+/* What the CPU scorer measures on @f (SAD against @ref when not NULL). */
+static SharpnessContentSums
+expected (const HostFrame * f, const SharpnessContentParams * c,
+    const HostFrame * ref)
+{
+  SharpnessContentSums e;
+  const SharpnessPlane luma = luma_of (f->format, f->data[0], f->stride[0],
+      f->w, f->h);
+
+  memset (&e, 0, sizeof e);
+  e.pixels = (uint64_t) f->w * f->h;
+  if (c->black && luma.samples == SHARPNESS_SAMPLES_V210) {
+    e.black_count = sharpness_black_count_v210 (luma.data, luma.stride,
+        luma.width, luma.height, c->black_threshold);
+  } else if (c->black && !sharpness_black_count_plane (&luma,
+          c->black_threshold, &e.black_count)) {
+    for (int y = 0; y < luma.height; y++)
+      for (int x = 0; x < luma.width; x++)
+        e.black_count += sharpness_plane_gray_at (&luma, luma.data +
+            (size_t) y * luma.stride, x) <= c->black_threshold;
+  }
+  if (c->structure)
+    e.edges = sharpness_structure_count (&luma, c->edge_level, &e.interior);
+  if (c->n_planes > 0 && ref) {
+    e.has_sad = 1;
+    e.sad = sharpness_freeze_sad (&f->layout,
+        (const guint8 * const *) f->data, f->stride,
+        (const guint8 * const *) ref->data, ref->stride);
+  }
+  return e;
+}
+
+static void
+report (const char *what, const HostFrame * f, MemKind mem, Fill fill,
+    const SharpnessContentParams * c, const SharpnessContentSums * got,
+    const SharpnessContentSums * want, SharpnessStatus st)
+{
+  failures++;
+  if (failures > 40)
+    return;
+  fprintf (stderr, "FAIL %s: %s %dx%d stride %zu %s %s thr %u level %u",
+      what, f->format->name, f->w, f->h, f->stride[0], mem_names[mem],
+      fill_names[fill], c->black_threshold, c->edge_level);
+  if (st != SHARPNESS_OK)
+    fprintf (stderr, " status %s (%s)", sharpness_status_to_string (st),
+        sharpness_cuda_last_error (cuda));
+  else
+    fprintf (stderr, " black %" PRIu64 "/%" PRIu64 " pixels %" PRIu64 "/%"
+        PRIu64 " edges %" PRIu64 "/%" PRIu64 " interior %" PRIu64 "/%" PRIu64
+        " sad %d:%" PRIu64 "/%d:%" PRIu64, got->black_count,
+        want->black_count, got->pixels, want->pixels, got->edges, want->edges,
+        got->interior, want->interior, got->has_sad, got->sad, want->has_sad,
+        want->sad);
+  fputc ('\n', stderr);
+}
+
+static int
+sums_equal (const SharpnessContentSums * a, const SharpnessContentSums * b,
+    const SharpnessContentParams * c)
+{
+  return (!c->black || (a->black_count == b->black_count &&
+          a->pixels == b->pixels)) &&
+      (!c->structure || (a->edges == b->edges &&
+          a->interior == b->interior)) &&
+      a->has_sad == b->has_sad && a->sad == b->sad;
+}
+
+/* One measurement of @pf as the scorer makes it: a host frame staged (the
+ * metric reads the staged luma), then the launch beside the metric or in
+ * order; with @metric the laplacian's sums are checked against the CPU's
+ * on the same frame. */
+static SharpnessStatus
+measure (const PlacedFrame * pf, const HostFrame * f,
+    const SharpnessContentParams * c, int beside, int metric,
+    SharpnessContentSums * out)
+{
+  SharpnessContentPlanes planes = pf->planes;
+  SharpnessStatus st;
+
+  if (pf->mem == MEM_HOST_PAGEABLE || pf->mem == MEM_HOST_PINNED) {
+    st = sharpness_cuda_content_stage_host (cuda, &pf->planes, c, &planes);
+    if (st != SHARPNESS_OK)
+      return st;
+  }
+  st = sharpness_cuda_content_begin (cuda, &planes, c, beside ?
+      SHARPNESS_CONTENT_BESIDE : SHARPNESS_CONTENT_IN_ORDER);
+  if (st != SHARPNESS_OK)
+    return st;
+  if (metric) {
+    SharpnessSums gpu, ref;
+    const SharpnessPlane host = luma_of (f->format, f->data[0], f->stride[0],
+        f->w, f->h);
+    SharpnessStatus ms = sharpness_cuda_sums_device (cuda,
+        SHARPNESS_METRIC_LAPLACIAN, &planes.luma, &gpu);
+    checks++;
+    if (ms != SHARPNESS_OK ||
+        sharpness_cpu_sums (cpu, SHARPNESS_METRIC_LAPLACIAN, &host,
+            &ref) != SHARPNESS_OK || gpu.sum != ref.sum) {
+      failures++;
+      fprintf (stderr, "FAIL laplacian beside the content launch: %s %dx%d "
+          "%s: %s, sum %" PRIu64 "/%" PRIu64 "\n", f->format->name, f->w,
+          f->h, mem_names[pf->mem], sharpness_status_to_string (ms), gpu.sum,
+          ref.sum);
+    }
+  }
+  return sharpness_cuda_content_end (cuda, out);
+}
+
+/* Every measurement of one frame: black and structure at several levels,
+ * alone and together, with and without freeze; then the frame against
+ * another as the reference. */
+static void
+check_frame (const TestFormat * t, int w, int h, int pad, Fill fill,
+    int variant)
+{
+  static const struct
+  {
+    unsigned threshold, level;
+  } levels[] = {
+    {37, 8}, {0, 0}, {16, 1}, {255, 255}, {151, 30}, {300, 256},
+    {65535, 3},
+  };
+  const int nlevels = (int) (sizeof levels / sizeof levels[0]);
+  HostFrame a, b;
+
+  host_frame_init (&a, t, w, h, pad);
+  host_frame_init (&b, t, w, h, pad);
+  fill_frame (&a, fill);
+  fill_frame (&b, fill);
+  if (variant % 3 == 0) {
+    /* A near repeat: the SAD of a few changed samples. */
+    const int last = b.layout.height[b.layout.n_planes - 1] > 0 ?
+        b.layout.n_planes - 1 : 0;
+    host_frame_copy (&b, &a);
+    b.data[0][0] ^= 0x5a;
+    b.data[last][b.stride[last] * (b.layout.height[last] - 1)] ^= 0x11;
+  }
+
+  /* Video sizes: the expected values cost the CPU most, fewer levels. */
+  const int nl = (long long) w * h > 100000 ? 2 : nlevels;
+  PlacedFrame pa[MEM_COUNT], pb[MEM_COUNT];
+  for (int mem = 0; mem < MEM_COUNT; mem++) {
+    place (&pa[mem], mem, &a, variant);
+    place (&pb[mem], mem, &b, variant + 1);
+  }
+
+  for (int k = 0; k < nl; k++) {
+    const unsigned thr = levels[k].threshold, lev = levels[k].level;
+    /* Black and structure together, each alone, then freeze too. */
+    static const int modes[4][3] = { {1, 1, 0}, {1, 0, 0}, {0, 1, 0},
+    {1, 1, 1}
+    };
+    for (int m = 0; m < 4; m++) {
+      if (k > 0 && m == 1 + (k % 2))
+        continue;
+      const SharpnessContentParams c = params_for (&a, thr, lev,
+          modes[m][0], modes[m][1], modes[m][2]);
+      const SharpnessContentSums want_a = expected (&a, &c, NULL);
+      const SharpnessContentSums want_b = expected (&b, &c, &a);
+
+      for (int mem = 0; mem < MEM_COUNT; mem++) {
+        SharpnessContentSums got;
+        SharpnessStatus st;
+
+        sharpness_cuda_content_reference (cuda, 0);
+        st = measure (&pa[mem], &a, &c, (k + m + mem) % 2, k == 0 && m == 0,
+            &got);
+        checks++;
+        if (st != SHARPNESS_OK || !sums_equal (&got, &want_a, &c))
+          report ("first frame", &a, mem, fill, &c, &got, &want_a, st);
+        if (!c.n_planes)
+          continue;
+
+        /* b against a, kept as the reference. */
+        sharpness_cuda_content_reference (cuda, 1);
+        st = measure (&pb[mem], &b, &c, (k + m + mem + 1) % 2, 1, &got);
+        checks++;
+        if (st != SHARPNESS_OK || !sums_equal (&got, &want_b, &c))
+          report ("against the reference", &b, mem, fill, &c, &got, &want_b,
+              st);
+      }
+    }
+  }
+
+  /* Freeze alone (no luma pass). */
+  {
+    const SharpnessContentParams c = params_for (&a, 0, 0, 0, 0, 1);
+    const SharpnessContentSums want = expected (&b, &c, &a);
+
+    for (int mem = 0; mem < MEM_COUNT; mem++) {
+      SharpnessContentSums got;
+      SharpnessStatus st;
+
+      sharpness_cuda_content_reference (cuda, 0);
+      st = measure (&pa[mem], &a, &c, 1, 0, &got);
+      if (st == SHARPNESS_OK) {
+        sharpness_cuda_content_reference (cuda, 1);
+        st = measure (&pb[mem], &b, &c, 0, 0, &got);
+      }
+      checks++;
+      if (st != SHARPNESS_OK || !sums_equal (&got, &want, &c))
+        report ("freeze alone", &b, mem, fill, &c, &got, &want, st);
+    }
+  }
+  for (int mem = 0; mem < MEM_COUNT; mem++) {
+    unplace (&pa[mem]);
+    unplace (&pb[mem]);
+  }
+  sharpness_cuda_content_reference (cuda, 0);
+  host_frame_clear (&a);
+  host_frame_clear (&b);
+}
+
+/* Frames in a row with keep, drop or nothing between them, as the
+ * element's freeze detector decides; memory and order change from frame
+ * to frame, the size twice on the way.  The CPU side models the scorer:
+ * the candidate is the last frame measured, keeping it makes it the
+ * reference, a new size compares with nothing. */
+static void
+check_sequence (const TestFormat * t, int w, int h, int steps)
+{
+  HostFrame pool[5], ref, cand;
+  int have_ref = 0, have_cand = 0, lw = 0, lh = 0;
+
+  memset (&ref, 0, sizeof ref);
+  memset (&cand, 0, sizeof cand);
+  for (int i = 0; i < 5; i++) {
+    host_frame_init (&pool[i], t, i < 4 ? w : w / 2 + 1,
+        i < 4 ? h : h / 2 + 1, (i & 1) * 13);
+    fill_frame (&pool[i], i == 3 ? FILL_DARK : FILL_NATURAL);
+  }
+  /* Frame 1 is frame 0 with one sample changed; frame 2 a copy of 0. */
+  host_frame_copy (&pool[1], &pool[0]);
+  pool[1].data[0][pool[1].stride[0] + 1] ^= 0x40;
+  host_frame_copy (&pool[2], &pool[0]);
+
+  for (int s = 0; s < steps; s++) {
+    const int other = s == steps / 2 || s == steps / 2 + 3;
+    HostFrame *f = other ? &pool[4] : &pool[frame_rng_next (&rng) % 4];
+    const int mem = (int) (frame_rng_next (&rng) % MEM_COUNT);
+    const SharpnessContentParams c = params_for (f, 37, 8, 1, 1, 1);
+    SharpnessContentSums got, want;
+    PlacedFrame pf;
+
+    if (f->w != lw || f->h != lh) {
+      have_ref = have_cand = 0;
+      lw = f->w;
+      lh = f->h;
+    }
+    place (&pf, mem, f, s);
+    SharpnessStatus st = measure (&pf, f, &c, s % 2, s % 3 == 0, &got);
+    want = expected (f, &c, have_ref ? &ref : NULL);
+    checks++;
+    if (st != SHARPNESS_OK || !sums_equal (&got, &want, &c))
+      report ("sequence", f, mem, FILL_NATURAL, &c, &got, &want, st);
+    unplace (&pf);
+    host_frame_assign (&cand, f);
+    have_cand = 1;
+
+    switch (frame_rng_next (&rng) % 3) {
+      case 0:                  /* keep */
+        sharpness_cuda_content_reference (cuda, 1);
+        if (have_cand) {
+          host_frame_assign (&ref, &cand);
+          have_ref = 1;
+          have_cand = 0;
+        }
+        break;
+      case 1:                  /* drop */
+        sharpness_cuda_content_reference (cuda, 0);
+        have_ref = have_cand = 0;
+        break;
+      default:                 /* nothing: the next frame replaces it */
+        break;
+    }
+  }
+  sharpness_cuda_content_reference (cuda, 0);
+  for (int i = 0; i < 5; i++)
+    host_frame_clear (&pool[i]);
+  host_frame_clear (&ref);
+  host_frame_clear (&cand);
+}
+
+static void
+check_arguments (void)
+{
+  SharpnessContentParams c;
+  SharpnessContentPlanes p;
+  SharpnessContentSums s;
+
+  memset (&c, 0, sizeof c);
+  memset (&p, 0, sizeof p);
+  checks++;
+  c.black = 1;
+  if (sharpness_cuda_content_device (cuda, &p, &c, &s) !=
+      SHARPNESS_ERROR_INVALID) {
+    failures++;
+    fprintf (stderr, "FAIL an empty plane was accepted\n");
+  }
+  checks++;
+  if (sharpness_cuda_content_end (cuda, &s) != SHARPNESS_ERROR_INVALID) {
+    failures++;
+    fprintf (stderr, "FAIL _end without _begin was accepted\n");
+  }
+  c.black = 0;
+  c.n_planes = 5;
+  checks++;
+  if (sharpness_cuda_content_device (cuda, &p, &c, &s) !=
+      SHARPNESS_ERROR_INVALID) {
+    failures++;
+    fprintf (stderr, "FAIL five planes were accepted\n");
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  int quick = 0;
+  uint64_t seed = (uint64_t) time (NULL) ^ ((uint64_t) clock () << 32);
+  const char *why = NULL;
+
+  for (int i = 1; i < argc; i++) {
+    if (strcmp (argv[i], "--quick") == 0)
+      quick = 1;
+    else if (strcmp (argv[i], "--seed") == 0 && i + 1 < argc)
+      seed = strtoull (argv[++i], NULL, 0);
+    else {
+      fprintf (stderr, "usage: %s [--quick] [--seed N]\n", argv[0]);
+      return 2;
+    }
+  }
+
+  if (sharpness_cuda_device_count (&why) < 1) {
+    printf ("skipped: no CUDA device (%s)\n", why ? why : "none");
+    return 77;
+  }
+
+  struct cudaDeviceProp prop;
+  cudaStream_t stream;
+  CHECK_CUDA (cudaSetDevice (0));
+  CHECK_CUDA (cudaGetDeviceProperties (&prop, 0));
+  CHECK_CUDA (cudaStreamCreateWithFlags (&stream, cudaStreamNonBlocking));
+  printf ("device: %s, seed: %" PRIu64 "%s\n", prop.name, seed,
+      quick ? ", quick" : "");
+  frame_rng_seed (&rng, seed);
+
+  cpu = sharpness_cpu_new ();
+  if (!cpu || sharpness_cuda_new (stream, &cuda) != SHARPNESS_OK) {
+    fprintf (stderr, "backend creation failed: %s\n",
+        sharpness_cuda_last_error (NULL));
+    return 1;
+  }
+
+  check_arguments ();
+
+  static const struct
+  {
+    int w, h;
+  } small[] = {
+    {1, 1}, {2, 2}, {3, 3}, {7, 5}, {5, 1}, {1, 6}, {31, 17}, {33, 33},
+    {47, 9}, {129, 3}, {513, 7}, {600, 20},
+  };
+  static const int pads[] = { 0, 13, 64 };
+  int variant = 0;
+
+  for (size_t s = 0; s < sizeof small / sizeof small[0]; s++)
+    for (int f = 0; f < N_FORMATS; f++)
+      for (int fill = 0; fill < FILL_COUNT; fill++) {
+        if (quick && (fill == FILL_FLAT || (s + f) % 2))
+          continue;
+        check_frame (&formats[f], small[s].w, small[s].h,
+            pads[variant % 3], fill, variant);
+        variant++;
+      }
+
+  static const struct
+  {
+    int w, h;
+  } video[] = {
+    {1279, 719}, {1920, 1080},
+  };
+  for (size_t s = 0; s < sizeof video / sizeof video[0]; s++)
+    for (int f = 0; f < N_FORMATS; f++)
+      for (int fill = FILL_RANDOM; fill <= FILL_DARK; fill++) {
+        if (quick && (s == 0 || fill != FILL_NATURAL))
+          continue;
+        check_frame (&formats[f], video[s].w, video[s].h, pads[variant % 3],
+            fill, variant);
+        variant++;
+      }
+
+  for (int f = 0; f < N_FORMATS; f++) {
+    check_sequence (&formats[f], 37, 21, quick ? 12 : 40);
+    if (!quick)
+      check_sequence (&formats[f], 1280, 720, 12);
+  }
+
+  printf ("%d checks, %d failures\n", checks, failures);
+  sharpness_cuda_free (cuda);
+  sharpness_cpu_free (cpu);
+  CHECK_CUDA (cudaStreamDestroy (stream));
+  return failures ? 1 : 0;
+}
