@@ -30,6 +30,9 @@ PACKAGES="gcc meson ninja-build pkg-config
   python3 python3-gi python3-gst-1.0 gir1.2-gstreamer-1.0
   gir1.2-gst-plugins-base-1.0 python3-numpy python3-scipy python3-skimage
   ffmpeg python3-jsonschema chromium"
+# The test suite only: Slurm for the archive-scan job array (tests/slurm
+# starts a cluster of its own for the length of the test).
+[ "$mode" = test ] && PACKAGES="$PACKAGES slurm-wlm munge"
 
 missing=""
 for p in $PACKAGES; do
