@@ -232,19 +232,18 @@ stretch_end (SharpnessContentResult * r, SharpnessEventKind kind, Stretch * s,
   s->open = FALSE;
 }
 
-/* FFmpeg reports a black run once it ends at least d after its start: a
- * run is announced as soon as it is certain to, i.e. once the end of its
- * last frame (the earliest end it can have) is d after its start. */
+/* FFmpeg reports a black run when it ends at least d after its start, and
+ * ends a run still open at end of stream at the pts of its last frame: a
+ * run is announced once it is certain to be reported, i.e. once this
+ * frame's pts is d after its start. */
 static gboolean
 black_certain (const SharpnessContent * c, const Stretch * s,
     const SharpnessContentFrame * f)
 {
-  guint64 end;
-
   if (f->pts == SHARPNESS_TIME_NONE || s->start == SHARPNESS_TIME_NONE)
     return FALSE;
-  end = f->pts + (f->duration == SHARPNESS_TIME_NONE ? 0 : f->duration);
-  return end >= s->start && end - s->start >= c->settings.black.min_duration;
+  return f->pts >= s->start &&
+      f->pts - s->start >= c->settings.black.min_duration;
 }
 
 static gboolean
@@ -405,6 +404,7 @@ sharpness_content_push (SharpnessContent * c,
     .blurry = r->state == SHARPNESS_CONTENT_BLURRY,
   };
   ev = sharpness_segment_tracker_push (&c->segments, &sf, &seg);
+  r->blur_worst = c->segments.open && c->segments.run.worst_frame == f->index;
   if (ev == SHARPNESS_SEGMENT_START)
     blur_event (r, &seg, FALSE);
   else if (ev == SHARPNESS_SEGMENT_END)

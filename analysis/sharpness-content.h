@@ -134,6 +134,9 @@ typedef struct
   gdouble structure;            /* edges / interior; 0 without */
   /* The caller must keep this frame as the freeze reference. */
   gboolean keep_reference;
+  /* This frame is the worst of the open blurry run so far: the picture
+   * its events show (a caller keeping thumbnails copies it now). */
+  gboolean blur_worst;
   guint n_events;
   SharpnessContentEvent events[SHARPNESS_CONTENT_MAX_EVENTS];
 } SharpnessContentResult;

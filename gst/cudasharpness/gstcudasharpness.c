@@ -8,10 +8,13 @@
  * Scores the sharpness of every video frame with one of the metrics of
  * docs/metrics.md, on a CUDA device or on the CPU, without touching the
  * pixels (in place: its output bytes are its input bytes).  Each scored
- * buffer gets a "GstSharpnessMeta" custom meta (sharpness-meta.h); frames
- * can be flagged blurry against an absolute threshold or against the
- * median of the previous sharp frames, and runs of blurry frames raise
- * alarms.  Reference: docs/element.md.
+ * buffer gets a "GstSharpnessMeta" custom meta (sharpness-meta.h).  Each
+ * frame also gets a content state: black or frozen as FFmpeg's
+ * blackdetect and freezedetect decide, flat (too little structure for a
+ * verdict), blurry (worse than an absolute threshold, or than the median
+ * of the previous sharp frames), or normal; stretches of blurry, black and
+ * frozen frames raise start and end events.  Reference: docs/element.md,
+ * docs/detection.md.
  *
  * The element posts these element messages:
  *
@@ -24,6 +27,10 @@
  * - `metric` (G_TYPE_STRING): the metric's nick
  * - `score` (G_TYPE_DOUBLE): the frame's score
  * - `blurry` (G_TYPE_BOOLEAN): the frame's blurry flag
+ * - `content-state` (G_TYPE_STRING): normal, black, frozen, flat or blurry
+ * - `black-ratio`, `freeze-mafd`, `structure` (G_TYPE_DOUBLE): the share of
+ *   black luma samples, FFmpeg's MAFD against the freeze reference, the
+ *   share of edge pixels; each when its detection (`detect`) is on
  * - `unscored` (G_TYPE_UINT64): frames passed unscored since the last one
  * - `tiles-cols`, `tiles-rows` (G_TYPE_UINT), `tile-scores`
  *   (GST_TYPE_ARRAY of G_TYPE_DOUBLE): the tile map, with `tiles` set
@@ -33,24 +40,30 @@
  * - with `interval` only: `frames` (G_TYPE_UINT), `mean`, `min`, `max`
  *   (G_TYPE_DOUBLE), `blurry-frames` (G_TYPE_UINT) over the interval
  *
- * `sharpness-blurry-start`, when a blurry run has lasted
- * `min-blurry-duration`:
+ * `sharpness-blurry-start`, `sharpness-black-start`,
+ * `sharpness-freeze-start`: when a blurry run has lasted
+ * `min-blurry-duration`, a black stretch `black-min-duration`, a freeze
+ * `freeze-min-duration`:
  * - `metric` (G_TYPE_STRING), `timestamp`, `stream-time`, `running-time`
- *   (G_TYPE_UINT64): of the run's first frame
+ *   (G_TYPE_UINT64): of the stretch's first frame
  * - `start-frame` (G_TYPE_UINT64): its index
+ * - `thumbnail` (GST_TYPE_SAMPLE, image/jpeg): with `event-thumbnails`
  *
- * `sharpness-blurry-end`, when that run ends (or at EOS or a flush):
- * - `metric`, `timestamp`, `stream-time`, `running-time`, `start-frame`
- *   as in `sharpness-blurry-start`
- * - `start`, `end`, `duration` (G_TYPE_UINT64): PTS of the first frame,
- *   end of the last one, their difference
- * - `end-frame`, `frames`, `blurry-frames` (G_TYPE_UINT64)
- * - `min`, `mean`, `max` (G_TYPE_DOUBLE): scores over the segment
+ * `sharpness-blurry-end`, `sharpness-black-end`, `sharpness-freeze-end`:
+ * when that stretch ends (or at EOS or a flush):
+ * - the fields of its start
+ * - `start`, `end`, `duration` (G_TYPE_UINT64): the stretch (black and
+ *   freeze: FFmpeg's black_start/black_end, freeze_start/freeze_end)
+ * - `end-frame`, `frames` (G_TYPE_UINT64), and `blurry-frames`,
+ *   `black-frames` or `frozen-frames` (G_TYPE_UINT64)
+ * - `min`, `mean`, `max` (G_TYPE_DOUBLE): scores over the stretch
  * - `worst-frame` (G_TYPE_UINT64), `worst-score` (G_TYPE_DOUBLE)
  *
  * `sharpness-summary`, at EOS:
  * - `metric` (G_TYPE_STRING), `frames` (G_TYPE_UINT64), `mean`, `min`,
- *   `max` (G_TYPE_DOUBLE), `blurry-frames`, `unscored` (G_TYPE_UINT64)
+ *   `max` (G_TYPE_DOUBLE), `blurry-frames`, `unscored`, `black-frames`,
+ *   `frozen-frames`, `flat-frames`, `blurry-segments`, `black-segments`,
+ *   `freeze-segments` (G_TYPE_UINT64)
  *
  * ## Example launch line
  * |[
@@ -69,6 +82,7 @@
 #include "sharpness-caps.h"
 #include "sharpness-content.h"
 #include "sharpness-element.h"
+#include "sharpness-event-thumbnails.h"
 #include "sharpness-frame.h"
 #include "sharpness-frame-regions.h"
 #include "sharpness-messages.h"
@@ -98,6 +112,11 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_sharpness_debug);
 #define DEFAULT_FREEZE_MIN_DURATION SHARPNESS_FREEZE_DEFAULT_MIN_DURATION
 #define DEFAULT_FLAT_EDGE_LEVEL 4
 #define DEFAULT_FLAT_THRESHOLD 0.01
+#define DEFAULT_EVENT_THUMBNAILS 0
+#define MAX_EVENT_THUMBNAILS 4096
+/* How long EOS waits for thumbnails being encoded, so that events come
+ * before the summary. */
+#define THUMBNAIL_DRAIN_TIMEOUT (5 * GST_SECOND)
 
 typedef enum
 {
@@ -126,6 +145,7 @@ enum
   PROP_FREEZE_MIN_DURATION,
   PROP_FLAT_EDGE_LEVEL,
   PROP_FLAT_THRESHOLD,
+  PROP_EVENT_THUMBNAILS,
   PROP_COMMON                   /* SHARPNESS_ELEMENT_N_PROPS from here */
 };
 
@@ -152,6 +172,7 @@ typedef struct
   guint64 freeze_min_duration;
   guint flat_edge_level;
   gdouble flat_threshold;
+  guint event_thumbnails;       /* width, 0: off */
 } GstCudaSharpnessSettings;
 
 struct _GstCudaSharpness
@@ -174,6 +195,7 @@ struct _GstCudaSharpness
   SharpnessContent *content;
   SharpnessMetric content_metric;       /* the metric of its blur runs */
   SharpnessBackend *last_backend;       /* that measured the last frame */
+  SharpnessEventThumbnails *thumbnails;
   SharpnessSignature signature; /* scratch: the frame's, for cut detection */
   SharpnessFrameRegions regions;        /* tiles and ROIs of the frame */
   SharpnessMetric stats_metric; /* metric of the statistics below */
@@ -443,15 +465,41 @@ gst_cuda_sharpness_set_context (GstElement * element, GstContext * context)
   GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
 }
 
-/* The start and end events of blurry, black and frozen stretches. */
+/* The start and end events of blurry, black and frozen stretches; with
+ * event-thumbnails, posted by the thumbnail worker once encoded. */
 static void
 post_events (GstCudaSharpness * self, const SharpnessContentResult * r)
 {
   const gchar *nick = sharpness_metric_info[self->content_metric].nick;
+  gboolean thumbs = sharpness_event_thumbnails_enabled (self->thumbnails);
 
+  for (guint i = 0; i < r->n_events; i++) {
+    const SharpnessContentEvent *e = &r->events[i];
+    GstMessage *msg = sharpness_message_new_event (GST_OBJECT (self), nick,
+        e);
+
+    if (thumbs)
+      sharpness_event_thumbnails_post (self->thumbnails, e->kind, msg);
+    else
+      gst_element_post_message (GST_ELEMENT (self), msg);
+  }
+}
+
+/* The pictures events will show: the worst frame of a blurry run, the
+ * frame a black or frozen stretch starts on (it does not change). */
+static void
+keep_pictures (GstCudaSharpness * self, GstBuffer * buf,
+    const SharpnessContentResult * r)
+{
+  if (!sharpness_event_thumbnails_enabled (self->thumbnails))
+    return;
+  if (r->blur_worst)
+    sharpness_event_thumbnails_keep (self->thumbnails, SHARPNESS_EVENT_BLUR,
+        buf);
   for (guint i = 0; i < r->n_events; i++)
-    gst_element_post_message (GST_ELEMENT (self),
-        sharpness_message_new_event (GST_OBJECT (self), nick, &r->events[i]));
+    if (!r->events[i].is_end && r->events[i].kind != SHARPNESS_EVENT_BLUR)
+      sharpness_event_thumbnails_keep (self->thumbnails, r->events[i].kind,
+          buf);
 }
 
 /* Closes the open stretches (EOS, flush): an operator alarmed by a start
@@ -511,6 +559,8 @@ gst_cuda_sharpness_sink_event (GstBaseTransform * trans, GstEvent * event)
       break;
     case GST_EVENT_EOS:
       finish_content (self);
+      sharpness_event_thumbnails_drain (self->thumbnails,
+          THUMBNAIL_DRAIN_TIMEOUT);
       post_summary (self);
       break;
     default:
@@ -702,6 +752,8 @@ judge_frame (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
   SharpnessContentResult closed;
   SharpnessContentFrame f;
 
+  sharpness_event_thumbnails_configure (self->thumbnails, &self->info,
+      s->event_thumbnails);
   content_settings (self, s, &cs);
   sharpness_content_configure (self->content, &cs, s->metric, s->window,
       &closed);
@@ -740,6 +792,7 @@ judge_frame (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
       s->relative_threshold, cr);
   if (cr->keep_reference)
     sharpness_scorer_keep_reference ((SharpnessScorer *) used);
+  keep_pictures (self, buf, cr);
 
   r->content_state = sharpness_content_state_name (cr->state);
   r->blurry = cr->state == SHARPNESS_CONTENT_BLURRY;
@@ -874,6 +927,9 @@ gst_cuda_sharpness_set_property (GObject * object, guint prop_id,
     case PROP_FLAT_THRESHOLD:
       s->flat_threshold = g_value_get_double (value);
       break;
+    case PROP_EVENT_THUMBNAILS:
+      s->event_thumbnails = g_value_get_uint (value);
+      break;
     default:
       if (!sharpness_element_settings_set (&self->base.settings, PROP_COMMON,
               prop_id, value))
@@ -950,6 +1006,9 @@ gst_cuda_sharpness_get_property (GObject * object, guint prop_id,
     case PROP_FLAT_THRESHOLD:
       g_value_set_double (value, s->flat_threshold);
       break;
+    case PROP_EVENT_THUMBNAILS:
+      g_value_set_uint (value, s->event_thumbnails);
+      break;
     default:
       if (!sharpness_element_settings_get (&self->base.settings, PROP_COMMON,
               prop_id, value))
@@ -965,6 +1024,7 @@ gst_cuda_sharpness_finalize (GObject * object)
   GstCudaSharpness *self = GST_CUDA_SHARPNESS (object);
 
   sharpness_element_finalize (&self->base);
+  sharpness_event_thumbnails_free (self->thumbnails);
   sharpness_caps_refusal_clear (&self->refusal);
   sharpness_frame_regions_clear (&self->regions);
   g_clear_pointer (&self->settings.roi_types, g_array_unref);
@@ -1051,6 +1111,11 @@ install_properties (GObjectClass * gobject_class)
       g_param_spec_double ("flat-threshold", "Flat threshold",
           "Share of edge pixels below which a frame is flat, 0 = never",
           0.0, 1.0, DEFAULT_FLAT_THRESHOLD, flags));
+  g_object_class_install_property (gobject_class, PROP_EVENT_THUMBNAILS,
+      g_param_spec_uint ("event-thumbnails", "Event thumbnails",
+          "Width of the JPEG thumbnail each start and end event carries, "
+          "0 = none", 0, MAX_EVENT_THUMBNAILS, DEFAULT_EVENT_THUMBNAILS,
+          flags));
   sharpness_element_install_properties (gobject_class, PROP_COMMON,
       "sharpness", TRUE);
 }
@@ -1124,7 +1189,9 @@ gst_cuda_sharpness_init (GstCudaSharpness * self)
     .freeze_min_duration = DEFAULT_FREEZE_MIN_DURATION,
     .flat_edge_level = DEFAULT_FLAT_EDGE_LEVEL,
     .flat_threshold = DEFAULT_FLAT_THRESHOLD,
+    .event_thumbnails = DEFAULT_EVENT_THUMBNAILS,
   };
+  self->thumbnails = sharpness_event_thumbnails_new (GST_ELEMENT (self));
   sharpness_frame_regions_init (&self->regions);
   gst_video_info_init (&self->info);
   gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);

@@ -1,0 +1,289 @@
+/* cudasharpness's content states: flat, black and frozen frames are their
+ * own kinds, never blurry, never in a blurry run; their events; and the
+ * JPEG thumbnail events carry with event-thumbnails.  The FFmpeg-exact
+ * black and freeze decisions are test_cudasharpness_black_freeze.py's.
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <string.h>
+
+#include <gst/video/video.h>
+
+#include "sharpness-harness.h"
+
+#define W 64
+#define H 48
+#define FRAME (GST_SECOND / 25)
+
+typedef enum
+{
+  NOISE,                        /* random pixels: sharp, full of edges */
+  FLAT,                         /* a smooth horizontal ramp: no edges */
+  BLACK,                        /* limited-range black */
+  STILL                         /* the same noise frame every time */
+} Picture;
+
+static GstBuffer *
+frame (guint i, Picture p, GRand * rand)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, W * H, NULL);
+  GstMapInfo map;
+  GRand *still = g_rand_new_with_seed (99);
+
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  for (gint y = 0; y < H; y++)
+    for (gint x = 0; x < W; x++) {
+      guint8 *px = map.data + y * W + x;
+
+      switch (p) {
+        case NOISE:
+          *px = g_rand_int_range (rand, 16, 236);
+          break;
+        case FLAT:
+          *px = 100 + x / 8;
+          break;
+        case BLACK:
+          *px = 16;
+          break;
+        case STILL:
+          *px = g_rand_int_range (still, 16, 236);
+          break;
+      }
+    }
+  gst_buffer_unmap (buf, &map);
+  g_rand_free (still);
+  GST_BUFFER_PTS (buf) = i * FRAME;
+  GST_BUFFER_DURATION (buf) = FRAME;
+  return buf;
+}
+
+static GstHarness *
+content_harness (GstBus ** bus, const gchar * props)
+{
+  GstHarness *h = harness_new (bus, props);
+
+  gst_harness_set_src_caps_str (h, "video/x-raw,format=GRAY8,width=64,"
+      "height=48,framerate=25/1");
+  return h;
+}
+
+static gchar *
+push_state (GstHarness * h, guint i, Picture p, GRand * rand)
+{
+  GstBuffer *out = gst_harness_push_and_pull (h, frame (i, p, rand));
+  GstCustomMeta *meta = gst_buffer_get_custom_meta (out, "GstSharpnessMeta");
+  gchar *state;
+
+  fail_unless (meta != NULL);
+  state = g_strdup (gst_structure_get_string (gst_custom_meta_get_structure
+          (meta), "content-state"));
+  gst_buffer_unref (out);
+  return state;
+}
+
+/* The names of the element messages on @bus whose name starts with
+ * @prefix, in order. */
+static GPtrArray *
+pop_named (GstBus * bus, const gchar * prefix)
+{
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  GstMessage *m;
+
+  while ((m = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT))) {
+    const gchar *n = gst_structure_get_name (gst_message_get_structure (m));
+
+    if (g_str_has_prefix (n, prefix))
+      g_ptr_array_add (names, g_strdup (n));
+    gst_message_unref (m);
+  }
+  return names;
+}
+
+/* A smooth ramp has no structure: flat, not blurry, although its score is
+ * far below the threshold; noise is normal. */
+GST_START_TEST (test_flat_is_not_blurry)
+{
+  GstBus *bus;
+  GstHarness *h = content_harness (&bus, "metric=laplacian threshold=50 "
+      "min-blurry-duration=40000000");
+  GRand *rand = g_rand_new_with_seed (1);
+  GPtrArray *events;
+  gchar *state;
+
+  for (guint i = 0; i < 10; i++) {
+    state = push_state (h, i, i % 2 ? NOISE : FLAT, rand);
+    fail_unless_equals_string (state, i % 2 ? "normal" : "flat");
+    g_free (state);
+  }
+  events = pop_named (bus, "sharpness-blurry-");
+  fail_unless_equals_int (events->len, 0);
+  g_ptr_array_unref (events);
+  g_rand_free (rand);
+  harness_free (h, bus);
+}
+
+GST_END_TEST;
+
+/* The same ramp with flat detection off is blurry: the rule alone. */
+GST_START_TEST (test_flat_detection_off)
+{
+  GstBus *bus;
+  GstHarness *h = content_harness (&bus, "detect=black+freeze "
+      "metric=laplacian threshold=50");
+  GRand *rand = g_rand_new_with_seed (1);
+  gchar *state = push_state (h, 0, FLAT, rand);
+
+  fail_unless_equals_string (state, "blurry");
+  g_free (state);
+  g_rand_free (rand);
+  harness_free (h, bus);
+}
+
+GST_END_TEST;
+
+/* 2.4 s of black between noise: black frames, one black start once the
+ * stretch has lasted 2 s, its end at the first noise frame; no blurry
+ * run although black scores worst. */
+GST_START_TEST (test_black_stretch)
+{
+  GstBus *bus;
+  GstHarness *h = content_harness (&bus, "metric=laplacian threshold=50 "
+      "min-blurry-duration=40000000");
+  GRand *rand = g_rand_new_with_seed (2);
+  GPtrArray *events;
+  guint i = 0;
+
+  for (; i < 5; i++)
+    g_free (push_state (h, i, NOISE, rand));
+  for (; i < 5 + 60; i++) {
+    gchar *state = push_state (h, i, BLACK, rand);
+
+    fail_unless_equals_string (state, "black");
+    g_free (state);
+    /* Frame 55: its pts is 2 s after the first black frame's.  (The
+     * black picture is still too: it is a freeze as well.) */
+    events = pop_named (bus, "sharpness-black-");
+    fail_unless_equals_int (events->len, i == 55);
+    if (i == 55)
+      fail_unless_equals_string (g_ptr_array_index (events, 0),
+          "sharpness-black-start");
+    g_ptr_array_unref (events);
+  }
+  g_free (push_state (h, i, NOISE, rand));
+  events = pop_named (bus, "sharpness-black-");
+  fail_unless_equals_int (events->len, 1);
+  fail_unless_equals_string (g_ptr_array_index (events, 0),
+      "sharpness-black-end");
+  g_ptr_array_unref (events);
+  g_rand_free (rand);
+  harness_free (h, bus);
+}
+
+GST_END_TEST;
+
+/* A stuck picture: frozen from the frame the freeze reaches 2 s, its
+ * start and end events, and not blurry meanwhile. */
+GST_START_TEST (test_frozen_picture)
+{
+  GstBus *bus;
+  GstHarness *h = content_harness (&bus, "metric=laplacian");
+  GRand *rand = g_rand_new_with_seed (3);
+  GPtrArray *events;
+  guint i = 0, starts = 0, ends = 0;
+
+  for (; i < 5; i++)
+    g_free (push_state (h, i, NOISE, rand));
+  /* Frame 5 is the reference; 5 + 50 is 2 s later. */
+  for (; i < 5 + 75; i++) {
+    gchar *state = push_state (h, i, STILL, rand);
+
+    fail_unless_equals_string (state, i >= 55 ? "frozen" : "normal");
+    g_free (state);
+  }
+  g_free (push_state (h, i, NOISE, rand));
+  events = pop_named (bus, "sharpness-freeze-");
+  for (guint k = 0; k < events->len; k++) {
+    starts += g_str_has_suffix (g_ptr_array_index (events, k), "-start");
+    ends += g_str_has_suffix (g_ptr_array_index (events, k), "-end");
+  }
+  fail_unless_equals_int (starts, 1);
+  fail_unless_equals_int (ends, 1);
+  g_ptr_array_unref (events);
+  g_rand_free (rand);
+  harness_free (h, bus);
+}
+
+GST_END_TEST;
+
+/* With event-thumbnails, every start and end carries a JPEG of the width
+ * asked for, posted in order before the summary. */
+GST_START_TEST (test_event_thumbnails)
+{
+  GstBus *bus;
+  GstHarness *h = content_harness (&bus, "detect=0 metric=laplacian "
+      "threshold=50 min-blurry-duration=80000000 event-thumbnails=32");
+  GRand *rand = g_rand_new_with_seed (4);
+  GstMessage *m;
+  guint thumbs = 0, i = 0;
+  gboolean summary_seen = FALSE;
+
+  for (; i < 3; i++)
+    g_free (push_state (h, i, NOISE, rand));
+  for (; i < 10; i++)
+    g_free (push_state (h, i, FLAT, rand));
+  for (; i < 15; i++)
+    g_free (push_state (h, i, NOISE, rand));
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+
+  while ((m = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT))) {
+    const GstStructure *s = gst_message_get_structure (m);
+    const gchar *n = gst_structure_get_name (s);
+
+    if (g_str_has_prefix (n, "sharpness-blurry-")) {
+      const GValue *v = gst_structure_get_value (s, "thumbnail");
+      GstSample *sample;
+      GstMapInfo map;
+      gint width = 0;
+
+      fail_if (summary_seen, "%s after the summary", n);
+      fail_unless (v && GST_VALUE_HOLDS_SAMPLE (v), "%s: no thumbnail", n);
+      sample = gst_value_get_sample (v);
+      fail_unless (gst_structure_has_name (gst_caps_get_structure
+              (gst_sample_get_caps (sample), 0), "image/jpeg"));
+      gst_structure_get_int (gst_caps_get_structure (gst_sample_get_caps
+              (sample), 0), "width", &width);
+      fail_unless_equals_int (width, 32);
+      gst_buffer_map (gst_sample_get_buffer (sample), &map, GST_MAP_READ);
+      /* A JPEG's start-of-image marker. */
+      fail_unless (map.size > 2 && map.data[0] == 0xff && map.data[1] == 0xd8);
+      gst_buffer_unmap (gst_sample_get_buffer (sample), &map);
+      thumbs++;
+    }
+    summary_seen |= g_str_equal (n, "sharpness-summary");
+    gst_message_unref (m);
+  }
+  fail_unless_equals_int (thumbs, 2);
+  fail_unless (summary_seen);
+  g_rand_free (rand);
+  harness_free (h, bus);
+}
+
+GST_END_TEST;
+
+static Suite *
+content_suite (void)
+{
+  Suite *s = suite_create ("cudasharpness-content");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_flat_is_not_blurry);
+  tcase_add_test (tc, test_flat_detection_off);
+  tcase_add_test (tc, test_black_stretch);
+  tcase_add_test (tc, test_frozen_picture);
+  tcase_add_test (tc, test_event_thumbnails);
+  return s;
+}
+
+GST_CHECK_MAIN (content);
