@@ -87,7 +87,8 @@ rm -rf "$root" "$OUT/oci" "$OUT/gst-sharpness-image.tar"
 start=$(date +%s)
 echo "build-image.sh: building $TAG from $MIRROR" >&2
 # The packages and what the image adds to their dependencies: software
-# decoders (libav) and NVIDIA's (nvcodec, in plugins-bad) for the GPU.
+# decoders (libav), NVIDIA's (nvcodec, in plugins-bad) for the GPU, and
+# gst-inspect-1.0 / gst-launch-1.0 to look into a running container.
 # No recommends, no man pages, docs (but the copyrights) or translations.
 # Downloaded packages are kept in CACHE between builds (sync-in/-out;
 # replaced each time by what this build used, so superseded versions do
@@ -105,7 +106,7 @@ mmdebstrap --mode=root --variant=apt --format=directory \
   --setup-hook="sync-in $CACHE /var/cache/apt/archives/" \
   --customize-hook='mkdir -p "$1"/tmp/debs' \
   --customize-hook="copy-in ${debs[*]} /tmp/debs" \
-  --customize-hook='chroot "$1" sh -c "cd /tmp/debs && DEBIAN_FRONTEND=noninteractive apt-get install -y -q ./*.deb gstreamer1.0-libav gstreamer1.0-plugins-bad"' \
+  --customize-hook='chroot "$1" sh -c "cd /tmp/debs && DEBIAN_FRONTEND=noninteractive apt-get install -y -q ./*.deb gstreamer1.0-libav gstreamer1.0-plugins-bad gstreamer1.0-tools"' \
   --customize-hook="find $CACHE -name '*.deb' -delete" \
   --customize-hook="sync-out /var/cache/apt/archives $CACHE" \
   --customize-hook='rm -rf "$1"/tmp/debs' \
@@ -130,7 +131,7 @@ args=(--tag "$TAG" --user "$USER_ID:$USER_ID" --workdir "/home/$USER_NAME"
   --label org.opencontainers.image.version="$version"
   --label org.opencontainers.image.licenses=LGPL-2.1-or-later
   --label org.opencontainers.image.source=https://github.com/gst-sharpness/gst-sharpness
-  --cmd sharpness-scan --cmd --help)
+  --cmd=sharpness-scan --cmd=--help)
 [ "$ARCHIVE" = 0 ] || args+=(--archive "$OUT/gst-sharpness-image.tar")
 python3 "$here/oci-image.py" "${args[@]}" "$root" "$OUT/oci" >&2
 echo "build-image.sh: $TAG in $(( $(date +%s) - start )) s:" \

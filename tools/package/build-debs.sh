@@ -4,7 +4,8 @@
 #
 #   usage: tools/package/build-debs.sh [OUTDIR]   (default: build-deb)
 #   env:   DEB_BUILD_OPTIONS (e.g. "nocheck cuda-archs=75"), CUDA_ROOT,
-#          CUDA_LAUNCHER (ccache, with CCACHE_DIR: nvcc's objects reused)
+#          CUDA_LAUNCHER (default auto: nvcc through ccache when installed),
+#          CCACHE_DIR
 #
 # The tree (tracked and untracked files, not what git ignores: no build
 # directories) is copied to a temporary directory first, since
@@ -38,8 +39,9 @@ else
   cp -a "$src/." "$tree"
 fi
 
-# With CUDA_LAUNCHER=ccache, paths inside the copy are hashed relative to
-# it, so that the next build (another temporary directory) hits the cache.
+# Through ccache, paths inside the copy are hashed relative to it, so that
+# the next build (another temporary directory) and a build of the same
+# tree elsewhere hit the cache.
 export CCACHE_BASEDIR="$tree" CCACHE_NOHASHDIR=1
 
 start=$(date +%s)
