@@ -20,11 +20,12 @@ esac
 # Build tools, GStreamer 1.22 development files and plugins the tests use,
 # the decoders common files need (gstreamer1.0-libav: 10-bit H.264, HEVC,
 # ProRes... that the other plugin sets lack), libavutil (FFT of the
-# perceptual metrics), and the Python side of the validation (oracles,
-# natural images, FFmpeg's blurdetect for comparison).
+# perceptual metrics), json-glib (sharpness-scan --merge reads JSON back),
+# and the Python side of the validation (oracles, natural images, FFmpeg's
+# blurdetect for comparison).
 PACKAGES="gcc meson ninja-build pkg-config
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
-  libgstreamer-plugins-bad1.0-dev libgl-dev libavutil-dev
+  libgstreamer-plugins-bad1.0-dev libgl-dev libavutil-dev libjson-glib-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-plugins-bad gstreamer1.0-libav
   python3 python3-gi python3-gst-1.0 gir1.2-gstreamer-1.0

@@ -178,10 +178,10 @@ fill_run (const SharpnessBlackDetector * det, SharpnessBlackResult * r,
   r->duration = end >= det->start ? end - det->start : 0;
 }
 
-SharpnessBlackEvents
-sharpness_black_detector_push (SharpnessBlackDetector * det, guint64 pts,
-    guint64 duration, guint64 black, guint64 pixels,
-    SharpnessBlackResult * res)
+/* One frame whose ratio and verdict are known. */
+static SharpnessBlackEvents
+push_judged (SharpnessBlackDetector * det, guint64 pts, guint64 duration,
+    gdouble ratio, gboolean is_black, SharpnessBlackResult * res)
 {
   SharpnessBlackResult r = {
     .start = SHARPNESS_TIME_NONE,
@@ -191,9 +191,8 @@ sharpness_black_detector_push (SharpnessBlackDetector * det, guint64 pts,
   };
   const guint64 index = det->frames++;
 
-  r.ratio = pixels ? (gdouble) black / (gdouble) pixels : 0.0;
-  r.black = sharpness_black_frame_is_black (black, pixels,
-      det->settings.picture_black_ratio_th);
+  r.ratio = ratio;
+  r.black = is_black;
 
   if (pts != SHARPNESS_TIME_NONE) {
     if (r.black) {
@@ -221,6 +220,26 @@ sharpness_black_detector_push (SharpnessBlackDetector * det, guint64 pts,
   if (res)
     *res = r;
   return r.events;
+}
+
+SharpnessBlackEvents
+sharpness_black_detector_push (SharpnessBlackDetector * det, guint64 pts,
+    guint64 duration, guint64 black, guint64 pixels,
+    SharpnessBlackResult * res)
+{
+  return push_judged (det, pts, duration,
+      pixels ? (gdouble) black / (gdouble) pixels : 0.0,
+      sharpness_black_frame_is_black (black, pixels,
+          det->settings.picture_black_ratio_th), res);
+}
+
+SharpnessBlackEvents
+sharpness_black_detector_push_ratio (SharpnessBlackDetector * det,
+    guint64 pts, guint64 duration, gdouble ratio, SharpnessBlackResult * res)
+{
+  /* The double FFmpeg compares is the ratio itself. */
+  return push_judged (det, pts, duration, ratio,
+      ratio >= det->settings.picture_black_ratio_th, res);
 }
 
 SharpnessBlackEvents

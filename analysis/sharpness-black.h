@@ -20,7 +20,7 @@
  *     end - start >= black_min_duration.
  *
  * Definitions, the FFmpeg 5.1 / 7.1 differences and the validation:
- * docs/black-freeze.md.
+ * docs/reference/black-freeze.md.
  */
 #ifndef SHARPNESS_BLACK_H
 #define SHARPNESS_BLACK_H
@@ -66,7 +66,7 @@ G_BEGIN_DECLS
  *   yuvj for full-range 8-bit streams, so on those the two versions
  *   agree; they differ for gray, for full-range 10-bit, VP9 and AV1
  *   video and for raw or filtered frames whose range flag says full on a
- *   non-yuvj format (docs/black-freeze.md). */
+ *   non-yuvj format (docs/reference/black-freeze.md). */
 guint sharpness_black_pixel_threshold (gdouble pixel_black_th, guint depth,
     gboolean full_range);
 
@@ -234,6 +234,14 @@ void sharpness_black_detector_reset (SharpnessBlackDetector * det);
 SharpnessBlackEvents sharpness_black_detector_push (SharpnessBlackDetector *
     det, guint64 pts, guint64 duration, guint64 black, guint64 pixels,
     SharpnessBlackResult * res);
+
+/* The same for a frame measured elsewhere, given as the ratio black /
+ * pixels (an element's meta carries it: sharpness-meta.h): FFmpeg's
+ * decision compares that very double, so the verdict and the runs are
+ * those the counts would give. */
+SharpnessBlackEvents sharpness_black_detector_push_ratio
+    (SharpnessBlackDetector * det, guint64 pts, guint64 duration,
+    gdouble ratio, SharpnessBlackResult * res);
 
 /* End of stream: a run still open ends at the pts of the last frame;
  * INTERVAL (with res->at_eos) when it lasted min_duration (FFmpeg logs it

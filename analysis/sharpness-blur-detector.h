@@ -14,7 +14,7 @@
  * not taken for a blur; so does an abrupt rise of the score at the end of
  * a blur, since the content may have moved on during it.  The median is found by quickselect on a scratch
  * copy, so pushing a score never allocates.  Rule and evaluation:
- * docs/element.md (Blurry frames) and docs/scan.md (Choosing the rule).
+ * docs/reference/cudasharpness.md (Blurry frames) and docs/reference/sharpness-scan.md (Choosing the rule).
  */
 #ifndef SHARPNESS_BLUR_DETECTOR_H
 #define SHARPNESS_BLUR_DETECTOR_H
@@ -39,7 +39,7 @@ typedef struct
 } SharpnessSignature;
 
 /* Mean absolute difference of the cell means (gray levels, 0..255) above
- * which two consecutive frames are a cut (docs/scan.md: measured cuts of
+ * which two consecutive frames are a cut (docs/reference/sharpness-scan.md: measured cuts of
  * the test clips give 20-70, blurs and pans below 3). */
 #define SHARPNESS_CUT_DISTANCE 8.0
 

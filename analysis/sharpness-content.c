@@ -256,8 +256,12 @@ push_black (SharpnessContent * c, const SharpnessContentFrame * f,
 
   if (!(c->settings.detect & SHARPNESS_DETECT_BLACK) || !f->has_black)
     return FALSE;
-  ev = sharpness_black_detector_push (&c->black, f->pts, f->duration,
-      f->black, f->pixels, &b);
+  if (f->as_ratios)
+    ev = sharpness_black_detector_push_ratio (&c->black, f->pts, f->duration,
+        f->black_ratio, &b);
+  else
+    ev = sharpness_black_detector_push (&c->black, f->pts, f->duration,
+        f->black, f->pixels, &b);
   r->black_ratio = b.ratio;
   if (ev & SHARPNESS_BLACK_EVENT_RUN_END) {
     /* The run ended at this frame, the first that is not black: an event
@@ -294,8 +298,12 @@ push_freeze (SharpnessContent * c, const SharpnessContentFrame * f,
      * reference stays. */
     return FALSE;
   }
-  ev = sharpness_freeze_detector_push (&c->freeze, f->pts,
-      f->has_sad ? f->sad : 0, f->has_sad ? f->sad_count : 0, &z);
+  if (f->as_ratios)
+    ev = sharpness_freeze_detector_push_mafd (&c->freeze, f->pts,
+        f->has_sad ? f->freeze_mafd : 0.0, &z);
+  else
+    ev = sharpness_freeze_detector_push (&c->freeze, f->pts,
+        f->has_sad ? f->sad : 0, f->has_sad ? f->sad_count : 0, &z);
   r->freeze_mafd = z.mafd;
   r->keep_reference = z.keep_reference;
   if (ev & SHARPNESS_FREEZE_EVENT_START) {
@@ -369,7 +377,8 @@ sharpness_content_push (SharpnessContent * c,
   black = push_black (c, f, r);
   frozen = push_freeze (c, f, r);
   if (f->has_structure) {
-    r->structure = sharpness_structure_share (f->edges, f->interior);
+    r->structure = f->as_ratios ? f->structure :
+        sharpness_structure_share (f->edges, f->interior);
     flat = (c->settings.detect & SHARPNESS_DETECT_FLAT) &&
         r->structure < c->settings.flat_threshold;
   }
@@ -380,8 +389,9 @@ sharpness_content_push (SharpnessContent * c,
     r->state = SHARPNESS_CONTENT_FROZEN;
   else if (flat)
     r->state = SHARPNESS_CONTENT_FLAT;
-  else if (f->scored && sharpness_blur_detector_push_frame (c->blur,
-          f->score, f->signature, threshold, relative))
+  else if (f->has_verdict ? f->blurry : f->scored &&
+      sharpness_blur_detector_push_frame (c->blur, f->score, f->signature,
+          threshold, relative))
     r->state = SHARPNESS_CONTENT_BLURRY;
   else
     r->state = SHARPNESS_CONTENT_NORMAL;

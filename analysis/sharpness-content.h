@@ -124,6 +124,17 @@ typedef struct
   gdouble score;
   /* For the blur rule's cut detection, or NULL. */
   const SharpnessSignature *signature;
+  /* A frame measured and judged upstream, read from an element's meta
+   * (sharpness-meta.h), which carries ratios, not counts.  With
+   * as_ratios, black_ratio (has_black), freeze_mafd (has_sad) and
+   * structure (has_structure) replace the counts: each decides as the
+   * counts it was computed from do. */
+  gboolean as_ratios;
+  gdouble black_ratio, freeze_mafd, structure;
+  /* With has_verdict, @blurry is the blur rule's verdict made upstream
+   * (the meta's state is "blurry"), and the rule is not run here: its
+   * history is the upstream rule's, which saw the same frames. */
+  gboolean has_verdict, blurry;
 } SharpnessContentFrame;
 
 typedef struct

@@ -9,7 +9,7 @@
  * microseconds.  A time base is optional everywhere: without one the
  * detectors work in nanoseconds (a time base of 1/1000000000), which is
  * FFmpeg's answer whenever the minimum duration is a whole number of ticks
- * (docs/black-freeze.md, "Times").  With one, a pts in ns is turned back
+ * (docs/reference/black-freeze.md, "Times").  With one, a pts in ns is turned back
  * into the tick it came from (rounded to nearest, the inverse of the
  * round-to-nearest conversion of GStreamer's libav elements and of
  * av_rescale_q), and the arithmetic is FFmpeg's, tick for tick.

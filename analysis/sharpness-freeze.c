@@ -375,9 +375,10 @@ duration_us (const SharpnessFreezeDetector * det, guint64 pts)
   return sharpness_ffmpeg_rescale (delta, 1, 1000);
 }
 
-SharpnessFreezeEvents
-sharpness_freeze_detector_push (SharpnessFreezeDetector * det, guint64 pts,
-    guint64 sad, guint64 count, SharpnessFreezeResult * res)
+/* One frame: @sad (0 when unknown) and the @mafd it gives. */
+static SharpnessFreezeEvents
+push_mafd (SharpnessFreezeDetector * det, guint64 pts, guint64 sad,
+    gdouble mafd, SharpnessFreezeResult * res)
 {
   SharpnessFreezeResult r = {
     .start = SHARPNESS_TIME_NONE,
@@ -393,7 +394,7 @@ sharpness_freeze_detector_push (SharpnessFreezeDetector * det, guint64 pts,
 
     r.compared = TRUE;
     r.sad = sad;
-    r.mafd = sharpness_freeze_mafd (sad, count, det->settings.depth);
+    r.mafd = mafd;
     r.frozen = r.mafd <= det->settings.noise;
     if (d >= det->min_duration_us) {
       if (!det->frozen)
@@ -425,6 +426,23 @@ sharpness_freeze_detector_push (SharpnessFreezeDetector * det, guint64 pts,
   if (res)
     *res = r;
   return r.events;
+}
+
+SharpnessFreezeEvents
+sharpness_freeze_detector_push (SharpnessFreezeDetector * det, guint64 pts,
+    guint64 sad, guint64 count, SharpnessFreezeResult * res)
+{
+  return push_mafd (det, pts, sad, sharpness_freeze_mafd (sad, count,
+          det->settings.depth), res);
+}
+
+SharpnessFreezeEvents
+sharpness_freeze_detector_push_mafd (SharpnessFreezeDetector * det,
+    guint64 pts, gdouble mafd, SharpnessFreezeResult * res)
+{
+  /* FFmpeg compares the MAFD itself with n: the verdict is the one the
+   * SAD it came from gives; the SAD is not known (0 in @res). */
+  return push_mafd (det, pts, 0, mafd, res);
 }
 
 SharpnessFreezeEvents

@@ -23,7 +23,7 @@
  *     and freeze_end) once it has lasted d.  FFmpeg reports nothing for a
  *     freeze still open at end of stream (no freeze_end).
  *
- * Definitions, FFmpeg 5.1 / 7.1 and the validation: docs/black-freeze.md.
+ * Definitions, FFmpeg 5.1 / 7.1 and the validation: docs/reference/black-freeze.md.
  */
 #ifndef SHARPNESS_FREEZE_H
 #define SHARPNESS_FREEZE_H
@@ -269,6 +269,13 @@ gboolean sharpness_freeze_detector_has_reference (const SharpnessFreezeDetector
  * otherwise.  Fills @res (may be NULL) and returns its events. */
 SharpnessFreezeEvents sharpness_freeze_detector_push (SharpnessFreezeDetector
     * det, guint64 pts, guint64 sad, guint64 count,
+    SharpnessFreezeResult * res);
+
+/* The same for a frame measured elsewhere, given as its MAFD against the
+ * reference (an element's meta carries it: sharpness-meta.h); ignored
+ * when the detector has no reference.  res->sad is 0. */
+SharpnessFreezeEvents sharpness_freeze_detector_push_mafd
+    (SharpnessFreezeDetector * det, guint64 pts, gdouble mafd,
     SharpnessFreezeResult * res);
 
 /* End of stream: OPEN_AT_EOS if a reported freeze is still open (FFmpeg

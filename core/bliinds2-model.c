@@ -11,7 +11,7 @@
  * `bliinds_prediction.m` hard-codes the same numbers rounded to 4 decimals,
  * which moves 87 of the 982 LIVE training predictions by +-0.5 (Spearman
  * with DMOS 0.942435 here, 0.942295 with the rounded constants; see
- * docs/metrics-bliinds2.md).  Copied digit for digit (shortest round-trip
+ * docs/reference/metrics-bliinds2.md).  Copied digit for digit (shortest round-trip
  * decimals) from its text conversion, tests/bliinds2/data/model-live.txt;
  * test-bliinds2-model checks the two agree through the predictions.
  */

@@ -6,7 +6,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * The metric follows the reference `bliinds2_feature_extraction.m` and
- * `bliinds_prediction.m` (docs/metrics-bliinds2.md): 24 features from the
+ * `bliinds_prediction.m` (docs/reference/metrics-bliinds2.md): 24 features from the
  * 5x5 block DCTs of three scales, then the predicted LIVE DMOS of a
  * multivariate generalized Gaussian model.  Double precision throughout.
  */

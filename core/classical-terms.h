@@ -1,4 +1,4 @@
-/* The per-pixel terms of the classical metrics (docs/metrics.md), written
+/* The per-pixel terms of the classical metrics (docs/reference/metrics.md), written
  * once for the CPU backend's scalar code and the CUDA kernels.
  *
  * Copyright (C) 2026 The gst-sharpness authors
@@ -97,7 +97,7 @@ sharpness_term_maxmin (int hi0, int hi1, int hi2, int lo0, int lo1, int lo2)
       sharpness_min3 (lo0, lo1, lo2));
 }
 
-/* Blur effect (docs/metrics.md), one axis of one pixel, from the lines
+/* Blur effect (docs/reference/metrics.md), one axis of one pixel, from the lines
  * across that axis smoothed by (1, 2, 1): l_k at k pixels along the axis
  * (mirrored at the frame's edges).  Sobel's variation of the frame, scaled
  * by the box's 11 taps: 11 |l_1 - l_-1|. */

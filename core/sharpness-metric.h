@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * SHARPNESS_METRIC_TABLE is an X-macro: the enum below, the GEnum of the
- * element's `metric` property, the generated table in docs/metrics.md, the
+ * element's `metric` property, the generated table in docs/reference/metrics.md, the
  * test loops and each backend's table of metric descriptors all expand it
  * (docs/architecture.md: adding a metric).
  *
@@ -22,7 +22,7 @@
  *               to a documented tolerance)
  *   cpu         SHARPNESS_CPU_LIVE: the CPU backend keeps up with a live
  *               1080p stream; SHARPNESS_CPU_HEAVY: it takes seconds per
- *               frame (docs/performance-cpu.md), so a fallback from the GPU
+ *               frame (docs/performance/performance-cpu.md), so a fallback from the GPU
  *               leaves such frames unscored rather than late
  *   range       value range, for the docs
  *   description one sentence, for gst-inspect-1.0 and the docs

@@ -1,5 +1,5 @@
 /* A frame as the metrics see it: one strided plane and how to turn its
- * samples into the 8-bit gray image of docs/metrics.md.
+ * samples into the 8-bit gray image of docs/reference/metrics.md.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later

@@ -29,13 +29,13 @@ typedef struct
   uint64_t hist[256];
   /* blur-effect only, per axis (0: down the rows, 1: along them): M1, the
    * sum of the frame's variations, and M2, the sum of what the re-blur
-   * takes away from them (docs/metrics.md). */
+   * takes away from them (docs/reference/metrics.md). */
   uint64_t blur_m1[2];
   uint64_t blur_m2[2];
 } SharpnessSums;
 
 /* Score of a SHARPNESS_KIND_SUMS metric from its sums over a
- * @width x @height frame (docs/metrics.md); 0 for an empty frame. */
+ * @width x @height frame (docs/reference/metrics.md); 0 for an empty frame. */
 double sharpness_score_from_sums (SharpnessMetric metric,
     const SharpnessSums * sums, int width, int height);
 

@@ -1,6 +1,6 @@
 /* Where in the frame: tile grids, regions of a plane (ROIs) and the
  * per-tile exact sums of the classical metrics, shared by both backends
- * and the element (docs/tiles.md).
+ * and the element (docs/reference/tiles.md).
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * The metric follows the reference `bliinds2_feature_extraction.m`
- * (docs/metrics-bliinds2.md); constants, tables and the prediction model
+ * (docs/reference/metrics-bliinds2.md); constants, tables and the prediction model
  * are in the shared core, core/bliinds2-model.h.
  */
 #ifndef SHARPNESS_BLIINDS2_H

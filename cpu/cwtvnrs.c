@@ -8,7 +8,7 @@
  * 3. S3 = S1^0.5 S2^0.5.
  * 4. S_xy = (2 S3(x) S3(y) + T) / (S3(x)^2 + S3(y)^2 + T), T = 0.1.
  * 5. score = 1 - sum S_xy S3m / sum S3m, S3m = max (S3(x), S3(y)), over
- *    the centre crop that LPC-SI pools (docs/metrics-lpc.md says why).
+ *    the centre crop that LPC-SI pools (docs/reference/metrics-lpc.md says why).
  */
 #include "cwtvnrs.h"
 

@@ -4,7 +4,7 @@
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * The paper publishes no code; docs/metrics-lpc.md lists every choice it
+ * The paper publishes no code; docs/reference/metrics-lpc.md lists every choice it
  * leaves open and the one made here.  The state is public so that tests
  * (and the CUDA backend's author) can read every intermediate map.
  */

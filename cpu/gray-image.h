@@ -9,7 +9,7 @@
 
 #include "sharpness-cpu-private.h"
 
-/* Writes the gray levels of @plane (docs/metrics.md, "Gray image") into
+/* Writes the gray levels of @plane (docs/reference/metrics.md, "Gray image") into
  * @out as doubles in 0..255: width * height values, row-major, no
  * padding.  The conversion is sharpness-plane.h's, through gray-rows.h. */
 SharpnessStatus sharpness_cpu_gray_image (SharpnessCpu * cpu,

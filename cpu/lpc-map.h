@@ -1,5 +1,5 @@
 /* The local phase coherence (LPC) map of Hassen, Wang and Salama and its
- * LPC-SI pooling, on the CPU (docs/metrics.md, "LPC-SI").
+ * LPC-SI pooling, on the CPU (docs/reference/metrics.md, "LPC-SI").
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later

@@ -1,4 +1,4 @@
-/* CPU reference backend: exactly the definitions of docs/metrics.md, in
+/* CPU reference backend: exactly the definitions of docs/reference/metrics.md, in
  * plain C, reading strided planes in place.  Also the fallback backend.
  *
  * Copyright (C) 2026 The gst-sharpness authors

@@ -17,7 +17,7 @@ extern "C" {
 /* TV map of @image (gray levels 0..255, @width * @height doubles,
  * row-major) into @map (same size), values in [0, 1]:
  * max (spatial_map (img, 8), spatial_map (img, 4)).  Any size >= 1 x 1;
- * s3_map.m itself needs 9 x 9 (docs/metrics-lpc.md). */
+ * s3_map.m itself needs 9 x 9 (docs/reference/metrics-lpc.md). */
 void sharpness_cpu_tv_map (const double *image, int width, int height,
     double *map);
 

@@ -1,7 +1,8 @@
 /* Overlapped upload of host planes: the copy of a pinned host plane goes
  * up in row bands on a copy stream, each band followed by a flag the
  * kernel waits on, so that the kernel works on the bands already there
- * while the rest is copied (issue 11: system memory at the copy floor).
+ * while the rest is copied: a frame in system memory costs little more
+ * than its copy.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -33,12 +34,11 @@ typedef CUresult (CUDAAPI * WriteValueFunc) (CUstream stream,
 /* Below this many bytes the copy is a few microseconds: no bands. */
 static const size_t kMinBytes = 256 * 1024;
 /* Two bands, the first this share of the rows.  Every band costs the copy
- * engine a command and its flag a bubble: measured on an H200
- * (tests/cuda/bench-band-upload.cu, docs/performance.md), a 1080p plane in
- * 8 bands with flags copies in 80 µs against 46 µs whole, in 2 bands in
- * 52 µs.  With 3/4 first, the kernel has done three quarters of the frame
- * when the last quarter lands (its copy takes ~11 µs at 1080p, the whole
- * kernel ~8 µs), so the frame ends a quarter of a kernel after the copy. */
+ * engine a command and its flag a bubble, so few bands copy fastest
+ * (tests/cuda/bench-band-upload.cu, docs/architecture.md).  With 3/4
+ * first, the kernel has done three quarters of the frame when the last
+ * quarter lands (a quarter's copy takes longer than the whole kernel), so
+ * the frame ends a quarter of a kernel after the copy. */
 static const int kFirstBandQuarters = 3;
 
 SharpnessStatus

@@ -271,9 +271,9 @@ struct Bliinds2State
   double2 *sums_dev;
   double2 *sums_host;           /* pinned */
   /* The frame's work after the two launches that read the frame: its
-   * buffers are the state's, so one graph per size serves every frame
-   * (13 launches and a copy become one: 0.224 -> 0.196 ms a 1080p frame
-   * on an H200). */
+   * buffers are the state's, so one graph per size serves every frame,
+   * and its many small launches and copy cost one launch
+   * (docs/performance/notes-cuda-perceptual.md). */
   SharpnessCudaGraph graph;
 };
 

@@ -1,7 +1,7 @@
 /* Blur effect (Crete-Roffet, Dolmiere, Ladret, Nicolas 2007) on the GPU:
  * per axis, exact sums of the frame's Sobel variations over its interior
  * (M1) and of what an 11-tap box blur along that axis takes away from them
- * (M2), identical to the CPU backend's (docs/metrics.md).
+ * (M2), identical to the CPU backend's (docs/reference/metrics.md).
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later

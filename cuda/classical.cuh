@@ -16,9 +16,9 @@
  * striding over the items.  Per-pixel terms are integers
  * (core/classical-terms.h), summed per band in 32 bits, per thread
  * and beyond in 64 bits; launch-sums.cuh ends the launch.
- * docs/notes-cuda-classical.md has the measurements.
+ * docs/performance/notes-cuda-classical.md has the measurements.
  *
- * The extended kernel (classical_ext_kernel, docs/tiles.md) runs the same
+ * The extended kernel (classical_ext_kernel, docs/reference/tiles.md) runs the same
  * band code over K regions in one launch (ROIs of a frame: the frame's
  * plane and a rectangle; frames of several streams: whole planes), each
  * with its own sums and, optionally, the sums of a tile grid.  The plain
@@ -45,7 +45,7 @@ namespace sharpness_cuda
 /* Where a metric's per-pixel term reaches, relative to its pixel: kBefore
  * rows above and columns left, kAfter rows below and columns right.  The
  * term is counted where the whole window lies inside the frame
- * (docs/metrics.md). */
+ * (docs/reference/metrics.md). */
 template <int kBefore, int kAfter>
 struct WindowShape
 {
@@ -156,9 +156,10 @@ row_terms_masked (const int (&a)[K], const int (&b)[K], const int (&c)[K],
       }
     } else if constexpr (M == SHARPNESS_METRIC_ENTROPY) {
       /* Without tiles, row_terms has taken out the warps whose row is
-       * flat; the rest add per pixel, cheaper than grouping the lanes with
-       * __match_any_sync (2.5x slower on natural frames, H200).  With
-       * tiles, every lane of the warp gets here (see row_terms). */
+       * flat; the rest add per pixel, which measured cheaper than grouping
+       * the lanes with __match_any_sync on natural frames
+       * (docs/performance/notes-cuda-classical.md).  With tiles, every
+       * lane of the warp gets here (see row_terms). */
       const int key = in ? g : -1;
       if constexpr (kMode == kNoTiles) {
         if (in)
@@ -1082,9 +1083,9 @@ classical_batch_variant (SharpnessCuda * cuda, const SharpnessRegion * regions,
 
   ExtLaunch launch;
   memset (&launch, 0, sizeof launch);
-  /* One region travels in the parameters; more are copied up (passing
-   * 24 inline was measured: every launch 0.8 µs slower on an H200, the
-   * copy ~3 µs; tiles of one frame matter most). */
+  /* One region travels in the parameters; more are copied up: passing
+   * many inline slowed every launch more than the copy costs, and the
+   * tiles of one frame matter most (docs/reference/tiles.md). */
   launch.region0 = desc[0];
   launch.regions = (const Region *) ext->desc_dev;
   launch.n_regions = k;

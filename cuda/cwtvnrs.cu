@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * The choices the paper leaves open are the CPU reference's
- * (cpu/cwtvnrs.c, docs/metrics-lpc.md): the frame x and its re-blur y
+ * (cpu/cwtvnrs.c, docs/reference/metrics-lpc.md): the frame x and its re-blur y
  * (11 x 11 Gaussian, sigma 1, zero padding; two separable passes in
  * double), their LPC maps (lpc-map-cuda.cu) and S3 total-variation maps,
  * pooled over the LPC centre crop.  The TV map is piecewise constant (one

@@ -4,14 +4,14 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Constants from the official lpc_si.m / Kovesi logGabor_2D as given in
- * docs/metrics.md.  Precision: the image's spectrum is taken in double
+ * docs/reference/metrics.md.  Precision: the image's spectrum is taken in double
  * (its DC term is ~1e8 times its high frequencies, which a float transform
  * would bury in rounding noise), the bank is evaluated in float inside the
  * product kernel (24 tables of W x H would be 200 MB at 1080p for values
  * that cost a few instructions), and the 24 inverse transforms run in
  * single precision.  Statistics and the map itself are accumulated in
  * double.  The resulting LPC-SI is within ~1e-6 of the all-double
- * reference (measured: docs/notes-cuda-perceptual.md).
+ * reference (measured: docs/performance/notes-cuda-perceptual.md).
  */
 #include <cmath>
 #include <cstdio>

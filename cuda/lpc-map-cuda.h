@@ -13,7 +13,7 @@
  * every filter of the chunk, one batched inverse transform in single
  * precision, the finest scale's energy statistics, the thresholds and the
  * map's sums straight from the responses.
- * docs/notes-cuda-perceptual.md explains the precision choices and gives
+ * docs/performance/notes-cuda-perceptual.md explains the precision choices and gives
  * the timings of this and the older per-orientation sequence.
  */
 #ifndef SHARPNESS_LPC_MAP_CUDA_H

@@ -48,7 +48,7 @@ SharpnessStatus sharpness_cuda_sums_device (SharpnessCuda * cuda,
 SharpnessStatus sharpness_cuda_sums_host (SharpnessCuda * cuda,
     SharpnessMetric metric, const SharpnessPlane * plane, SharpnessSums * sums);
 
-/* Tiles and batches (docs/tiles.md) of the metrics with
+/* Tiles and batches (docs/reference/tiles.md) of the metrics with
  * sharpness_metric_has_tiles(); SHARPNESS_ERROR_UNSUPPORTED for others.
  * Results are bit-identical to the CPU backend's
  * (sharpness_cpu_sums_tiles, sharpness_cpu_sums_batch).

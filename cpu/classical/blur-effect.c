@@ -1,5 +1,5 @@
 /* Blur effect (Crete-Roffet, Dolmiere, Ladret, Nicolas 2007) on the CPU
- * backend (docs/metrics.md): per axis, the sum M1 of the frame's Sobel
+ * backend (docs/reference/metrics.md): per axis, the sum M1 of the frame's Sobel
  * variations over its interior and the sum M2 of what an 11-tap box blur
  * along that axis takes away from them, as exact integers.
  *

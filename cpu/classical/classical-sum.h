@@ -1,5 +1,5 @@
 /* The row machinery of the classical focus measures on the CPU: exact
- * integer sums of the per-pixel terms of docs/metrics.md, one pass down the
+ * integer sums of the per-pixel terms of docs/reference/metrics.md, one pass down the
  * frame.  Shared by the metric files of this folder.
  *
  * Copyright (C) 2026 The gst-sharpness authors
@@ -14,7 +14,7 @@
  * classical-terms.h and are built for the baseline ISA and for AVX2
  * (classical-simd.h).
  *
- * With a tile grid (sharpness-tiles.h, docs/tiles.md) the same pass cuts
+ * With a tile grid (sharpness-tiles.h, docs/reference/tiles.md) the same pass cuts
  * each row's segments at the tile columns and adds each segment into the
  * tile holding its anchor pixels; the frame's sums are the same additions.
  */

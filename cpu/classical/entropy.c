@@ -1,4 +1,4 @@
-/* Gray-level entropy on the CPU backend (docs/metrics.md): the 256-bin
+/* Gray-level entropy on the CPU backend (docs/reference/metrics.md): the 256-bin
  * histogram of the gray levels.
  *
  * Copyright (C) 2026 The gst-sharpness authors

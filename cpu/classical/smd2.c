@@ -1,4 +1,4 @@
-/* SMD2 (gray-difference product) on the CPU backend (docs/metrics.md).
+/* SMD2 (gray-difference product) on the CPU backend (docs/reference/metrics.md).
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later

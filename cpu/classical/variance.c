@@ -1,4 +1,4 @@
-/* Gray-level variance on the CPU backend (docs/metrics.md): the sums of
+/* Gray-level variance on the CPU backend (docs/reference/metrics.md): the sums of
  * the gray levels and of their squares.
  *
  * Copyright (C) 2026 The gst-sharpness authors

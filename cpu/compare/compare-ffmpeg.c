@@ -1,5 +1,5 @@
 /* PSNR and SSIM exactly as FFmpeg's psnr and ssim filters (7.1; 5.1 too
- * but for its SSE4 tail bug, docs/compare.md): exact integer sums, then
+ * but for its SSE4 tail bug, docs/reference/cudacompare.md): exact integer sums, then
  * the same float/double operations in the same order (compiled with
  * -ffp-contract=off: no fused multiply-add).
  *
@@ -257,7 +257,7 @@ compare_ssim_ffmpeg_row (const int64_t (*sum0)[4], const int64_t (*sum1)[4],
     return row;
   } else {
     /* ff_ssim_end_line_sse4 as fixed upstream (7.1 has it, 5.1 not; see
-     * docs/compare.md): four double lanes (window i in lane i % 4), reduced as (l0 + l2) +
+     * docs/reference/cudacompare.md): four double lanes (window i in lane i % 4), reduced as (l0 + l2) +
      * (l1 + l3).  Its last group of four is computed whole, past the row,
      * then the extra windows are subtracted again, in the lanes the asm
      * uses: with (windows % 4) == 1 the window g + 1 stays in lane 1 and

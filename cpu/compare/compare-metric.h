@@ -17,7 +17,7 @@
  *                (SHARPNESS_CPU_LIVE) or takes far longer per frame
  *                (SHARPNESS_CPU_HEAVY), with ssim-mode=ffmpeg and wang: a
  *                fallback from the GPU leaves the heavy ones out rather
- *                than making frames late (docs/performance-cpu.md)
+ *                than making frames late (docs/performance/performance-cpu.md)
  */
 #ifndef COMPARE_METRIC_H
 #define COMPARE_METRIC_H

@@ -1,7 +1,7 @@
 /* Full-reference comparison of a distorted frame with its reference: PSNR
  * and SSIM exactly as FFmpeg's psnr and ssim filters compute them, SSIM as
  * Wang et al. 2004 (ssim.m) and MS-SSIM as Wang's msssim.m.  Plain C, no
- * GStreamer, no CUDA; docs/compare.md has the definitions.
+ * GStreamer, no CUDA; docs/reference/cudacompare.md has the definitions.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -152,7 +152,7 @@ SharpnessStatus compare_ssim_wang (CompareScratch * scratch,
     const ComparePair * pair, int downsample, CompareSsim * out);
 
 /* msssim.m on plane 0: 5 scales, 2x2 mean downsampling.  A negative mean
- * cs (or SSIM at the coarsest scale) makes ms_ssim NaN (docs/compare.md);
+ * cs (or SSIM at the coarsest scale) makes ms_ssim NaN (docs/reference/cudacompare.md);
  * the per-scale values are still filled.  The luma plane must be at least
  * 176 x 176 (11 at the coarsest scale), else UNSUPPORTED. */
 SharpnessStatus compare_ms_ssim (CompareScratch * scratch,

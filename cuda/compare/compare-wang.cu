@@ -20,8 +20,7 @@ namespace
 {
 
 /* Wang tile: 32 x (8 kRows) outputs, each thread kRows consecutive rows of
- * a column (the vertical sums share their loads); kRows = 4 (2 measured
- * the same on an H200). */
+ * a column (the vertical sums share their loads). */
 constexpr int kWangX = 32, kWangIW = kWangX + kWin - 1;
 constexpr int kWangRowsPerThread = 4;
 constexpr int kWangWarps = kThreads / 32;

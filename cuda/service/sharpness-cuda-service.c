@@ -54,17 +54,14 @@
 
 #define ERROR_SIZE 256
 /* Rounds in flight at once by default: one launching while others are
- * waited for.  Measured on an H200 (laplacian, 1080p): one lane serialised
- * 8 streams to half the throughput of independent ones; 4 lanes gave
- * 165,000 / 221,000 / 210,000 frames/s at 8 / 32 / 64 streams, 8 lanes
- * 255,000 / 237,000 / 239,000 (8 independent streams: 265,000), p99 at 64
- * streams 0.78 and 0.80 ms. */
+ * waited for.  With one lane, a round's wait left the GPU idle between
+ * rounds; eight came closest to independent streams
+ * (docs/architecture.md, the scoring service). */
 #define DEFAULT_LANES 8
 /* Unbatched frames (perceptual metrics, tiles, ROIs) launching at once by
- * default: measured on an H200 with 64 streams of BLIINDS-II, 4 guests
- * gave 10,800 frames/s, 8 gave 12,800, 16 gave 13,400 (a slot is held
- * while the frame's kernels run; more overlap feeds the GPU); 64 threads
- * launching at once, without admission, collapsed. */
+ * default: a slot is held while the frame's kernels run, so more slots
+ * overlap more work, while all threads launching at once collapse
+ * (docs/architecture.md, admission). */
 #define DEFAULT_GUESTS 16
 
 typedef struct _Request Request;

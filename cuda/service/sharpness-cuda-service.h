@@ -92,7 +92,7 @@ SharpnessStatus sharpness_cuda_service_sums (SharpnessCudaService * service,
  * others sleep in enter() and are let in first come, first served (one
  * leave() hands its place to the oldest sleeper).  Sixty-four threads
  * launching into one context and waiting on their streams spin in the
- * driver and collapse (issue 11).  Every enter() is followed by one
+ * driver and collapse.  Every enter() is followed by one
  * leave(), on the same thread or not. */
 void sharpness_cuda_service_enter (SharpnessCudaService * service);
 void sharpness_cuda_service_leave (SharpnessCudaService * service);

@@ -15,7 +15,7 @@
 from dataclasses import dataclass, field
 from typing import Optional
 
-# GstSharpnessMeta (cudasharpness; docs/element.md, "Metadata").
+# GstSharpnessMeta (cudasharpness; docs/reference/cudasharpness.md, "Metadata").
 SHARPNESS_META = "GstSharpnessMeta"
 METRIC = "metric"
 SCORE = "score"
@@ -35,7 +35,7 @@ SHARPNESS_FIELDS = frozenset({METRIC, SCORE, BLURRY, CONTENT_STATE,
                               TILES_COLS, TILES_ROWS, TILE_SCORES, ROI_IDS,
                               ROI_TYPES, ROI_SCORES})
 
-# GstCompareMeta (cudacompare; docs/compare.md, "GstCompareMeta").  Only
+# GstCompareMeta (cudacompare; docs/reference/cudacompare.md, "GstCompareMeta").  Only
 # the metrics computed for the frame have fields; the per-plane ones are
 # named after the planes: y u v, r g b, or y alone for gray.
 COMPARE_META = "GstCompareMeta"

@@ -11,7 +11,7 @@
  * `compare` message's fields (sharpness-fields.h): psnr-<plane>, psnr-avg,
  * mse-<plane>, mse-avg (metrics=psnr); ssim-<plane>, ssim-all, ssim-db
  * (ssim); ms-ssim (ms-ssim).  <plane> is y, u, v (YUV), r, g, b (RGB) or
- * y alone (gray), as FFmpeg names them.  docs/compare.md.
+ * y alone (gray), as FFmpeg names them.  docs/reference/cudacompare.md.
  */
 #ifndef COMPARE_META_H
 #define COMPARE_META_H

@@ -1,7 +1,7 @@
 /* What cudacompare reports: the values of a pair (named as the `compare`
  * message's fields), running statistics, the `compare` and
  * `compare-summary` messages, and the stats file (FFmpeg's psnr and ssim
- * stats_file lines, CSV, JSON).  docs/compare.md lists the fields.
+ * stats_file lines, CSV, JSON).  docs/reference/cudacompare.md lists the fields.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later

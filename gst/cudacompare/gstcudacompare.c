@@ -11,7 +11,7 @@
  * a CUDA device or on the CPU.  The distorted frames leave on `src`
  * unchanged, with a "GstCompareMeta" custom meta (compare-meta.h), and
  * optionally a stats file in FFmpeg's stats_file formats, CSV or JSON.
- * Reference: docs/compare.md.
+ * Reference: docs/reference/cudacompare.md.
  *
  * The element posts these element messages:
  *
@@ -863,7 +863,7 @@ gst_cuda_compare_finalize (GObject * object)
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
-/* One line each; docs/compare.md has the detail. */
+/* One line each; docs/reference/cudacompare.md has the detail. */
 static void
 install_properties (GObjectClass * gobject_class)
 {
@@ -874,7 +874,7 @@ install_properties (GObjectClass * gobject_class)
 
   g_object_class_install_property (gobject_class, PROP_METRICS,
       g_param_spec_flags ("metrics", "Metrics",
-          "Metrics to compute (docs/compare.md)", GST_TYPE_COMPARE_METRICS,
+          "Metrics to compute (docs/reference/cudacompare.md)", GST_TYPE_COMPARE_METRICS,
           DEFAULT_METRICS, flags));
   g_object_class_install_property (gobject_class, PROP_SSIM_MODE,
       g_param_spec_enum ("ssim-mode", "SSIM mode",

@@ -6,14 +6,14 @@
  * @title: cudasharpness
  *
  * Scores the sharpness of every video frame with one of the metrics of
- * docs/metrics.md, on a CUDA device or on the CPU, without touching the
+ * docs/reference/metrics.md, on a CUDA device or on the CPU, without touching the
  * pixels (in place: its output bytes are its input bytes).  Each scored
  * buffer gets a "GstSharpnessMeta" custom meta (sharpness-meta.h).  Each
  * frame also gets a content state: black or frozen as FFmpeg's
  * blackdetect and freezedetect decide, flat (too little structure for a
  * verdict), blurry (worse than an absolute threshold, or than the median
  * of the previous sharp frames), or normal; stretches of blurry, black and
- * frozen frames raise start and end events.  Reference: docs/element.md,
+ * frozen frames raise start and end events.  Reference: docs/reference/cudasharpness.md,
  * docs/detection.md.
  *
  * The element posts these element messages:
@@ -1032,7 +1032,7 @@ gst_cuda_sharpness_finalize (GObject * object)
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
-/* One line each; docs/element.md has the detail. */
+/* One line each; docs/reference/cudasharpness.md has the detail. */
 static void
 install_properties (GObjectClass * gobject_class)
 {
@@ -1041,7 +1041,7 @@ install_properties (GObjectClass * gobject_class)
 
   g_object_class_install_property (gobject_class, PROP_METRIC,
       g_param_spec_enum ("metric", "Metric",
-          "Sharpness measure (docs/metrics.md)",
+          "Sharpness measure (docs/reference/metrics.md)",
           GST_TYPE_SHARPNESS_METRIC, DEFAULT_METRIC, flags));
   g_object_class_install_property (gobject_class, PROP_THRESHOLD,
       g_param_spec_double ("threshold", "Threshold",

@@ -1,4 +1,4 @@
-/* Where in the frame cudasharpness scores (docs/tiles.md): the
+/* Where in the frame cudasharpness scores (docs/reference/tiles.md): the
  * tile map (`tiles`, and `pooling=top-percent`) and the regions of
  * interest (GstVideoRegionOfInterestMeta, `roi-types`) of a frame of a
  * classical metric; the one backend job that scores them with the frame;

@@ -1,7 +1,7 @@
 /* cudasharpness's bus messages: `sharpness` (per frame or per interval),
  * the start and end of each blurry, black or frozen stretch, and
  * `sharpness-summary` (at EOS).  Their fields are listed in the element's
- * SECTION comment (gstcudasharpness.c) and docs/element.md.
+ * SECTION comment (gstcudasharpness.c) and docs/reference/cudasharpness.md.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later

@@ -222,6 +222,12 @@ sharpness_meta_read (GstBuffer * buffer, const gchar * metric,
   sharpness_structure_get_boolean (s, SHARPNESS_FIELD_BLURRY, &r->blurry);
   r->content_state = sharpness_structure_get_string (s,
       SHARPNESS_FIELD_CONTENT_STATE);
+  r->has_black = sharpness_structure_get_double (s,
+      SHARPNESS_FIELD_BLACK_RATIO, &r->black_ratio);
+  r->has_freeze = sharpness_structure_get_double (s,
+      SHARPNESS_FIELD_FREEZE_MAFD, &r->freeze_mafd);
+  r->has_structure = sharpness_structure_get_double (s,
+      SHARPNESS_FIELD_STRUCTURE, &r->structure);
 
   if (sharpness_structure_get_uint (s, SHARPNESS_FIELD_TILES_COLS, &cols) &&
       sharpness_structure_get_uint (s, SHARPNESS_FIELD_TILES_ROWS, &rows) &&

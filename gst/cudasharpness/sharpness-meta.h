@@ -96,6 +96,10 @@ typedef struct
   gdouble score;
   gboolean blurry;
   const gchar *content_state;   /* NULL from an element without states */
+  /* The measurements behind the state, each with has_* FALSE when the
+   * meta lacks it (its detection off, or the frame not measured). */
+  gboolean has_black, has_freeze, has_structure;
+  gdouble black_ratio, freeze_mafd, structure;
   /* The tile map: 0 x 0 when the meta has none or a malformed one. */
   guint tiles_cols, tiles_rows;
   const GValue *tile_scores;

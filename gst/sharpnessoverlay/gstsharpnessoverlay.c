@@ -39,7 +39,7 @@
  * table look-up a sample, the same result as GStreamer's blender); the
  * rest goes through gst_video_overlay_composition_blend.
  * Frames without a meta, or with `enabled=false`, pass through untouched.
- * Reference: docs/overlay.md.
+ * Reference: docs/reference/sharpnessoverlay.md.
  *
  * ## Example launch line
  * |[

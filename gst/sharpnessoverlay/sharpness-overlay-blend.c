@@ -346,7 +346,7 @@ colour_components (gboolean rgb, guint32 argb, gint out[3])
  * sharpness_overlay_blend_tiles:
  * @blend: tables kept between frames
  * @frame: the frame, mapped for writing
- * @cols: @rows: the grid (partition of docs/tiles.md)
+ * @cols: @rows: the grid (partition of docs/reference/tiles.md)
  * @tile_rgb: (array): the colour of each tile, row-major, 0xRRGGBB (higher
  *   bits ignored)
  * @line_rgb: the colour of the grid lines

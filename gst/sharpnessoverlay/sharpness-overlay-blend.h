@@ -1,7 +1,7 @@
 /* sharpnessoverlay: the tile grid blended straight into the frame's planes
  * (piecewise-constant colours), the fast path used when downstream does not
  * compose overlays.  The result is what gst_video_overlay_composition_blend
- * gives for the same grid drawn on an ARGB rectangle (docs/overlay.md).
+ * gives for the same grid drawn on an ARGB rectangle (docs/reference/sharpnessoverlay.md).
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later

@@ -1,6 +1,6 @@
 /* sharpnessoverlay: the colour of each tile of the map, relative to the
  * frame (where the detail is) or absolute (which tiles are sharp enough),
- * on one red-yellow-green ramp (docs/overlay.md, "Colour ramp").
+ * on one red-yellow-green ramp (docs/reference/sharpnessoverlay.md, "Colour ramp").
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later

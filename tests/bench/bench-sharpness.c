@@ -31,7 +31,7 @@
  *       [--cpu-frame-limit S] [--max-frames N] [--device N]
  *       [--csv FILE] [--markdown FILE] [--element-props "tiles=8x4 ..."]
  *
- * Many streams per GPU (issue 11):
+ * Many streams per GPU:
  *
  *   bench-sharpness --streams N[,N...]|all [--metrics nick,...]
  *       [--streams-seconds S] [--streams-warmup S] [--streams-grace S]

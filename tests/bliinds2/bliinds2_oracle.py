@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # BLIINDS-II oracle: an independent numpy/scipy implementation of the metric
-# as specified (docs/metrics-bliinds2.md, Saad-Bovik-Charrier 2012 reference
+# as specified (docs/reference/metrics-bliinds2.md, Saad-Bovik-Charrier 2012 reference
 # `bliinds2_feature_extraction.m` / `bliinds_prediction.m`), written from the
 # spec only, to check the C backend against.
 #

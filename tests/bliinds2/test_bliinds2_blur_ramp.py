@@ -2,7 +2,7 @@
 # BLIINDS-II of the CPU backend along the project's Gaussian blur ramp
 # (tests/common/natural_images.py): the predicted DMOS should rise with
 # the blur.  Writes the per-image scores and Spearman correlations as a
-# markdown table (docs/validation-bliinds2.md quotes it).
+# markdown table (docs/validation/validation-bliinds2.md quotes it).
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later

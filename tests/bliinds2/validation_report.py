@@ -1,12 +1,12 @@
 #!/usr/bin/python3
-# Writes docs/validation-bliinds2.md from the bliinds2 tests' own checks:
+# Writes docs/validation/validation-bliinds2.md from the bliinds2 tests' own checks:
 # the embedded model, the features against the numpy oracle, the element,
 # the blur ramp, and the CPU time per frame.
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# Usage: validation_report.py BUILD-DIR [--output docs/validation-bliinds2.md]
+# Usage: validation_report.py BUILD-DIR [--output docs/validation/validation-bliinds2.md]
 
 import argparse
 import datetime

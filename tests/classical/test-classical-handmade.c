@@ -6,7 +6,7 @@
  *
  * Notation: g[y][x], W x H frame, N = W * H.  Scores: the sum over N for
  * the gradient metrics, (N * S2 - S1^2) / N^2 for the variance and
- * -sum p log2 p for the entropy (docs/metrics.md).
+ * -sum p log2 p for the entropy (docs/reference/metrics.md).
  */
 #include <math.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /* The classical metrics on random frames of many sizes and every layout,
- * against a naive implementation written straight from docs/metrics.md.
+ * against a naive implementation written straight from docs/reference/metrics.md.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -43,7 +43,7 @@ abs64 (int64_t v)
 }
 
 /* Blur effect, axis @ax (0: down the rows, 1: along them) at (x, y), as
- * docs/metrics.md words it: the gray level mirrored at the edges, the
+ * docs/reference/metrics.md words it: the gray level mirrored at the edges, the
  * 11-tap box sum along the axis, Sobel of the frame and of the box sums
  * (edge [1, 0, -1] along the axis, [1, 2, 1] across). */
 static int64_t

@@ -1,5 +1,5 @@
 /* Tile sums and batches of the classical metrics on the CPU backend
- * (docs/tiles.md): hand-worked tiles, a naive per-pixel reference on
+ * (docs/reference/tiles.md): hand-worked tiles, a naive per-pixel reference on
  * random frames of every layout, sizes not divisible by the grid, grids
  * finer than the frame, tile sums adding up to the frame's, and batches of
  * regions equal to scoring each cropped plane alone.

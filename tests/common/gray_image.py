@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# The gray image every metric reads (docs/metrics.md, "Gray image"), written
+# The gray image every metric reads (docs/reference/metrics.md, "Gray image"), written
 # from the specification: plane-0 sample formats and their 8-bit gray.
 #
 # Copyright (C) 2026 The gst-sharpness authors

@@ -2,7 +2,7 @@
  * device memory; median per pair (CUDA events around each call, which
  * includes the read-back and the synchronisation).  NPP's nppiPSNR /
  * nppiSSIM / nppiMSSSIM are timed beside when the toolkit has NPP (not
- * built here yet: see docs/compare.md).
+ * built here yet: see docs/reference/cudacompare.md).
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later

@@ -4,7 +4,7 @@
  * nppiMSSSIM on luma.  Median and p99 per pair over 300 calls (CUDA events
  * around each call and its synchronisation, as bench-cuda-compare), and
  * the values, to set beside ours (NPP's SSIM is not FFmpeg's nor ssim.m's:
- * docs/compare.md).  A program, not a test; built by meson when the
+ * docs/reference/cudacompare.md).  A program, not a test; built by meson when the
  * toolkit has NPP (the GPU machine's does; this project's CI does not).
  *
  *   nvcc -O2 -Icore -Icpu/compare -Itests/compare \

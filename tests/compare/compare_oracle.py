@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # An independent numpy implementation of the full-reference metrics, written
-# from the definitions (docs/compare.md): FFmpeg's psnr and ssim filters
+# from the definitions (docs/reference/cudacompare.md): FFmpeg's psnr and ssim filters
 # (vf_psnr.c, vf_ssim.c with its x86 SSE4 row summation as fixed after
 # FFmpeg 5.1: the valid windows only), Wang's
 # ssim.m (with its automatic downsampling) and msssim.m.

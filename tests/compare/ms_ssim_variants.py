@@ -5,7 +5,7 @@
 # with 'VALID' padding, ReLU on each term) and pytorch-msssim (avg_pool2d
 # padding odd edges with zeros counted, ReLU), both re-implemented here in
 # numpy from their published code.  Prints a markdown table
-# (docs/compare.md, "Other variants").  Not a test: a report.
+# (docs/reference/cudacompare.md, "Other variants").  Not a test: a report.
 #
 # Usage: ms_ssim_variants.py
 #

@@ -39,7 +39,7 @@ def ffmpeg_stats(fmt, w, h, ref, dist, tmp, threads):
 # FFmpeg 5.1's ff_ssim_end_line_sse4 subtracts the wrong lanes when a row
 # has 4k + 1 windows; the fixed code (libavfilter/x86/vf_ssim.asm as in
 # FFmpeg/FFmpeg at commit cb1479fa, and Debian 13's 7.1.5) counts the valid
-# windows only, as we do (docs/compare.md).  The first version known to
+# windows only, as we do (docs/reference/cudacompare.md).  The first version known to
 # have the fix is 7.1 (the versions between are not verified and are
 # treated as 5.1).
 SSE4_TAIL_FIXED = (7, 1)

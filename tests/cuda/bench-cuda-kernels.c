@@ -17,7 +17,7 @@
  * within a warp) and variance on a flat GRAY8 1080p frame (every pixel
  * 128) next to natural and random ones; --content-only runs just those.
  *
- * --tiles (or --tiles-only) adds the table of docs/tiles.md: 1080p GRAY8
+ * --tiles (or --tiles-only) adds the table of docs/reference/tiles.md: 1080p GRAY8
  * laplacian, tenengrad and entropy with tiles off, 8x4 and 64x64, the
  * frame with 16 ROIs in one batch, and batches of K = 1, 8, 32 and 64
  * frames (cost per frame), each with its ratio to the plain launch.

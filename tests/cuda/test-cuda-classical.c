@@ -5,7 +5,7 @@
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Tiles and batches (docs/tiles.md): sharpness_cuda_sums_tiles and
+ * Tiles and batches (docs/reference/tiles.md): sharpness_cuda_sums_tiles and
  * sharpness_cuda_sums_batch against the CPU's tiled pass and batch, tile
  * for tile, on random and natural frames, odd sizes, grids finer than the
  * frame, the ROIs of a frame (misaligned rectangles of an aligned plane)

@@ -232,7 +232,7 @@ upload (const SharpnessPlane * host, SharpnessPlane * dev, void **mem)
 
 /* --- comparison ----------------------------------------------------- */
 
-/* Tolerances of the intermediate results (docs/notes-cuda-perceptual.md):
+/* Tolerances of the intermediate results (docs/performance/notes-cuda-perceptual.md):
  * BLIINDS-II features are computed in double on both sides, in the same
  * order but for the sums' association and FMA contraction; the LPC map
  * goes through single-precision inverse FFTs on the GPU. */

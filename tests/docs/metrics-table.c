@@ -1,5 +1,5 @@
 /* Prints the metric table of core/sharpness-metric.h as the markdown table
- * of docs/metrics.md.  With a file argument, checks that the file holds
+ * of docs/reference/metrics.md.  With a file argument, checks that the file holds
  * exactly that table between its markers instead (a test: the docs cannot
  * drift from the code).
  *

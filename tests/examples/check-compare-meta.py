@@ -2,8 +2,8 @@
 # Runs docs/examples/compare-meta.py as a user would and checks what it
 # prints.  Success: one line per frame, in order, with a finite PSNR that
 # falls as the JPEG quality falls and an SSIM in (0, 1]; two files of
-# different sizes (the distorted one scaled to the reference's).  Errors
-# (issue 17): a missing reference or distorted file, a text file, garbage,
+# different sizes (the distorted one scaled to the reference's).
+# Errors: a missing reference or distorted file, a text file, garbage,
 # a clip no decoder reads, a refused URI, an unknown metric, --backend cuda
 # without a GPU and a source that stalls each end promptly with exit
 # status 1 and one "error: " line naming the cause; MS-SSIM left out on

@@ -2,7 +2,7 @@
 # Runs docs/examples/print-scores.py as a user would and checks what it
 # prints.  Success: one line per frame and a summary, for the test pattern
 # (sharp, then blurred half-way: lower scores) and for a file.  Errors
-# (issue 17): a missing file, a text file, garbage, a clip no decoder
+#: a missing file, a text file, garbage, a clip no decoder
 # reads, a refused URI, an unknown metric, --backend cuda without a GPU
 # and a source that stalls each end promptly with exit status 1 and one
 # "error: " line naming the cause.

@@ -2,7 +2,7 @@
 # Runs docs/examples/read-meta.py as a user would and checks what it
 # prints.  Success: one line per frame, in order, each with a known
 # metric, a finite score and a flag, for a test pattern and for a file.
-# Errors (issue 17): a missing file, a text file, garbage, a clip no
+# Errors: a missing file, a text file, garbage, a clip no
 # decoder reads, a refused URI, an unknown metric, --backend cuda without
 # a GPU and a source that stalls each end promptly with exit status 1 and
 # one "error: " line naming the cause; a metric left unscored on the CPU
@@ -96,7 +96,7 @@ def main():
     else:
         errors += error_run("backend cuda", cuda, r"CUDA")
 
-    # docs/element.md's example: without a GPU, backend=auto lets LPC-SI
+    # docs/reference/cudasharpness.md's example: without a GPU, backend=auto lets LPC-SI
     # frames pass unscored, with one warning that is the reason.
     lpc = run(example, ["--frames", "3", "--metric", "lpc-si"])
     if lpc[0] == 0 and lpc[1]:

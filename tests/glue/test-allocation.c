@@ -1,7 +1,7 @@
 /* What cudasharpness (an in-place analyser) adds to the allocation query it
  * forwards downstream: gst/common/sharpness-allocation.c, the logic the CUDA
  * scorer offers its pinned pool with, driven without a GPU (a plain video
- * pool stands in for the pinned one).  Issue 7, defect 2: the element used
+ * pool stands in for the pinned one).  The element used
  * to claim GstVideoMeta for downstream, put its pool ahead of downstream's
  * and offer its allocator without a pool; each case below failed then.
  * Its allocator goes with its pool: sources reconfigure a pool with the

@@ -84,12 +84,18 @@ def main():
             p(opt['bindir'], 'sharpness-scan'),
             p(opt['mandir'], 'man1', 'sharpness-scan.1'),
             p(opt['datadir'], 'gst-sharpness', 'scan-report.schema.json'),
-            p(docdir, 'scan-report.schema.json'),
+            p(docdir, 'reference', 'scan-report.schema.json'),
+            p(opt['datadir'], 'gst-sharpness', 'scan-array.sh'),
             p(docdir, 'examples', 'read-meta.py'),
         ]
-        # Every page of docs/, whatever was added since.
-        for md in sorted(glob.glob(os.path.join(SOURCE, 'docs', '*.md'))):
-            expected.append(p(docdir, os.path.basename(md)))
+        # Every page of docs/, whatever was added since (the run logs
+        # stay in the source tree).
+        docs = os.path.join(SOURCE, 'docs')
+        for md in sorted(glob.glob(os.path.join(docs, '**', '*.md'),
+                                   recursive=True)):
+            rel = os.path.relpath(md, docs)
+            if not rel.startswith('logs' + os.sep):
+                expected.append(p(docdir, rel))
         if 'sharpness-monitor' in have:
             expected += [p(opt['bindir'], 'sharpness-monitor'),
                          p(opt['mandir'], 'man1', 'sharpness-monitor.1')]

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# Writes docs/validation-classical.md: the element against the oracle on
+# Writes docs/validation/validation-classical.md: the element against the oracle on
 # natural images, and the blur ramps scored by every classical metric and
 # by FFmpeg's blurdetect filter on the very same frames.
 #
@@ -71,7 +71,7 @@ def agreement_section(backend):
         if line.startswith("blur-effect:") else None)
     out = ["## 1. Agreement with an independent oracle", "",
            "`tests/oracle/classical_oracle.py` implements the %d classical "
-           "metrics in numpy straight from `docs/metrics.md` (integer sums "
+           "metrics in numpy straight from `docs/reference/metrics.md` (integer sums "
            "in int64 "
            "and Python ints, the final value as the correctly rounded "
            "double of the exact rational). `tests/oracle/test_natural.py` "
@@ -175,7 +175,7 @@ def ramp_section(results, bd):
 
 def main():
     parser = argparse.ArgumentParser(
-        description="Writes docs/validation-classical.md.")
+        description="Writes docs/validation/validation-classical.md.")
     parser.add_argument("--backend", default="cpu")
     parser.add_argument("--ffmpeg", default=shutil.which("ffmpeg"))
     parser.add_argument("--output", default=os.path.join(

@@ -5,7 +5,7 @@
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# Written from the specification (docs/metrics.md, "Gray image" and
+# Written from the specification (docs/reference/metrics.md, "Gray image" and
 # "Classical focus measures"), not from the C code it checks.  Per-pixel
 # terms are summed exactly as int64 arrays and Python ints; the final score
 # is the correctly rounded double of the exact rational value (fractions),
@@ -215,7 +215,7 @@ def rel_diff(a, b):
     return 0.0 if scale == 0.0 else abs(a - b) / scale
 
 
-# --- Tiles (docs/tiles.md) -------------------------------------------------
+# --- Tiles (docs/reference/tiles.md) -------------------------------------------------
 # Tile (c, r) of a W x H image cut in cols x rows spans columns
 # floor(c*W/cols) .. floor((c+1)*W/cols) - 1 and the same for rows; each
 # per-pixel term counts in the tile of its anchor (the centre of a 3x3

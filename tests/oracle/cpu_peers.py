@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # CPU cost per 1080p frame of cudasharpness (backend=cpu, every classical
 # metric), GStreamer's videoanalyse and FFmpeg's blurdetect, on the same
-# ring of natural frames in the same run; writes docs/performance-cpu.md.
+# ring of natural frames in the same run; writes docs/performance/performance-cpu.md.
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later

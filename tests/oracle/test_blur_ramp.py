@@ -5,7 +5,7 @@
 # sigma 4 and keep a Spearman of at least 0.95 beyond: it saturates, and on
 # the smooth, low-contrast `moon` the 8-bit rounding of the sigma 8 frame
 # (sharp 1-level steps the re-blur removes) lowers it by 0.004 from sigma
-# 6 (docs/validation-classical.md).  Variance and entropy are reported
+# 6 (docs/validation/validation-classical.md).  Variance and entropy are reported
 # only: blur need not lower them.
 #
 # Copyright (C) 2026 The gst-sharpness authors

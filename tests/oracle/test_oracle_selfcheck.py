@@ -69,7 +69,7 @@ if abs(got - (math.log2(9) - 2 / 9)) > 1e-15:
 
 # A flat frame has no variance, no gradients and no entropy; 1x1 and
 # single-row frames have no window at all.  Blur effect: no variation on
-# either axis scores 1, the blurriest (docs/metrics.md).
+# either axis scores 1, the blurriest (docs/reference/metrics.md).
 no_variation = dict({m: 0 for m in oracle.METRICS}, **{"blur-effect": 1})
 check_scores("flat", np.full((4, 5), 77), no_variation)
 check_scores("1x1", [[200]], no_variation)

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # Independent numpy/scipy oracle for LPC-SI, the S3 total-variation map and
-# CWTVNRS, written from docs/metrics.md (and the MATLAB code it cites:
+# CWTVNRS, written from docs/reference/metrics.md (and the MATLAB code it cites:
 # lpc_si.m with Kovesi's filter construction, s3_map.m), not from the C.
 # It follows the MATLAB formulations literally (meshgrid, ifftshift, atan2
 # of the rotated angle, arg of each response, full sort, fliplr padding);

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # LPC-SI and CWTVNRS of the CPU backend along the project's Gaussian blur
 # ramp (tests/common/natural_images.py).  Writes the scores and Spearman
-# correlations as a markdown table (docs/validation-lpc.md quotes it).
+# correlations as a markdown table (docs/validation/validation-lpc.md quotes it).
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -18,7 +18,7 @@
 # step beyond sigma 3.  There the scores sit on a floor (LPC-SI about 0.05
 # on 8-bit frames, where the rounding's one-level contours are the most
 # coherent features left; about 0.001-0.02 on float frames) and wander on
-# it; the table shows by how much (docs/validation-lpc.md).
+# it; the table shows by how much (docs/validation/validation-lpc.md).
 
 import argparse
 import os

@@ -2,7 +2,7 @@
 # Speed of sharpness-scan on the CPU: a 1080p30 H.264 clip made from the
 # natural images (clips.py), against the decoder alone and FFmpeg's
 # blurdetect on the same file in the same run, and --jobs aggregate
-# throughput on several files.  Not a CI test; docs/scan.md has the
+# throughput on several files.  Not a CI test; docs/reference/sharpness-scan.md has the
 # figures.
 #
 # Usage: bench_scan.py BUILD_DIR [WORKDIR]

@@ -3,7 +3,7 @@
 # images (tests/common/natural_images.py): shots of panning mosaics of the
 # images, hard cuts between them (some to much less detailed shots), and
 # Gaussian blurs of known frames.  Used by the scan tests (the test clip)
-# and by rule_eval.py (the clips of the rule evaluation, docs/scan.md).
+# and by rule_eval.py (the clips of the rule evaluation, docs/reference/sharpness-scan.md).
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -129,7 +129,7 @@ def test_clip(fps=30):
 
 
 def eval_clips():
-    """The clips of the rule evaluation (docs/scan.md), 1280x720 at 25 fps."""
+    """The clips of the rule evaluation (docs/reference/sharpness-scan.md), 1280x720 at 25 fps."""
     fps = 25
     f = lambda s: int(round(s * fps))  # noqa: E731
     return [test_clip()] + [

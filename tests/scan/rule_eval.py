@@ -4,7 +4,7 @@
 # for the relative rule as it was, the fixed rule (blurry frames kept out
 # of the reference, re-seeded at scene cuts) and the content-normalised
 # blur effect (Crete-Roffet et al. 2007, skimage.measure.blur_effect).
-# The table goes into docs/scan.md.  Not a CI test (minutes of CPU).
+# The table goes into docs/reference/sharpness-scan.md.  Not a CI test (minutes of CPU).
 #
 # Usage: rule_eval.py WORKDIR   (clips and score caches are kept there)
 #

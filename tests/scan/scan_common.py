@@ -25,7 +25,8 @@ TOOL = os.environ.get('SHARPNESS_SCAN_TOOL',
 WORK = os.path.join(BUILD, 'tests', 'scan', 'data')
 SOURCE = os.environ.get('SHARPNESS_SOURCE_ROOT',
                         os.path.join(os.path.dirname(__file__), '..', '..'))
-SCHEMA = os.path.join(SOURCE, 'docs', 'scan-report.schema.json')
+SCHEMA = os.path.join(SOURCE, 'docs', 'reference',
+                      'scan-report.schema.json')
 
 
 
@@ -81,6 +82,26 @@ def test_clips():
         if not (os.path.exists(mp4) and os.path.exists(webm)):
             _encode_both(__getattr__('CLIP'), mp4, webm)
     return mp4, webm
+
+
+def scene_clip():
+    """The test clip's shots at 640x360 with every kind of segment, for the
+    report: its 0-7 s fading to black, 2.2 s of black, its 11-18 s fading
+    in (its 3 s blur, blurred more: scaling down hides half of a blur),
+    frozen for 3.5 s, then its last 2 s."""
+    graph = ';'.join([
+        '[0:v]scale=640:360,split=3[s0][s1][s2]',
+        '[s0]trim=0:7,setpts=PTS-STARTPTS,fade=t=out:st=6.4:d=0.6[a]',
+        'color=black:s=640x360:r=30:d=2.2[b]',
+        '[s1]trim=11:18,setpts=PTS-STARTPTS,fade=t=in:st=0:d=0.4,'
+        "gblur=sigma=1.5:enable='between(t,3,6)',"
+        'tpad=stop_mode=clone:stop_duration=3.5[c]',
+        '[s2]trim=18:20,setpts=PTS-STARTPTS[d]',
+        '[a][b][c][d]concat=n=4,format=yuv420p[v]'])
+    return ffmpeg_clip('scene.mp4', [
+        '-i', test_clips()[0], '-filter_complex', graph, '-map', '[v]',
+        '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18',
+        '-threads', '1', '-movflags', '+faststart'])
 
 
 def require_ffmpeg():
@@ -150,6 +171,46 @@ def small_clip():
         '-g', '25', '-movflags', '+faststart', '-threads', '1'])
 
 
+# content_clip (): (first frame, last frame) of each part, 25 fps.
+CONTENT_PARTS = {
+    'fade-out': (0, 59),      # test pattern, fading to black from 1.9 s
+    'black': (60, 119),       # black
+    'fade-in': (120, 159),    # test pattern, from black within 0.4 s
+    'frozen': (160, 219),     # its last frame, repeated for 2.4 s
+    'sharp': (220, 244),
+    'blurry': (245, 269),     # Gaussian blur, sigma 4
+    'end': (270, 284),
+}
+
+
+def content_clip():
+    """A 320x180, 25 fps, 11.4 s H.264 MP4 with every content state:
+    a fade to black, 2.4 s of black, a freeze of 2.4 s, a 1 s blur
+    (CONTENT_PARTS)."""
+    pattern = 'testsrc2=s=320x180:r=25:d=%g'
+    graph = ';'.join([
+        pattern % 2.4 + ',fade=t=out:st=1.9:d=0.5[a]',
+        'color=black:s=320x180:r=25:d=2.4[b]',
+        pattern % 1.6 + ',fade=t=in:st=0:d=0.4,'
+        'tpad=stop_mode=clone:stop_duration=2.4[c]',
+        pattern % 1 + '[d]',
+        pattern % 1 + ',gblur=sigma=4[e]',
+        pattern % 0.6 + '[f]',
+        '[a][b][c][d][e][f]concat=n=6,format=yuv420p[v]'])
+    # Lossless: the frozen frames decode identical (a lossy encoder
+    # refines repeated frames for a while, a freeze with noise).
+    return ffmpeg_clip('content.mp4', [
+        '-filter_complex', graph, '-map', '[v]', '-c:v', 'libx264',
+        '-preset', 'veryfast', '-qp', '0', '-g', '25', '-threads', '1',
+        '-movflags', '+faststart'])
+
+
+def content_clip_ts():
+    """content_clip () copied into MPEG-TS: the same frames, times from
+    the container's start time."""
+    return ffmpeg_clip('content.ts', ['-i', content_clip(), '-c', 'copy'])
+
+
 def frame_count(path):
     """Frames in @path's first video stream, as ffprobe decodes them."""
     out = subprocess.run(['ffprobe', '-v', 'error', '-select_streams', 'v:0',
@@ -188,10 +249,10 @@ def validator():
     return jsonschema.Draft202012Validator(schema)
 
 
-def run(*args, check=None, stdin=subprocess.DEVNULL, timeout=300):
-    """Runs the tool; returns (exit status, stdout, stderr)."""
-    res = subprocess.run([TOOL] + [str(a) for a in args],
-                         stdin=stdin, capture_output=True,
+def run(*args, check=None, stdin=subprocess.DEVNULL, timeout=300, cwd=None):
+    """Runs the tool (in @cwd); returns (exit status, stdout, stderr)."""
+    res = subprocess.run([os.path.abspath(TOOL)] + [str(a) for a in args],
+                         stdin=stdin, capture_output=True, cwd=cwd,
                          text=True, timeout=timeout)
     if check is not None and res.returncode != check:
         raise AssertionError('sharpness-scan %s: exit %d, want %d\n%s%s' % (

@@ -2,7 +2,7 @@
 # sharpness-scan on the test clip (x264 MP4 and VP9 WebM, 1280x720, 20 s,
 # blurs of 0.3 s, 1 s and 3 s and a one-frame glitch, clips.test_clip):
 # exactly the segments longer than --min-duration, to the frame; one CSV
-# row per frame; JSON valid against docs/scan-report.schema.json; exit
+# row per frame; JSON valid against docs/reference/scan-report.schema.json; exit
 # codes; bad inputs; --jobs 2 == --jobs 1; --shard partitions.
 #
 # Copyright (C) 2026 The gst-sharpness authors
@@ -109,7 +109,8 @@ def main():
     with open(c, newline='') as f:
         rows = list(csv.reader(f))
     check(rows[0] == ['file', 'index', 'pts', metric, 'blurry', 'kind',
-                      'damaged'],
+                      'damaged', 'state', 'black_ratio', 'freeze_mafd',
+                      'structure'],
           'CSV header %r' % rows[0])
     for path in (mp4, webm):
         mine = [r for r in rows[1:] if r[0] == path]
@@ -143,7 +144,8 @@ def main():
     with open(c3, newline='') as f:
         hdr = next(csv.reader(f))
     check(hdr == ['file', 'index', 'pts', 'laplacian', 'tenengrad',
-                  'blurry', 'kind', 'damaged'],
+                  'blurry', 'kind', 'damaged', 'state', 'black_ratio',
+                  'freeze_mafd', 'structure'],
           'two metrics, two columns: %r' % hdr)
 
     # Exit codes.

@@ -64,7 +64,7 @@ def main():
     doc = sc.load_json(j)
     try:
         validator.validate(doc)
-        check(doc['schema_version'] == 2, 'JSON valid, schema_version 2')
+        check(doc['schema_version'] == 3, 'JSON valid, schema_version 3')
     except Exception as e:  # noqa: B902
         check(False, 'JSON valid against the schema: %s' % e)
     got = [f['input'] for f in doc['files']]

@@ -49,14 +49,80 @@ scan_file_seconds (const ScanFile * f)
 }
 
 gdouble
-scan_file_blurry_seconds (const ScanFile * f)
+scan_file_kind_seconds (const ScanFile * f, SharpnessEventKind kind)
 {
   gdouble s = 0.0;
 
-  for (guint i = 0; f->segments && i < f->segments->len; i++)
-    s += sharpness_segment_duration (&g_array_index (f->segments,
-            ScanSegment, i).seg) / (gdouble) GST_SECOND;
+  for (guint i = 0; f->segments && i < f->segments->len; i++) {
+    const ScanSegment *ss = &g_array_index (f->segments, ScanSegment, i);
+    if (ss->kind == kind && ss->duration != GST_CLOCK_TIME_NONE)
+      s += ss->duration / (gdouble) GST_SECOND;
+  }
   return s;
+}
+
+guint
+scan_file_kind_segments (const ScanFile * f, SharpnessEventKind kind)
+{
+  guint n = 0;
+
+  for (guint i = 0; f->segments && i < f->segments->len; i++)
+    n += g_array_index (f->segments, ScanSegment, i).kind == kind;
+  return n;
+}
+
+gdouble
+scan_file_blurry_seconds (const ScanFile * f)
+{
+  return scan_file_kind_seconds (f, SHARPNESS_EVENT_BLUR);
+}
+
+gdouble
+scan_file_time (const ScanFile * f, guint64 t)
+{
+  if (t == GST_CLOCK_TIME_NONE || f->start_time == GST_CLOCK_TIME_NONE)
+    return NAN;
+  /* Signed: a frame before the first one (reordered) comes out
+   * negative. */
+  return (gint64) (t - f->start_time) / (gdouble) GST_SECOND;
+}
+
+void
+scan_append_ns_as_seconds (GString * out, gint64 ns)
+{
+  guint64 a = ns < 0 ? -(guint64) ns : (guint64) ns;
+  gsize len;
+
+  /* Every digit of the nanoseconds, no more: 1.4, 0.033366667. */
+  g_string_append_printf (out, "%s%" G_GUINT64_FORMAT ".%09u", ns < 0 ?
+      "-" : "", a / GST_SECOND, (guint) (a % GST_SECOND));
+  len = out->len;
+  while (out->str[len - 1] == '0')
+    len--;
+  if (out->str[len - 1] == '.')
+    len--;
+  g_string_truncate (out, len);
+}
+
+gdouble
+scan_file_frame_time (const ScanFile * f, guint64 i)
+{
+  if (i >= scan_file_frames (f))
+    return NAN;
+  return scan_file_time (f, g_array_index (f->frames, ScanFrame, i).pts);
+}
+
+const gchar *
+scan_kind_words (SharpnessEventKind kind, gboolean plural)
+{
+  switch (kind) {
+    case SHARPNESS_EVENT_BLACK:
+      return plural ? "black segments" : "black segment";
+    case SHARPNESS_EVENT_FREEZE:
+      return plural ? "frozen segments" : "frozen segment";
+    default:
+      return plural ? "blurry segments" : "blurry segment";
+  }
 }
 
 gboolean

@@ -1,9 +1,9 @@
-/* sharpness-scan's probe after the last scorer: the scores of every frame
- * from its GstSharpnessMeta, the segment tracker the element's alarms use
- * (analysis/sharpness-blur-segments.c), a copy of the worst frame of the
- * open run for the thumbnail, what the stream is (sizes, interlacing,
- * orientation), lost and corrupted frames, and the per-input limits.
- * Streaming thread.
+/* sharpness-scan's probe after the last scorer: the scores, content state
+ * and measurements of every frame from its GstSharpnessMeta, the segments
+ * of every kind from the content state machine the element runs
+ * (analysis/sharpness-content.c), copies of the frames the thumbnails
+ * show, what the stream is (sizes, interlacing, orientation), lost and
+ * corrupted frames, and the per-input limits.  Streaming thread.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -15,22 +15,121 @@
 #include <math.h>
 
 #include "scan-job.h"
+#include "scan-setup.h"
 #include "sharpness-meta.h"
 
 /* A gap between two frames longer than this many frame durations means
  * frames were lost (a frame rate that varies by less does not). */
 #define LOST_GAP 1.5
 
-static void
-add_segment (ScanJob * job, const SharpnessSegment * seg)
+void
+scan_frames_clear_thumbs (ScanJob * job)
 {
-  ScanSegment ss = { *seg, NULL, NULL, NULL, FALSE };
+  for (guint k = 0; k < SHARPNESS_EVENT_N_KINDS; k++)
+    scan_clear_sample (&job->open_thumb[k]);
+}
 
-  if (job->open_worst && job->open_worst_frame == seg->worst_frame) {
-    ss.worst = job->open_worst;
-    job->open_worst = NULL;
+/* The segment an end event closes.  @at_frame: the event came with a
+ * frame, which for black and freeze is the first one after the stretch;
+ * else (end of stream, caps change) the stretch ends at the last frame. */
+static void
+add_segment (ScanJob * job, const SharpnessContentEvent * e,
+    gboolean at_frame)
+{
+  SharpnessEventKind k = e->kind;
+  ScanSegment ss = {
+    .kind = k,
+    .start = e->start,
+    .end = e->end,
+    .duration = e->duration,
+    .start_frame = e->start_frame,
+    .end_frame = e->end_frame,
+    .kind_frames = e->kind_frames,
+    .scored_frames = e->scored_frames,
+    .min = e->scored_frames ? e->min : NAN,
+    .mean = e->scored_frames ? e->mean : NAN,
+    .max = e->scored_frames ? e->max : NAN,
+    .worst_frame = e->worst_frame,
+    .worst_score = e->scored_frames ? e->worst_score : NAN,
+    .thumb_frame = G_MAXUINT64,
+  };
+
+  if (k != SHARPNESS_EVENT_BLUR && at_frame && ss.end_frame > ss.start_frame)
+    ss.end_frame--;
+  if (ss.duration == SHARPNESS_TIME_NONE && ss.end != SHARPNESS_TIME_NONE &&
+      ss.start != SHARPNESS_TIME_NONE && ss.end >= ss.start)
+    ss.duration = ss.end - ss.start;
+  /* The thumbnail: the blurry segment's worst frame; a frame of the black
+   * or frozen stretch (they all look alike). */
+  if (job->open_thumb[k] && (k != SHARPNESS_EVENT_BLUR ||
+          job->open_thumb_frame[k] == e->worst_frame) &&
+      job->open_thumb_frame[k] >= ss.start_frame &&
+      job->open_thumb_frame[k] <= ss.end_frame) {
+    ss.thumb = job->open_thumb[k];
+    ss.thumb_frame = job->open_thumb_frame[k];
+    job->open_thumb[k] = NULL;
   }
+  scan_clear_sample (&job->open_thumb[k]);
   g_array_append_val (job->file.segments, ss);
+}
+
+/* The end events of @r; @at_frame: they came with a frame. */
+static void
+on_events (ScanJob * job, const SharpnessContentResult * r,
+    gboolean at_frame)
+{
+  for (guint i = 0; i < r->n_events; i++)
+    if (r->events[i].is_end)
+      add_segment (job, &r->events[i], at_frame);
+}
+
+static void
+keep_thumb (ScanJob * job, SharpnessEventKind kind, GstBuffer * buf,
+    guint64 index)
+{
+  scan_clear_sample (&job->open_thumb[kind]);
+  job->open_thumb[kind] = scan_thumb_copy_frame (&job->vinfo,
+      job->sample_caps, buf);
+  job->open_thumb_frame[kind] = index;
+}
+
+/* Copies of the frames the thumbnails of the segments still open will
+ * show: the worst of the blurry run, the first of a black run, the first
+ * frozen one after the freeze reference.  A copy per stretch that may
+ * become a segment, not per frame: the segment is known only once it
+ * lasted long enough (a freeze may even be reported by the frame that
+ * ends it), when its frames are gone. */
+static void
+keep_thumbs (ScanJob * job, const SharpnessContentResult * r,
+    GstBuffer * buf, guint64 index, gboolean measured_freeze)
+{
+  gboolean black = r->state == SHARPNESS_CONTENT_BLACK;
+  gboolean frozen = measured_freeze && !r->keep_reference;
+
+  /* A copy left by a run too short for a segment is replaced by the next
+   * run's first worst frame: add_segment () checks the frame. */
+  if (r->blur_worst)
+    keep_thumb (job, SHARPNESS_EVENT_BLUR, buf, index);
+  if (black && !job->prev_black)
+    keep_thumb (job, SHARPNESS_EVENT_BLACK, buf, index);
+  if (frozen && !job->prev_frozen)
+    keep_thumb (job, SHARPNESS_EVENT_FREEZE, buf, index);
+  job->prev_black = black;
+  job->prev_frozen = frozen;
+}
+
+/* The content settings of the state machine for the frames of @info:
+ * the element's, for the same frames (its content_settings ()). */
+static void
+configure_content (ScanJob * job, const GstVideoInfo * info)
+{
+  SharpnessContentResult closed;
+
+  scan_content_settings (job->file.settings, GST_VIDEO_INFO_FPS_N (info),
+      GST_VIDEO_INFO_FPS_D (info), &job->content_settings);
+  sharpness_content_configure (job->content, &job->content_settings,
+      job->file.settings->metrics[0], job->file.settings->window, &closed);
+  on_events (job, &closed, FALSE);
 }
 
 static void
@@ -40,9 +139,24 @@ on_caps (ScanJob * job, GstCaps * caps)
   GstVideoInfo info;
   ScanFile *f = &job->file;
   ScanSize size;
+  gboolean cuda;
 
   if (!gst_video_info_from_caps (&info, caps))
     return;
+  /* The element restarts its content states when the caps change (its
+   * set_caps ()): so does this copy of them, keeping an open blurry run,
+   * closing black and frozen stretches at the last frame. */
+  cuda = features && gst_caps_features_contains (features,
+      "memory:CUDAMemory");
+  if (cuda != job->cuda_caps || !gst_video_info_is_equal (&info,
+          &job->vinfo)) {
+    SharpnessContentResult closed;
+
+    sharpness_content_reset (job->content, TRUE, &closed);
+    on_events (job, &closed, FALSE);
+  }
+  job->cuda_caps = cuda;
+  configure_content (job, &info);
   job->vinfo = info;
   f->fps_n = GST_VIDEO_INFO_FPS_N (&info);
   f->fps_d = GST_VIDEO_INFO_FPS_D (&info);
@@ -171,22 +285,72 @@ past_limit (ScanJob * job, guint64 index, guint64 pts)
   return TRUE;
 }
 
+/* The frame's content state and segments: the state machine fed what the
+ * first element's meta says (@m0), ratios and verdict, as the element fed
+ * its own from the counts (so both give the same states and events). */
+static void
+judge (ScanJob * job, GstBuffer * buf, guint64 index, GstClockTime pts,
+    guint64 dur, const SharpnessMetaReading * m0, ScanFrame * fr)
+{
+  const ScanSettings *s = job->file.settings;
+  SharpnessContentResult r;
+  SharpnessContentFrame cf = {
+    .index = index,
+    .pts = fr->pts,
+    .duration = dur,
+    .running_time = GST_CLOCK_TIME_IS_VALID (pts) ?
+        gst_segment_to_running_time (&job->segment, GST_FORMAT_TIME, pts) :
+        SHARPNESS_TIME_NONE,
+    .stream_time = fr->pts,
+    .scored = TRUE,
+    .score = m0->score,
+    .as_ratios = TRUE,
+    .has_black = m0->has_black,
+    .black_ratio = m0->black_ratio,
+    .has_sad = m0->has_freeze,
+    .freeze_mafd = m0->freeze_mafd,
+    .has_structure = m0->has_structure,
+    .structure = m0->structure,
+    .has_verdict = TRUE,
+    .blurry = m0->blurry,
+  };
+  sharpness_content_push (job->content, &cf, s->threshold,
+      s->relative_threshold, &r);
+  fr->state = r.state;
+  fr->blurry = r.state == SHARPNESS_CONTENT_BLURRY;
+  if (m0->content_state && g_strcmp0 (m0->content_state,
+          sharpness_content_state_name (r.state)) != 0)
+    /* Only a backend switch mid-file (the GPU failing) makes the element
+     * restart its freeze reference unseen by this copy. */
+    GST_WARNING ("%s: frame %" G_GUINT64_FORMAT ": state %s here, %s in the "
+        "element", job->file.input, index,
+        sharpness_content_state_name (r.state), m0->content_state);
+  on_events (job, &r, TRUE);
+  keep_thumbs (job, &r, buf, index, m0->has_freeze &&
+      (job->content_settings.detect & SHARPNESS_DETECT_FREEZE));
+}
+
 /* FALSE: the frame is past the limits, and dropped. */
 static gboolean
 on_buffer (ScanJob * job, GstBuffer * buf)
 {
   const ScanSettings *s = job->file.settings;
   guint64 index = job->file.frames->len;
-  ScanFrame fr = { GST_CLOCK_TIME_NONE, FALSE, FALSE };
+  ScanFrame fr = { GST_CLOCK_TIME_NONE, FALSE, FALSE, SCAN_STATE_NONE,
+    NAN, NAN, NAN
+  };
   gdouble scores[SCAN_MAX_METRICS];
+  SharpnessMetaReading m0 = { 0, };
+  gboolean have_m0 = FALSE;
   GstClockTime pts = GST_BUFFER_PTS (buf), dur = GST_BUFFER_DURATION (buf);
-  SharpnessSegmentFrame sf;
-  SharpnessSegment seg;
 
   if (GST_CLOCK_TIME_IS_VALID (pts) && job->segment.format == GST_FORMAT_TIME)
     fr.pts = gst_segment_to_stream_time (&job->segment, GST_FORMAT_TIME, pts);
   if (past_limit (job, index, fr.pts))
     return FALSE;
+  if (fr.pts != GST_CLOCK_TIME_NONE &&
+      job->file.start_time == GST_CLOCK_TIME_NONE)
+    job->file.start_time = fr.pts;
 
   for (guint m = 0; m < s->n_metrics; m++) {
     SharpnessMetaReading reading;
@@ -196,8 +360,15 @@ on_buffer (ScanJob * job, GstBuffer * buf)
             &reading))
       continue;
     scores[m] = reading.score;
-    if (m == 0)
-      fr.blurry = reading.blurry;
+    if (m == 0) {
+      m0 = reading;
+      have_m0 = TRUE;
+    }
+  }
+  if (have_m0) {
+    fr.black_ratio = m0.has_black ? m0.black_ratio : NAN;
+    fr.freeze_mafd = m0.has_freeze ? m0.freeze_mafd : NAN;
+    fr.structure = m0.has_structure ? m0.structure : NAN;
   }
   /* The buffer's duration first: with a variable frame rate (phones) it
    * is the frame's own, where the caps give an average. */
@@ -206,6 +377,10 @@ on_buffer (ScanJob * job, GstBuffer * buf)
         job->file.fps_n);
   fr.damaged = check_damage (job, buf, index, fr.pts,
       GST_CLOCK_TIME_IS_VALID (dur) ? dur : GST_CLOCK_TIME_NONE);
+  /* A frame the element did not score it did not judge either. */
+  if (have_m0 && isfinite (scores[0]))
+    judge (job, buf, index, pts, GST_CLOCK_TIME_IS_VALID (dur) ? dur :
+        SHARPNESS_TIME_NONE, &m0, &fr);
   g_array_append_val (job->file.frames, fr);
   g_array_append_vals (job->file.scores, scores, s->n_metrics);
   /* A still image's frame, for its thumbnail (dropped if the stream turns
@@ -213,32 +388,6 @@ on_buffer (ScanJob * job, GstBuffer * buf)
   if (index == 0 && job->image_codec)
     job->file.image = scan_thumb_copy_frame (&job->vinfo, job->sample_caps,
         buf);
-
-  if (isfinite (scores[0])) {
-    sf = (SharpnessSegmentFrame) {
-      .index = index,
-      .pts = fr.pts,
-      .duration = GST_CLOCK_TIME_IS_VALID (dur) ? dur : SHARPNESS_TIME_NONE,
-      .running_time = GST_CLOCK_TIME_IS_VALID (pts) ?
-          gst_segment_to_running_time (&job->segment, GST_FORMAT_TIME, pts) :
-          SHARPNESS_TIME_NONE,
-      .stream_time = fr.pts,
-      .score = scores[0],
-      .blurry = fr.blurry,
-    };
-    if (sharpness_segment_tracker_push (&job->tracker, &sf, &seg) ==
-        SHARPNESS_SEGMENT_END)
-      add_segment (job, &seg);
-    if (!job->tracker.open) {
-      scan_clear_sample (&job->open_worst);
-    } else if (job->tracker.run.worst_frame == index) {
-      /* A new worst frame of the open run: keep it for the thumbnail. */
-      scan_clear_sample (&job->open_worst);
-      job->open_worst = scan_thumb_copy_frame (&job->vinfo, job->sample_caps,
-          buf);
-      job->open_worst_frame = index;
-    }
-  }
 
   g_mutex_lock (&job->lock);
   job->done_frames = index + 1;
@@ -296,10 +445,9 @@ scan_frames_decoded_probe (GstPad * pad, GstPadProbeInfo * info,
 void
 scan_frames_finish (ScanJob * job)
 {
-  SharpnessSegment seg;
+  SharpnessContentResult r;
 
-  if (sharpness_segment_tracker_finish (&job->tracker, &seg) ==
-      SHARPNESS_SEGMENT_END)
-    add_segment (job, &seg);
-  scan_clear_sample (&job->open_worst);
+  sharpness_content_finish (job->content, &r);
+  on_events (job, &r, FALSE);
+  scan_frames_clear_thumbs (job);
 }

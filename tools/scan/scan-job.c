@@ -8,11 +8,13 @@
 #include "config.h"
 #endif
 
+#include <math.h>
 #include <unistd.h>
 
 #include <gst/pbutils/pbutils.h>
 
 #include "scan-job.h"
+#include "scan-setup.h"
 
 /* Warnings of the decoding elements kept as notes (the count goes on). */
 #define MAX_WARNING_NOTES 5
@@ -35,14 +37,14 @@ scan_job_new (guint index, const gchar * input, const gchar * uri,
   job->file.sizes = g_array_new (FALSE, FALSE, sizeof (ScanSize));
   job->file.damage = g_array_new (FALSE, FALSE, sizeof (ScanDamage));
   job->file.notes = g_ptr_array_new_with_free_func (g_free);
+  job->file.start_time = GST_CLOCK_TIME_NONE;
   job->first_pts = job->prev_pts = job->prev_duration = GST_CLOCK_TIME_NONE;
   g_mutex_init (&job->lock);
   gst_segment_init (&job->segment, GST_FORMAT_UNDEFINED);
   gst_video_info_init (&job->vinfo);
-  sharpness_segment_tracker_init (&job->tracker,
-      (guint64) (s->min_duration * GST_SECOND + 0.5), s->max_gap,
-      sharpness_metric_info[s->metrics[0]].direction ==
-      SHARPNESS_LOWER_IS_SHARPER);
+  scan_content_settings (s, 0, 0, &job->content_settings);
+  job->content = sharpness_content_new (&job->content_settings,
+      s->metrics[0], s->window);
   return job;
 }
 
@@ -57,7 +59,7 @@ scan_job_release_results (ScanJob * job)
     ScanSegment *ss = &g_array_index (f->segments, ScanSegment, i);
     g_free (ss->jpeg_base64);
     g_free (ss->crop_base64);
-    scan_clear_sample (&ss->worst);
+    scan_clear_sample (&ss->thumb);
   }
   g_array_set_size (f->segments, 0);
   g_array_set_size (f->damage, 0);
@@ -86,8 +88,10 @@ scan_job_free (ScanJob * job)
   g_array_unref (job->file.damage);
   g_ptr_array_unref (job->file.notes);
   g_free (job->source_warning);
+  g_free (job->scorer_warning);
   gst_clear_caps (&job->sample_caps);
-  scan_clear_sample (&job->open_worst);
+  scan_frames_clear_thumbs (job);
+  sharpness_content_free (job->content);
   g_mutex_clear (&job->lock);
   g_free (job);
 }
@@ -108,11 +112,43 @@ check_input (ScanJob * job)
     job->file.error = g_strdup ("no such file");
   else if (path && g_file_test (path, G_FILE_TEST_IS_DIR))
     job->file.error = g_strdup ("a directory without image or video files "
-        "(docs/scan.md lists the extensions read)");
+        "(docs/reference/sharpness-scan.md lists the extensions read)");
   else if (path && access (path, R_OK) != 0)
     job->file.error = g_strdup ("cannot be read (permission denied)");
   g_free (path);
   return job->file.error == NULL;
+}
+
+/* A detection asked for that measured none of the judged frames (a backend
+ * or a format that does not measure it) found nothing for want of data:
+ * said, so that no segment does not read as none there. */
+static void
+note_unmeasured (ScanFile * f)
+{
+  guint detect = f->settings->detect;
+  guint64 judged = 0, black = 0, freeze = 0;
+
+  for (guint64 i = 0; i < scan_file_frames (f); i++) {
+    const ScanFrame *fr = &g_array_index (f->frames, ScanFrame, i);
+
+    if (fr->state == SCAN_STATE_NONE)
+      continue;
+    judged++;
+    black += isfinite (fr->black_ratio);
+    freeze += isfinite (fr->freeze_mafd);
+  }
+  if (judged == 0 || f->kind == SCAN_KIND_IMAGE)
+    return;
+  if (((detect & SHARPNESS_DETECT_BLACK) && black == 0) ||
+      ((detect & SHARPNESS_DETECT_FREEZE) && freeze == 0))
+    g_ptr_array_add (f->notes, g_strdup_printf ("%s%s%s not measured on "
+            "these frames (%s memory, %s): none can be found; --cpu "
+            "measures them", (detect & SHARPNESS_DETECT_BLACK) && !black ?
+            "black frames" : "", (detect & SHARPNESS_DETECT_BLACK) && !black
+            && (detect & SHARPNESS_DETECT_FREEZE) && !freeze ? " and " : "",
+            (detect & SHARPNESS_DETECT_FREEZE) && !freeze ? "frozen frames" :
+            "", f->cuda_memory ? "CUDA" : "system", f->format ? f->format :
+            "?"));
 }
 
 /* Once the frames are in: what the stream turned out to be. */
@@ -147,6 +183,23 @@ describe_stream (ScanJob * job)
     g_ptr_array_add (f->notes, g_strdup ("interlaced: frames scored as "
             "delivered, both fields woven (combing on motion raises "
             "sharpness scores)"));
+  note_unmeasured (f);
+}
+
+/* The first metric that scored none of the file's frames, or -1. */
+static gint
+unscoring_metric (const ScanFile * f)
+{
+  guint64 n = scan_file_frames (f);
+
+  for (guint m = 0; m < f->settings->n_metrics && n > 0; m++) {
+    guint64 i;
+
+    for (i = 0; i < n && !isfinite (scan_file_score (f, i, m)); i++);
+    if (i == n)
+      return m;
+  }
+  return -1;
 }
 
 /* What the frames say about the file as a whole; takes @error. */
@@ -154,12 +207,20 @@ static gchar *
 check_frames (ScanJob * job, gchar * error)
 {
   guint64 n = scan_file_frames (&job->file);
+  gint m;
 
   if (!error && job->no_video)
     error = g_strdup ("no video stream (audio only?)");
   if (!error && n == 0 && job->file.stopped != SCAN_STOP_SIGNAL)
     error = g_strdup (job->file.warning ? job->file.warning :
         "no video frame could be decoded");
+  if (!error && (m = unscoring_metric (&job->file)) >= 0)
+    /* A file with no score would read as sharp. */
+    error = g_strdup_printf ("%s scored none of its %" G_GUINT64_FORMAT
+        " frames%s%s (a metric too slow for the CPU needs --cpu, or a CUDA "
+        "GPU)", sharpness_metric_info[job->file.settings->metrics[m]].nick,
+        n, job->scorer_warning ? ": " : "", job->scorer_warning ?
+        job->scorer_warning : "");
   if (!error && job->file.stopped == SCAN_STOP_NONE &&
       job->file.duration != GST_CLOCK_TIME_NONE) {
     /* The container promised more than was decoded: truncated or damaged
@@ -181,10 +242,20 @@ flag_damaged_segments (ScanFile * f)
     ScanSegment *ss = &g_array_index (f->segments, ScanSegment, i);
     for (guint k = 0; k < f->damage->len && !ss->damaged; k++) {
       const ScanDamage *d = &g_array_index (f->damage, ScanDamage, k);
-      ss->damaged = ss->seg.start_frame <= d->last_frame &&
-          ss->seg.end_frame >= d->first_frame;
+      ss->damaged = ss->start_frame <= d->last_frame &&
+          ss->end_frame >= d->first_frame;
     }
   }
+}
+
+static gint
+by_start (gconstpointer a, gconstpointer b)
+{
+  const ScanSegment *x = a, *y = b;
+
+  if (x->start_frame != y->start_frame)
+    return x->start_frame < y->start_frame ? -1 : 1;
+  return (gint) x->kind - (gint) y->kind;
 }
 
 void
@@ -218,7 +289,9 @@ scan_job_finish (ScanJob * job, gchar * error)
   describe_stream (job);
   if (!job->file.error)
     scan_frames_finish (job);
-  scan_clear_sample (&job->open_worst);
+  scan_frames_clear_thumbs (job);
+  /* Segments end in the order of their ends; readers want their starts. */
+  g_array_sort (job->file.segments, by_start);
   flag_damaged_segments (&job->file);
   scan_thumbs_make (&job->file);
 
@@ -252,6 +325,11 @@ on_warning (ScanJob * job, GstMessage * msg)
    * word, not a scorer's. */
   if (!job->file.warning && (source || is_decoding (job, src)))
     job->file.warning = g_strdup (text);
+  if (!job->scorer_warning && GST_IS_ELEMENT (src) &&
+      gst_element_get_factory (GST_ELEMENT (src)) &&
+      g_str_equal (GST_OBJECT_NAME (gst_element_get_factory (GST_ELEMENT
+                  (src))), "cudasharpness"))
+    job->scorer_warning = g_strdup (err->message);
   if (source) {
     g_free (job->source_warning);
     job->source_warning = g_strdup (err->message);

@@ -30,12 +30,19 @@ struct _ScanJob
   guint bus_watch;
 
   /* Streaming thread (the probes), then the main thread after the end. */
-  SharpnessSegmentTracker tracker;
+  /* The content states and segments of every kind: the state machine the
+   * element runs, fed from its meta (scan-frames.c). */
+  SharpnessContent *content;
+  SharpnessContentSettings content_settings;
+  gboolean cuda_caps;           /* the caps of vinfo are CUDA memory */
   GstSegment segment;
   GstVideoInfo vinfo;
   GstCaps *sample_caps;         /* system-memory caps of the frames */
-  GstSample *open_worst;        /* worst frame of the open run */
-  guint64 open_worst_frame;
+  /* Each kind's frame for the thumbnail of its open stretch (scan-frames.c,
+   * keep_thumbs ()). */
+  GstSample *open_thumb[SHARPNESS_EVENT_N_KINDS];
+  guint64 open_thumb_frame[SHARPNESS_EVENT_N_KINDS];
+  gboolean prev_black, prev_frozen;     /* of the previous frame */
   GstElement *queue;            /* where the video pad links */
   gboolean linked;
   guint64 first_pts;            /* stream time of the first frame */
@@ -62,6 +69,7 @@ struct _ScanJob
   guint dropped_error_timer, dropped_error_checks;
   GCancellable *diagnosis;
   gchar *source_warning;        /* last warning of the source element */
+  gchar *scorer_warning;        /* first warning of a cudasharpness */
 
   ScanJobDone done;
   gpointer done_data;
@@ -99,8 +107,10 @@ GstPadProbeReturn scan_frames_probe (GstPad * pad, GstPadProbeInfo * info,
     gpointer job);
 GstPadProbeReturn scan_frames_decoded_probe (GstPad * pad,
     GstPadProbeInfo * info, gpointer job);
-/* Closes the tracker's open run at the end of a completed scan. */
+/* Closes the open segments at the end of a completed scan. */
 void scan_frames_finish (ScanJob * job);
+/* Drops the frames kept for thumbnails of open segments. */
+void scan_frames_clear_thumbs (ScanJob * job);
 
 /* scan-errors.c: why an input failed, in words a user can act on. */
 /* Makes the errors that bins drop visible (once, before any pipeline). */

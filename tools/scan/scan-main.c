@@ -9,7 +9,7 @@
  * scores of every frame (scan-frames.c); results are written in input
  * order as files complete (scan-output.c, scan-json.c, scan-report.c),
  * then freed, so that memory does not grow with the number of inputs.
- * docs/scan.md.
+ * docs/reference/sharpness-scan.md.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -53,18 +53,32 @@ collect_inputs (const ScanCommandLine * cl)
   return inputs;
 }
 
+/* The metrics the element scores on the CPU only when asked (backend=cpu):
+ * too slow to keep up with a stream (sharpness-metric.h). */
 static gboolean
-open_outputs (ScanScheduler * sched, const ScanCommandLine * cl)
+needs_gpu (const ScanSettings * s)
 {
-  sched->summaries_to_stderr = g_strcmp0 (cl->csv, "-") == 0 ||
-      g_strcmp0 (cl->json, "-") == 0 || g_strcmp0 (cl->report, "-") == 0;
-  if (cl->csv && !(sched->csv = scan_outfile_open (cl->csv)))
-    return FALSE;
-  if (cl->json && !(sched->json = scan_outfile_open (cl->json)))
-    return FALSE;
-  if (cl->report && !(sched->html = scan_outfile_open (cl->report)))
-    return FALSE;
-  return TRUE;
+  for (guint m = 0; m < s->n_metrics; m++)
+    if (sharpness_metric_info[s->metrics[m]].cpu == SHARPNESS_CPU_HEAVY)
+      return TRUE;
+  return FALSE;
+}
+
+/* Their names, comma-separated (for the error; static, overwritten). */
+static const gchar *
+heavy_metrics (const ScanSettings * s)
+{
+  static gchar buf[256];
+
+  buf[0] = 0;
+  for (guint m = 0; m < s->n_metrics; m++)
+    if (sharpness_metric_info[s->metrics[m]].cpu == SHARPNESS_CPU_HEAVY) {
+      if (buf[0])
+        g_strlcat (buf, ",", sizeof (buf));
+      g_strlcat (buf, sharpness_metric_info[s->metrics[m]].nick,
+          sizeof (buf));
+    }
+  return buf;
 }
 
 static void
@@ -82,32 +96,56 @@ main (int argc, char **argv)
   ScanSettings *s = &cl.settings;
   ScanScheduler sched = { 0, };
   GPtrArray *inputs;
-  gboolean write_ok;
+  GError *err = NULL;
+  gboolean gpu = FALSE;
   gint status;
 
   if ((status = scan_options_parse (&argc, &argv, &cl)) >= 0)
     return status;
+  if (cl.merge)
+    return scan_merge_run (&cl);
   if (!(inputs = collect_inputs (&cl)))
     return 2;
-  if (!gst_element_factory_find ("cudasharpness")) {
-    g_printerr ("sharpness-scan: the cudasharpness element is missing (is "
-        "the gst-sharpness plugin installed, or GST_PLUGIN_PATH set?)\n");
+  if (!scan_content_resolve (s, cl.content, &err)) {
+    g_printerr ("sharpness-scan: %s\n", err->message);
+    g_clear_error (&err);
+    g_ptr_array_unref (inputs);
     return 2;
   }
   scan_errors_init ();
 
-  if (s->cpu)
+  if (s->cpu) {
     scan_gpu_rank_decoders (GST_RANK_NONE);
-  else if (scan_gpu_rank_decoders (GST_RANK_NONE) &&
-      scan_gpu_backend_usable (&sched.cuda_context))
-    s->gpu_decode = scan_gpu_rank_decoders (GST_RANK_PRIMARY + 1);
-  /* Measured (docs/scan.md, Speed): one software decoder does not keep 2
-   * cores busy, two pipelines do; on an H200, 8 GPU-decoded 1080p files
-   * at a time give 1.4x the throughput of 4 (its 7 NVDEC engines). */
+  } else {
+    gboolean nv_decoders = scan_gpu_rank_decoders (GST_RANK_NONE);
+
+    if ((nv_decoders || needs_gpu (s)) &&
+        scan_gpu_backend_usable (&sched.cuda_context))
+      gpu = TRUE;
+    if (gpu && nv_decoders)
+      s->gpu_decode = scan_gpu_rank_decoders (GST_RANK_PRIMARY + 1);
+  }
+  if (!s->cpu && !gpu && needs_gpu (s)) {
+    /* The element leaves such frames unscored rather than fall behind a
+     * stream: a scan would report every file sharp. */
+    g_printerr ("sharpness-scan: --metric %s: no CUDA GPU is usable here, "
+        "and %s takes seconds per frame on the CPU, so no frame would be "
+        "scored: give --cpu to score it on the CPU all the same (slow), or "
+        "scan on a machine with a CUDA GPU\n", heavy_metrics (s),
+        heavy_metrics (s));
+    g_ptr_array_unref (inputs);
+    return 2;
+  }
+  /* One software decoder does not keep 2 cores busy, two pipelines do;
+   * GPUs have several NVDEC engines, which 8 files at a time keep busy
+   * (docs/reference/sharpness-scan.md, Speed). */
   s->jobs = cl.jobs > 0 ? cl.jobs : s->gpu_decode ? 8 :
       MAX (2, g_get_num_processors () / 4);
 
   sched.settings = s;
+  s->shard_i = cl.shard_i;
+  s->shard_n = cl.shard_n;
+  s->inputs_total = inputs->len;
   for (guint i = 0; i < inputs->len; i++) {
     gchar *uri;
 
@@ -115,34 +153,21 @@ main (int argc, char **argv)
       continue;
     uri = scan_inputs_to_uri (inputs->pdata[i]);
     sched.jobs = g_renew (ScanJob *, sched.jobs, sched.n_jobs + 1);
-    sched.jobs[sched.n_jobs] = scan_job_new (sched.n_jobs, inputs->pdata[i],
-        uri, s);
+    sched.jobs[sched.n_jobs] = scan_job_new (i, inputs->pdata[i], uri, s);
     sched.n_jobs++;
     g_free (uri);
   }
 
-  if (!open_outputs (&sched, &cl)) {
-    scan_outfile_discard (sched.csv);
-    scan_outfile_discard (sched.json);
-    scan_outfile_discard (sched.html);
+  if (!scan_open_outputs (&sched, cl.csv, cl.json, cl.report)) {
+    free_jobs (&sched);
+    g_ptr_array_unref (inputs);
     return 2;
   }
 
   scan_scheduler_run (&sched);
 
-  write_ok = scan_outfile_commit (sched.csv);
-  write_ok = scan_outfile_commit (sched.json) && write_ok;
-  write_ok = scan_outfile_commit (sched.html) && write_ok;
-  if (sched.signal)
-    status = 128 + sched.signal;
-  else if (sched.any_error || !write_ok)
-    status = 2;
-  else if (cl.fail_on_damaged && sched.any_damaged)
-    status = 3;
-  else if (cl.fail_on_blurry && sched.any_blurry)
-    status = 1;
-  else
-    status = 0;
+  status = scan_scheduler_status (&sched, cl.fail_on_blurry,
+      cl.fail_on_damaged);
   free_jobs (&sched);
   g_ptr_array_unref (inputs);
   g_clear_pointer (&sched.cuda_context, gst_context_unref);

@@ -12,7 +12,7 @@
 
 #include "scan-setup.h"
 
-/* The default rule, chosen on clips with known blurs (docs/scan.md,
+/* The default rule, chosen on clips with known blurs (docs/reference/sharpness-scan.md,
  * "Choosing the default rule"): the content-normalised blur effect with an
  * absolute threshold; in builds without it, the Laplacian with the relative
  * rule.  Other metrics default to the relative rule. */
@@ -31,13 +31,19 @@
 
 static gchar *opt_metrics = NULL;
 static gdouble opt_threshold = NAN, opt_relative = NAN;
-static gint opt_window = DEFAULT_WINDOW, opt_max_gap = DEFAULT_MAX_GAP;
+static gint opt_window = UNSET, opt_max_gap = UNSET;
 static gint opt_jobs = UNSET;
-static gdouble opt_min_duration = DEFAULT_MIN_DURATION;
+static gdouble opt_min_duration = NAN;
 static gdouble opt_duration = NAN;
 static gint64 opt_max_frames = UNSET;
 static gchar *opt_csv, *opt_json, *opt_report, *opt_shard, *opt_list;
 static gboolean opt_cpu, opt_quiet, opt_fail, opt_fail_damaged, opt_version;
+static gboolean opt_json_full, opt_merge;
+static gchar *opt_detect;
+static gdouble opt_content[SCAN_CONTENT_N_OPTIONS] = { NAN, NAN, NAN, NAN,
+  NAN, NAN
+};
+
 static gchar **opt_inputs;
 
 static GOptionEntry entries[] = {
@@ -60,6 +66,33 @@ static GOptionEntry entries[] = {
       "SECONDS"},
   {"max-gap", 0, 0, G_OPTION_ARG_INT, &opt_max_gap,
       "Sharp frames a segment may contain, >= 0 (default 2)", "FRAMES"},
+  {"detect", 0, 0, G_OPTION_ARG_STRING, &opt_detect,
+      "Segments found besides blurry ones, comma-separated: black, freeze, "
+      "or none (default black,freeze)", "LIST"},
+  {"black-min-duration", 0, 0, G_OPTION_ARG_DOUBLE,
+        &opt_content[SCAN_CONTENT_BLACK_MIN_DURATION],
+      "Shortest black segment, in seconds (default 2, FFmpeg's d)",
+      "SECONDS"},
+  {"black-ratio", 0, 0, G_OPTION_ARG_DOUBLE,
+        &opt_content[SCAN_CONTENT_BLACK_RATIO],
+      "Share of black luma samples that makes a frame black, 0 to 1 "
+      "(default 0.98, FFmpeg's pic_th)", "R"},
+  {"black-pixel-threshold", 0, 0, G_OPTION_ARG_DOUBLE,
+        &opt_content[SCAN_CONTENT_BLACK_PIXEL_THRESHOLD],
+      "Luma level of a black sample, as a share of the range, 0 to 1 "
+      "(default 0.1, FFmpeg's pix_th)", "T"},
+  {"freeze-min-duration", 0, 0, G_OPTION_ARG_DOUBLE,
+        &opt_content[SCAN_CONTENT_FREEZE_MIN_DURATION],
+      "Shortest frozen segment, in seconds (default 2, FFmpeg's d)",
+      "SECONDS"},
+  {"freeze-noise", 0, 0, G_OPTION_ARG_DOUBLE,
+        &opt_content[SCAN_CONTENT_FREEZE_NOISE],
+      "Noise a frozen picture may have, in dB (default -60, FFmpeg's n)",
+      "DB"},
+  {"flat-threshold", 0, 0, G_OPTION_ARG_DOUBLE,
+        &opt_content[SCAN_CONTENT_FLAT_THRESHOLD],
+      "Share of edge pixels under which a frame is flat (no blur verdict), "
+      "0 = never (default 0.01)", "S"},
   {"duration", 'd', 0, G_OPTION_ARG_DOUBLE, &opt_duration,
       "Scan at most SECONDS (> 0) of each input, from its first frame: "
       "the end of a live input", "SECONDS"},
@@ -71,6 +104,12 @@ static GOptionEntry entries[] = {
       "Write segments and summaries to FILE ('-': standard output)", "FILE"},
   {"report", 0, 0, G_OPTION_ARG_FILENAME, &opt_report,
       "Write a self-contained HTML report to FILE", "FILE.html"},
+  {"json-full", 0, 0, G_OPTION_ARG_NONE, &opt_json_full,
+      "Put every frame (scores, states, measurements) and the thumbnails in "
+      "the JSON: what --merge needs for the CSV and the report", NULL},
+  {"merge", 0, 0, G_OPTION_ARG_NONE, &opt_merge,
+      "The inputs are the --json-full --json outputs of a --shard scan: "
+      "write --json, --csv and --report for all of them", NULL},
   {"cpu", 0, 0, G_OPTION_ARG_NONE, &opt_cpu,
       "Decode and score on the CPU even when a CUDA GPU is usable", NULL},
   {"jobs", 'j', 0, G_OPTION_ARG_INT, &opt_jobs,
@@ -91,7 +130,7 @@ static GOptionEntry entries[] = {
   {"version", 0, 0, G_OPTION_ARG_NONE, &opt_version,
       "Print the version and exit", NULL},
   {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opt_inputs,
-      NULL, "FILE|DIRECTORY|URI|-..."},
+      NULL, "FILE|DIRECTORY|URI|-... | --merge PART.json..."},
   {NULL}
 };
 
@@ -101,8 +140,8 @@ static const gchar description[] =
     "  when one is usable and not --cpu -- converts the frames the scorers\n"
     "  do not take as they come (ProRes, 4:2:2, RGB, 12-bit...), scores\n"
     "  every frame with the cudasharpness element, one element per metric,\n"
-    "  as fast as the machine goes, and turns blurry frames into blurry\n"
-    "  segments.\n"
+    "  as fast as the machine goes, and turns the frames' content states\n"
+    "  into blurry, black and frozen segments.\n"
     "\n"
     "INPUTS\n"
     "  A file name, a URI (http://, rtsp://, udp://...), '-' for standard\n"
@@ -127,6 +166,22 @@ static const gchar description[] =
     "  element's alarms (min-blurry-duration, max-blurry-gap) use the same\n"
     "  code.\n"
     "\n"
+    "CONTENT STATES\n"
+    "  Each frame gets one state, the first that applies: black (as FFmpeg's\n"
+    "  blackdetect), frozen (as freezedetect), flat (too little structure\n"
+    "  for a verdict), blurry, normal. A black, frozen or flat frame is\n"
+    "  never blurry and never starts or extends a blurry segment. --detect\n"
+    "  names the kinds of segments found besides blurry ones: black\n"
+    "  segments (blackdetect's intervals) and frozen segments\n"
+    "  (freezedetect's), with FFmpeg's times; the first cudasharpness\n"
+    "  element's detect property is that list plus flat (--flat-threshold\n"
+    "  0 turns flat off); --detect none leaves blurry segments only.\n"
+    "\n"
+    "TIMES\n"
+    "  Every time is counted from the file's first frame, whatever the\n"
+    "  container's timestamps start at (an MPEG-TS's do not start at 0):\n"
+    "  the JSON gives that start apart (stream.start_time).\n"
+    "\n"
     "DAMAGED FILES\n"
     "  Lost frames (a gap of more than 1.5 frame durations between two\n"
     "  frames), frames the decoder flags corrupted and warnings of the\n"
@@ -140,7 +195,16 @@ static const gchar description[] =
     "  --quiet. --csv, --json and --report write files in input order, each\n"
     "  to a temporary file beside it renamed over it when complete; at most\n"
     "  one of them may be standard output. The JSON schema is\n"
-    "  docs/scan-report.schema.json (schema_version 2).\n"
+    "  docs/reference/scan-report.schema.json (schema_version 3).\n"
+    "\n"
+    "MERGE\n"
+    "  sharpness-scan --merge [--json F] [--csv F] [--report F] PART.json...\n"
+    "  writes one JSON, CSV and report from the --json outputs of the N\n"
+    "  runs of a --shard I/N scan, files in input-list order, thumbnails\n"
+    "  kept: the outputs of one scan of the whole list. The parts must be\n"
+    "  written with --json-full (every frame, the thumbnails), come from\n"
+    "  scans with the same settings (else the setting and both values are\n"
+    "  named) and cover every shard once.\n"
     "\n"
     "SIGNALS\n"
     "  SIGINT (Ctrl-C) or SIGTERM (a batch system's time limit) stops the\n"
@@ -153,7 +217,8 @@ static const gchar description[] =
     "  0    every file scanned (nothing found that an option asks to fail on)\n"
     "  1    --fail-on-blurry and a blurry segment or image was found\n"
     "  2    an input could not be scanned (the others still were), an output\n"
-    "       could not be written, or a bad command line\n"
+    "       could not be written, a bad command line, a metric that can\n"
+    "       score no frame here, or parts --merge cannot merge\n"
     "  3    --fail-on-damaged and a file is damaged\n"
     "  130, 143  interrupted by SIGINT, SIGTERM\n"
     "  A signal's status wins, then 2, then 3, then 1.\n"
@@ -166,7 +231,9 @@ static const gchar description[] =
     "  sharpness-scan --duration 60 --json live.json rtsp://camera/stream\n"
     "  ssh host cat clip.ts | sharpness-scan -\n"
     "  sharpness-scan --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT \\\n"
-    "      --input-list archive.txt --json part-$SLURM_ARRAY_TASK_ID.json\n"
+    "      --input-list archive.txt --json-full \\\n"
+    "      --json part-$SLURM_ARRAY_TASK_ID.json\n"
+    "  sharpness-scan --merge --json all.json --report all.html part-*.json\n"
     "\n"
     "See docs/scan.md.\n";
 
@@ -212,6 +279,50 @@ parse_metrics (ScanSettings * s, const gchar * list, GError ** error)
   return ok;
 }
 
+/* --detect: black, freeze, or none alone. */
+static gboolean
+parse_detect (const gchar * list, guint * detect, GError ** error)
+{
+  gchar **names = g_strsplit (list, ",", -1);
+  gboolean ok = TRUE, none = FALSE;
+
+  *detect = 0;
+  for (gchar ** n = names; *n && ok; n++) {
+    gchar *name = g_strstrip (*n);
+
+    if (g_str_equal (name, "black"))
+      *detect |= SHARPNESS_DETECT_BLACK;
+    else if (g_str_equal (name, "freeze"))
+      *detect |= SHARPNESS_DETECT_FREEZE;
+    else if (g_str_equal (name, "none"))
+      none = TRUE;
+    else if (g_str_equal (name, "flat")) {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+          "--detect %s: flat is no kind of segment: flat frames are always "
+          "kept out of the blur rule (--flat-threshold 0 turns that off)",
+          list);
+      ok = FALSE;
+    } else if (*name) {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+          "--detect %s: unknown kind '%s' (known: black, freeze, none)",
+          list, name);
+      ok = FALSE;
+    }
+  }
+  g_strfreev (names);
+  if (ok && none && *detect) {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--detect %s: none goes alone (it turns black and freeze off)",
+        list);
+    ok = FALSE;
+  } else if (ok && !none && !*detect) {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--detect '%s' names no kind: give black, freeze or none", list);
+    ok = FALSE;
+  }
+  return ok;
+}
+
 static gboolean
 parse_shard (const gchar * text, guint * index, guint * count)
 {
@@ -230,6 +341,42 @@ parse_shard (const gchar * text, guint * index, guint * count)
   return TRUE;
 }
 
+/* The first option given that only a scan takes, or NULL. */
+static const gchar *
+scan_option_given (void)
+{
+  if (opt_metrics)
+    return "--metric";
+  if (!isnan (opt_threshold))
+    return "--threshold";
+  if (!isnan (opt_relative))
+    return "--relative-threshold";
+  if (opt_window != UNSET)
+    return "--window";
+  if (!isnan (opt_min_duration))
+    return "--min-duration";
+  if (opt_max_gap != UNSET)
+    return "--max-gap";
+  if (opt_detect)
+    return "--detect";
+  for (guint i = 0; i < SCAN_CONTENT_N_OPTIONS; i++)
+    if (!isnan (opt_content[i]))
+      return "a content option (--black-*, --freeze-*, --flat-threshold)";
+  if (!isnan (opt_duration))
+    return "--duration";
+  if (opt_max_frames != UNSET)
+    return "--max-frames";
+  if (opt_cpu)
+    return "--cpu";
+  if (opt_jobs != UNSET)
+    return "--jobs";
+  if (opt_shard)
+    return "--shard";
+  if (opt_list)
+    return "--input-list";
+  return NULL;
+}
+
 /* Each check names the option, the value given and what it takes. */
 static gboolean
 check_values (GError ** error)
@@ -237,6 +384,7 @@ check_values (GError ** error)
 #define BAD(...) G_STMT_START { \
     g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, \
         __VA_ARGS__); return FALSE; } G_STMT_END
+  const gchar *scan_only;
   gint on_stdout = (g_strcmp0 (opt_csv, "-") == 0) +
       (g_strcmp0 (opt_json, "-") == 0) + (g_strcmp0 (opt_report, "-") == 0);
 
@@ -247,13 +395,14 @@ check_values (GError ** error)
   if (!isnan (opt_relative) && !(opt_relative >= 0 && opt_relative <= 1))
     BAD ("--relative-threshold %g: must be in [0, 1] (0 turns it off)",
         opt_relative);
-  if (opt_window < 1 || opt_window > MAX_WINDOW)
+  if (opt_window != UNSET && (opt_window < 1 || opt_window > MAX_WINDOW))
     BAD ("--window %d: must be an integer from 1 to %d", opt_window,
         MAX_WINDOW);
-  if (!(isfinite (opt_min_duration) && opt_min_duration >= 0))
+  if (!isnan (opt_min_duration) && !(isfinite (opt_min_duration) &&
+          opt_min_duration >= 0))
     BAD ("--min-duration %g: must be a number of seconds >= 0",
         opt_min_duration);
-  if (opt_max_gap < 0)
+  if (opt_max_gap != UNSET && opt_max_gap < 0)
     BAD ("--max-gap %d: must be an integer >= 0", opt_max_gap);
   if (opt_jobs != UNSET && (opt_jobs < 1 || opt_jobs > MAX_JOBS))
     BAD ("--jobs %d: must be an integer from 1 to %d", opt_jobs, MAX_JOBS);
@@ -265,6 +414,12 @@ check_values (GError ** error)
   if (on_stdout > 1)
     BAD ("--csv, --json and --report: only one of them may write to "
         "standard output ('-'): give the others a file name");
+  if (opt_merge && (scan_only = scan_option_given ()))
+    BAD ("--merge: %s is an option of the scans that made the parts, "
+        "whose settings the merged outputs keep (scan again to change them)",
+        scan_only);
+  if (opt_merge && !opt_csv && !opt_json && !opt_report)
+    BAD ("--merge writes nothing without --json, --csv or --report");
 #undef BAD
   return TRUE;
 }
@@ -276,11 +431,13 @@ scan_options_parse (int *argc, char ***argv, ScanCommandLine * cl)
   GError *err = NULL;
   ScanSettings *s = &cl->settings;
 
-  ctx = g_option_context_new ("- find the blurry segments of video files");
+  ctx = g_option_context_new ("- find the blurry, black and frozen "
+      "segments of video files");
   g_option_context_set_summary (ctx, "Scores the sharpness of every frame "
       "of each input with the cudasharpness element and reports its blurry "
-      "segments: one summary line per file, and optionally a CSV of the "
-      "frames, a JSON of the segments and an HTML report.");
+      "segments, and its black and frozen ones: one summary line per file, "
+      "and optionally a CSV of the frames, a JSON of the segments and an "
+      "HTML report.");
   g_option_context_set_description (ctx, description);
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_add_group (ctx, gst_init_get_option_group ());
@@ -315,11 +472,23 @@ scan_options_parse (int *argc, char ***argv, ScanCommandLine * cl)
     s->threshold = isnan (opt_threshold) ? 0.0 : opt_threshold;
     s->relative_threshold = isnan (opt_relative) ? 0.0 : opt_relative;
   }
-  s->window = opt_window;
-  s->min_duration = opt_min_duration;
-  s->max_gap = opt_max_gap;
+  s->window = opt_window == UNSET ? DEFAULT_WINDOW : opt_window;
+  s->min_duration = isnan (opt_min_duration) ? DEFAULT_MIN_DURATION :
+      opt_min_duration;
+  s->max_gap = opt_max_gap == UNSET ? DEFAULT_MAX_GAP : opt_max_gap;
   s->cpu = opt_cpu;
   s->quiet = opt_quiet;
+  if (!parse_detect (opt_detect ? opt_detect : "black,freeze", &s->detect,
+          &err)) {
+    g_printerr ("sharpness-scan: %s\nTry 'sharpness-scan --help'.\n",
+        err->message);
+    g_clear_error (&err);
+    return 2;
+  }
+  for (guint i = 0; i < SCAN_CONTENT_N_OPTIONS; i++)
+    cl->content[i] = opt_content[i];
+  s->json_full = opt_json_full;
+  cl->merge = opt_merge;
   s->max_duration = isnan (opt_duration) ? 0.0 : opt_duration;
   s->max_frames = opt_max_frames == UNSET ? 0 : (guint64) opt_max_frames;
   cl->jobs = opt_jobs == UNSET ? 0 : (guint) opt_jobs;

@@ -42,7 +42,8 @@ scan_csv_header (GString * out, const ScanSettings * s)
   for (guint m = 0; m < s->n_metrics; m++)
     g_string_append_printf (out, ",%s",
         sharpness_metric_info[s->metrics[m]].nick);
-  g_string_append (out, ",blurry,kind,damaged\n");
+  g_string_append (out, ",blurry,kind,damaged,state,black_ratio,"
+      "freeze_mafd,structure\n");
 }
 
 void
@@ -57,7 +58,9 @@ scan_csv_file (GString * out, const ScanFile * f)
 
     csv_string (out, f->input);
     g_string_append_printf (out, ",%" G_GUINT64_FORMAT ",", i);
-    number (out, scan_ns_to_s (fr->pts));
+    if (fr->pts != GST_CLOCK_TIME_NONE &&
+        f->start_time != GST_CLOCK_TIME_NONE)
+      scan_append_ns_as_seconds (out, (gint64) (fr->pts - f->start_time));
     for (guint m = 0; m < nm; m++) {
       g_string_append_c (out, ',');
       number (out, scan_file_score (f, i, m));
@@ -68,8 +71,15 @@ scan_csv_file (GString * out, const ScanFile * f)
       g_string_append_c (out, ',');
     else
       g_string_append_printf (out, ",%d", image ? verdict : fr->blurry);
-    g_string_append_printf (out, ",%s,%d\n", image ? "image" : "video",
-        fr->damaged);
+    g_string_append_printf (out, ",%s,%d,%s,", image ? "image" : "video",
+        fr->damaged, fr->state < SHARPNESS_CONTENT_N_STATES ?
+        sharpness_content_state_name (fr->state) : "");
+    number (out, fr->black_ratio);
+    g_string_append_c (out, ',');
+    number (out, fr->freeze_mafd);
+    g_string_append_c (out, ',');
+    number (out, fr->structure);
+    g_string_append_c (out, '\n');
   }
 }
 
@@ -99,7 +109,7 @@ summary_damage (GString * s, const ScanFile * f)
       const ScanDamage *d = &g_array_index (f->damage, ScanDamage, i);
       if (d->lost_frames)
         g_string_append_printf (s, "%s %.2f s", listed++ ? "," : "",
-            scan_ns_to_s (d->start));
+            scan_file_time (f, d->start));
     }
     g_string_append (s, listed < f->damage->len ? ", ...)" : ")");
   }
@@ -114,10 +124,31 @@ summary_damage (GString * s, const ScanFile * f)
   g_string_append (s, ": verdicts over damaged stretches are unreliable");
 }
 
+/* The first times of the segments of @kind. */
+static void
+summary_times (GString * s, const ScanFile * f, SharpnessEventKind kind)
+{
+  guint listed = 0;
+
+  for (guint i = 0; i < f->segments->len; i++) {
+    const ScanSegment *ss = &g_array_index (f->segments, ScanSegment, i);
+
+    if (ss->kind != kind)
+      continue;
+    if (listed++ == 5) {
+      g_string_append (s, " ...");
+      break;
+    }
+    g_string_append_printf (s, " %.2f-%.2f", scan_file_time (f, ss->start),
+        scan_file_time (f, ss->end));
+  }
+}
+
 gchar *
 scan_summary_line (const ScanFile * f)
 {
   GString *s = g_string_new (NULL);
+  guint nblur;
   guint64 n = scan_file_frames (f);
   gdouble secs = scan_file_seconds (f), bsecs = scan_file_blurry_seconds (f);
   const gchar *stop = scan_file_stop_reason (f);
@@ -133,20 +164,25 @@ scan_summary_line (const ScanFile * f)
           secs);
     if (stop)
       g_string_append_printf (s, " (%s)", stop);
-    if (f->segments->len == 0) {
+    nblur = scan_file_kind_segments (f, SHARPNESS_EVENT_BLUR);
+    if (nblur == 0) {
       g_string_append (s, ": no blurry segment");
     } else {
-      g_string_append_printf (s, ": %u blurry segment%s, %.2f s (%.1f%%):",
-          f->segments->len, f->segments->len > 1 ? "s" : "", bsecs,
+      g_string_append_printf (s, ": %u %s, %.2f s (%.1f%%):", nblur,
+          scan_kind_words (SHARPNESS_EVENT_BLUR, nblur > 1), bsecs,
           secs > 0 ? 100.0 * bsecs / secs : 0.0);
-      for (guint i = 0; i < f->segments->len && i < 5; i++) {
-        const SharpnessSegment *seg =
-            &g_array_index (f->segments, ScanSegment, i).seg;
-        g_string_append_printf (s, " %.2f-%.2f", scan_ns_to_s (seg->start),
-            scan_ns_to_s (seg->end));
-      }
-      if (f->segments->len > 5)
-        g_string_append (s, " ...");
+      summary_times (s, f, SHARPNESS_EVENT_BLUR);
+    }
+    /* The other kinds only when found: a clean file's line stays short. */
+    for (SharpnessEventKind k = SHARPNESS_EVENT_BLACK;
+        k < SHARPNESS_EVENT_N_KINDS; k++) {
+      guint n_k = scan_file_kind_segments (f, k);
+
+      if (n_k == 0)
+        continue;
+      g_string_append_printf (s, "; %u %s, %.2f s:", n_k,
+          scan_kind_words (k, n_k > 1), scan_file_kind_seconds (f, k));
+      summary_times (s, f, k);
     }
   }
   if (scan_file_damaged (f))

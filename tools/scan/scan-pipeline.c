@@ -1,6 +1,7 @@
 /* sharpness-scan's pipeline for one input:
  *   filesrc ! decodebin3 (local files) or uridecodebin3 (other URIs)
- *     ! [videoconvert !] queue ! cudasharpness (one per metric) ! fakesink
+ *     ! [videoconvert !] queue ! cudasharpness (one per metric; the first
+ *     detects the content states) ! fakesink
  * running unsynchronised, and what links it as streams appear.
  *
  * Copyright (C) 2026 The gst-sharpness authors
@@ -16,6 +17,7 @@
 #include <gst/pbutils/pbutils.h>
 
 #include "scan-job.h"
+#include "scan-setup.h"
 
 static gboolean
 is_video_pad (GstPad * pad)
@@ -325,6 +327,7 @@ scan_pipeline_build (ScanJob * job, GstContext * cuda_context,
     if (m == 0)
       g_object_set (e, "threshold", s->threshold, "relative-threshold",
           s->relative_threshold, NULL);
+    scan_content_configure_element (e, s, m == 0);
     gst_bin_add (GST_BIN (job->pipeline), e);
     if (!gst_element_link (prev, e))
       return FALSE;

@@ -64,8 +64,8 @@ emit_ready (ScanScheduler * sched)
     clear_progress (sched);
     print_summary (sched, f);
     sched->any_error |= f->error != NULL;
-    sched->any_blurry |= f->segments->len > 0 ||
-        scan_file_image_verdict (f) == 1;
+    sched->any_blurry |= scan_file_kind_segments (f,
+        SHARPNESS_EVENT_BLUR) > 0 || scan_file_image_verdict (f) == 1;
     sched->any_damaged |= scan_file_damaged (f);
     if (sched->csv) {
       scan_csv_file (s, f);
@@ -247,6 +247,11 @@ not_scanned (ScanScheduler * sched)
 {
   GPtrArray *list = g_ptr_array_new ();
 
+  if (sched->not_scanned) {
+    for (guint i = 0; i < sched->not_scanned->len; i++)
+      g_ptr_array_add (list, sched->not_scanned->pdata[i]);
+    return list;
+  }
   for (guint i = sched->next_start; sched->signal && i < sched->n_jobs; i++)
     g_ptr_array_add (list, sched->jobs[i]->file.input);
   return list;
@@ -282,19 +287,18 @@ write_ends (ScanScheduler * sched)
   g_string_free (buf, TRUE);
 }
 
-void
-scan_scheduler_run (ScanScheduler * sched)
+static void
+write_begins (ScanScheduler * sched)
 {
   const ScanSettings *s = sched->settings;
   GString *buf = g_string_new (NULL);
-  guint progress_id = 0, watchdog_id, int_id, term_id;
 
   if (sched->csv) {
     scan_csv_header (buf, s);
     scan_outfile_write (sched->csv, buf);
   }
   if (sched->json) {
-    scan_json_begin (buf);
+    scan_json_begin (buf, s);
     scan_outfile_write (sched->json, buf);
   }
   if (sched->html) {
@@ -303,6 +307,63 @@ scan_scheduler_run (ScanScheduler * sched)
     sched->images = scan_outfile_open_side (sched->html, "images");
   }
   g_string_free (buf, TRUE);
+}
+
+void
+scan_scheduler_write_all (ScanScheduler * sched)
+{
+  /* No main loop: a signal removes the temporary files and exits. */
+  exit_on_signals ();
+  write_begins (sched);
+  emit_ready (sched);
+  write_ends (sched);
+}
+
+gboolean
+scan_open_outputs (ScanScheduler * sched, const gchar * csv,
+    const gchar * json, const gchar * report)
+{
+  sched->summaries_to_stderr = g_strcmp0 (csv, "-") == 0 ||
+      g_strcmp0 (json, "-") == 0 || g_strcmp0 (report, "-") == 0;
+  if ((csv && !(sched->csv = scan_outfile_open (csv))) ||
+      (json && !(sched->json = scan_outfile_open (json))) ||
+      (report && !(sched->html = scan_outfile_open (report)))) {
+    scan_outfile_discard (sched->csv);
+    scan_outfile_discard (sched->json);
+    scan_outfile_discard (sched->html);
+    sched->csv = sched->json = sched->html = NULL;
+    return FALSE;
+  }
+  return TRUE;
+}
+
+gint
+scan_scheduler_status (ScanScheduler * sched, gboolean fail_on_blurry,
+    gboolean fail_on_damaged)
+{
+  gboolean write_ok = scan_outfile_commit (sched->csv);
+
+  write_ok = scan_outfile_commit (sched->json) && write_ok;
+  write_ok = scan_outfile_commit (sched->html) && write_ok;
+  sched->csv = sched->json = sched->html = NULL;
+  if (sched->signal)
+    return 128 + sched->signal;
+  if (sched->any_error || !write_ok)
+    return 2;
+  if (fail_on_damaged && sched->any_damaged)
+    return 3;
+  if (fail_on_blurry && sched->any_blurry)
+    return 1;
+  return 0;
+}
+
+void
+scan_scheduler_run (ScanScheduler * sched)
+{
+  const ScanSettings *s = sched->settings;
+  guint progress_id = 0, watchdog_id, int_id, term_id;
+
+  write_begins (sched);
 
   sched->loop = g_main_loop_new (NULL, FALSE);
   sched->t_start = g_get_monotonic_time ();

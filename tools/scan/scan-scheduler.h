@@ -29,6 +29,9 @@ typedef struct
   /* Results. */
   gboolean any_error, any_blurry, any_damaged;
   gint signal;                  /* that interrupted the scan, or 0 */
+  /* --merge: the inputs the parts' signals left unscanned (else the
+   * scheduler's own). */
+  GPtrArray *not_scanned;
 
   /* Private. */
   ScanOutFile *images;          /* the report's images table */
@@ -45,6 +48,20 @@ typedef struct
  * writes what they had and returns with @signal set; a second signal
  * removes the outputs' temporary files and exits at once. */
 void scan_scheduler_run (ScanScheduler * sched);
+
+/* --merge: writes the outputs of @sched's jobs, all finished. */
+void scan_scheduler_write_all (ScanScheduler * sched);
+
+/* Opens the outputs asked for (NULL: not); FALSE, with a message, when
+ * one cannot be written. */
+gboolean scan_open_outputs (ScanScheduler * sched, const gchar * csv,
+    const gchar * json, const gchar * report);
+
+/* Puts the outputs in place and returns the exit status: a signal's, 2
+ * for an error or an output not written, 3 and 1 as the --fail-on options
+ * ask, else 0. */
+gint scan_scheduler_status (ScanScheduler * sched, gboolean fail_on_blurry,
+    gboolean fail_on_damaged);
 
 G_END_DECLS
 #endif /* SCAN_SCHEDULER_H */

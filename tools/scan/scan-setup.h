@@ -14,20 +14,58 @@
 
 G_BEGIN_DECLS
 
+/* The options of the content states, in scan-content.c's order. */
+enum
+{
+  SCAN_CONTENT_BLACK_PIXEL_THRESHOLD,
+  SCAN_CONTENT_BLACK_RATIO,
+  SCAN_CONTENT_BLACK_MIN_DURATION,
+  SCAN_CONTENT_FREEZE_NOISE,
+  SCAN_CONTENT_FREEZE_MIN_DURATION,
+  SCAN_CONTENT_FLAT_THRESHOLD,
+  SCAN_CONTENT_N_OPTIONS
+};
+
 /* The command line (scan-options.c). */
 typedef struct
 {
-  ScanSettings settings;        /* jobs and gpu_decode not set yet */
+  ScanSettings settings;        /* jobs, gpu_decode and the content
+                                 * parameters not set yet */
   guint jobs;                   /* --jobs, 0: not given */
   const gchar *csv, *json, *report, *list;
   guint shard_i, shard_n;
   gboolean fail_on_blurry, fail_on_damaged;
+  /* The content options as given, NaN when not. */
+  gdouble content[SCAN_CONTENT_N_OPTIONS];
+  /* --merge: the inputs are the JSON parts of a sharded scan. */
+  gboolean merge;
   gchar **inputs;
 } ScanCommandLine;
 
 /* Parses and checks the command line; returns -1 to go on, else the exit
  * status (a message was printed). */
 gint scan_options_parse (int *argc, char ***argv, ScanCommandLine * cl);
+
+/* Content states (scan-content.c). */
+/* Sets the first element's content properties from @values (NaN: the
+ * element's default) and --detect (s->detect), each checked against the
+ * element's range, and reads back what it holds into @s. */
+gboolean scan_content_resolve (ScanSettings * s, const gdouble values[],
+    GError ** error);
+/* Sets them on a scorer of the pipeline; @rule: the first one, whose
+ * states count (the others measure nothing else). */
+void scan_content_configure_element (GstElement * e, const ScanSettings * s,
+    gboolean rule);
+/* The settings of the content state machine, as the element derives them
+ * from its properties and the frame rate. */
+void scan_content_settings (const ScanSettings * s, gint fps_n, gint fps_d,
+    SharpnessContentSettings * c);
+/* "black,freeze", "black", "none"...: --detect's spelling of @detect. */
+gchar *scan_content_detect_list (guint detect);
+
+/* --merge (scan-merge.c): the outputs asked for in @cl from the JSON
+ * parts it lists; returns the exit status. */
+gint scan_merge_run (const ScanCommandLine * cl);
 
 /* Inputs (scan-inputs.c). */
 /* Appends the inputs listed in @path ('-': standard input), one per line,

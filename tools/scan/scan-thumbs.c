@@ -1,6 +1,7 @@
-/* sharpness-scan's thumbnails: a copy of the worst frame of a run while
- * the file streams, and once it is done a scaled-down JPEG of it and a
- * JPEG of its centre at full resolution.
+/* sharpness-scan's thumbnails: a copy of a segment's frame while the file
+ * streams (the worst of a blurry run, one of a black or frozen stretch),
+ * and once it is done a scaled-down JPEG of it and a JPEG of its centre
+ * at full resolution.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -262,15 +263,15 @@ scan_thumbs_make (ScanFile * f)
     GstSample *crop;
     gint h;
 
-    if (!ss->worst)
+    if (!ss->thumb)
       continue;
-    ss->jpeg_base64 = thumbnail (ss->worst, m);
+    ss->jpeg_base64 = thumbnail (ss->thumb, m);
     /* The centre at full resolution, as wide as the thumbnail once
      * turned. */
     h = f->width > 0 ? (gint) (THUMB_WIDTH * (gint64) f->height /
         f->width) & ~1 : 180;
-    crop = turn ? crop_sample (ss->worst, MAX (h, 8), THUMB_WIDTH) :
-        crop_sample (ss->worst, THUMB_WIDTH, MAX (h, 8));
+    crop = turn ? crop_sample (ss->thumb, MAX (h, 8), THUMB_WIDTH) :
+        crop_sample (ss->thumb, THUMB_WIDTH, MAX (h, 8));
     if (crop) {
       GstVideoInfo ci;
       gst_video_info_from_caps (&ci, gst_sample_get_caps (crop));
@@ -278,7 +279,7 @@ scan_thumbs_make (ScanFile * f)
           GST_VIDEO_INFO_HEIGHT (&ci), m);
       gst_sample_unref (crop);
     }
-    scan_clear_sample (&ss->worst);
+    scan_clear_sample (&ss->thumb);
   }
   if (f->image) {
     f->image_base64 = thumbnail (f->image, m);

@@ -10,6 +10,7 @@
 #include <gst/video/video.h>
 
 #include "sharpness-blur-segments.h"
+#include "sharpness-content.h"
 #include "sharpness-metric.h"
 
 G_BEGIN_DECLS
@@ -20,9 +21,12 @@ G_BEGIN_DECLS
 #define scan_clear_sample(sp) G_STMT_START { \
   if (*(sp)) { gst_sample_unref (*(sp)); *(sp) = NULL; } } G_STMT_END
 
-/* The version of the JSON output (docs/scan-report.schema.json): bumped
+/* The version of the JSON output (docs/reference/scan-report.schema.json): bumped
  * when a field changes or is added. */
-#define SCAN_SCHEMA_VERSION 2
+#define SCAN_SCHEMA_VERSION 3
+
+/* A frame's state when it has none: no score, so never judged. */
+#define SCAN_STATE_NONE SHARPNESS_CONTENT_N_STATES
 
 /* The command line, after parsing. */
 typedef struct
@@ -42,6 +46,20 @@ typedef struct
    * 0: no limit. */
   gdouble max_duration;
   guint64 max_frames;
+  /* Content states: the first element's properties as it took them
+   * (scan-content.c): --detect's kinds and flat, and the parameters of
+   * each. */
+  guint detect;                 /* SharpnessDetect */
+  gdouble black_pixel_threshold, black_ratio;
+  guint64 black_min_duration;   /* ns */
+  gdouble freeze_noise;         /* dB */
+  guint64 freeze_min_duration;  /* ns */
+  gdouble flat_threshold;
+  /* --json-full: every frame and the thumbnails in the JSON. */
+  gboolean json_full;
+  /* --shard: this run's part of the input list, of inputs_total inputs. */
+  guint shard_i, shard_n;
+  guint inputs_total;
 } ScanSettings;
 
 /* One frame: scores[] holds n_metrics doubles (NaN: unscored). */
@@ -52,12 +70,30 @@ typedef struct
   /* Flagged corrupted by the decoder, or the first frame after lost
    * ones: its score and verdict are unreliable. */
   guint damaged:1;
+  guint state:3;                /* SharpnessContentState, SCAN_STATE_NONE */
+  /* The measurements behind the state (NaN: not measured). */
+  gdouble black_ratio, freeze_mafd, structure;
 } ScanFrame;
 
+/* A segment of any kind, from the end event of the content state machine
+ * (analysis/sharpness-content.h).  Times in ns of stream time (not yet
+ * counted from the first frame); black and freeze: FFmpeg's start, end
+ * (the first frame after the stretch, or at the end of the file the last
+ * frame) and duration; blur: from the first frame to the end of the last.
+ * Frames inclusive. */
 typedef struct
 {
-  SharpnessSegment seg;
-  GstSample *worst;             /* the worst frame, system memory */
+  SharpnessEventKind kind;
+  guint64 start, end, duration;
+  guint64 start_frame, end_frame;
+  guint64 kind_frames;          /* blurry, black or frozen frames */
+  guint64 scored_frames;        /* of the kind, with a score (black,
+                                 * freeze); all (blur) */
+  gdouble min, mean, max;       /* NaN when none was scored */
+  guint64 worst_frame;
+  gdouble worst_score;
+  guint64 thumb_frame;          /* the thumbnail's frame, G_MAXUINT64: none */
+  GstSample *thumb;             /* that frame, system memory */
   gchar *jpeg_base64;           /* its thumbnail, or NULL */
   gchar *crop_base64;           /* a 1:1 crop of its centre, or NULL */
   gboolean damaged;             /* overlaps a damaged stretch */
@@ -101,7 +137,8 @@ typedef enum
 
 typedef struct
 {
-  guint index;                  /* order on the command line */
+  guint index;                  /* position in the input list (before
+                                 * --shard) */
   gchar *input, *uri;
   const ScanSettings *settings;
   ScanKind kind;
@@ -119,6 +156,10 @@ typedef struct
   GArray *sizes;                /* ScanSize, one per size change */
   guint video_streams;          /* in the input; the first one is scanned */
   guint64 duration;             /* ns, from the container, or NONE */
+  /* Stream time of the first frame (the container's start time, e.g.
+   * MPEG-TS's): every time reported counts from it.  NONE: no frame had
+   * one. */
+  guint64 start_time;
 
   /* Results: frames and n_metrics scores per frame. */
   GArray *frames;               /* ScanFrame */
@@ -149,6 +190,17 @@ gdouble scan_file_score (const ScanFile * f, guint64 frame, guint metric);
 /* Seconds covered by the file's frames (last end - first pts), else 0. */
 gdouble scan_file_seconds (const ScanFile * f);
 gdouble scan_file_blurry_seconds (const ScanFile * f);
+/* Seconds of the segments of @kind. */
+gdouble scan_file_kind_seconds (const ScanFile * f, SharpnessEventKind kind);
+guint scan_file_kind_segments (const ScanFile * f, SharpnessEventKind kind);
+/* Stream time @t (ns) in seconds since the file's first frame; NaN for
+ * NONE. */
+gdouble scan_file_time (const ScanFile * f, guint64 t);
+/* Appends @ns as seconds with every digit it has ("1.4", "-0.04",
+ * "3600"): a reader gets the nanoseconds back exactly. */
+void scan_append_ns_as_seconds (GString * out, gint64 ns);
+/* The time of frame @i, the same way; NaN when unknown. */
+gdouble scan_file_frame_time (const ScanFile * f, guint64 i);
 gboolean scan_file_damaged (const ScanFile * f);
 /* The verdict on a still image: 1 blurry, 0 sharp, -1 none (only the
  * absolute threshold judges a lone frame; the relative rule needs the
@@ -158,11 +210,14 @@ gint scan_file_image_verdict (const ScanFile * f);
  * reached"...), or NULL. */
 const gchar *scan_file_stop_reason (const ScanFile * f);
 
+/* "blurry segment", "black segment", "frozen segment" (@plural). */
+const gchar *scan_kind_words (SharpnessEventKind kind, gboolean plural);
+
 /* Outputs (scan-output.c).  Each writes the file's part; called in input
  * order. */
 void scan_csv_header (GString * out, const ScanSettings * s);
 void scan_csv_file (GString * out, const ScanFile * f);
-void scan_json_begin (GString * out);
+void scan_json_begin (GString * out, const ScanSettings * s);
 void scan_json_file (GString * out, const ScanFile * f, gboolean first);
 /* @signal: the signal that interrupted the scan (0: none); @not_scanned:
  * the inputs it left unscanned. */
@@ -183,9 +238,9 @@ void scan_report_end (GString * out, gint signal, GPtrArray * not_scanned);
  * as a sample of @caps (system-memory caps of @info); NULL on failure. */
 GstSample *scan_thumb_copy_frame (const GstVideoInfo * info, GstCaps * caps,
     GstBuffer * buf);
-/* Encodes the worst frame of each of @f's segments (thumbnail and centre
- * crop), and a still image's frame, turned as its orientation tag says,
- * and drops the frames. */
+/* Encodes the frame of each of @f's segments (thumbnail and centre crop),
+ * and a still image's frame, turned as its orientation tag says, and drops
+ * the frames. */
 void scan_thumbs_make (ScanFile * f);
 
 /* Nanoseconds to seconds; NONE: NaN. */

@@ -25,7 +25,7 @@ MAX_AGE_DAYS=${TRIXIE_ROOT_MAX_AGE_DAYS:-30}
 # /usr/local/cuda is bind-mounted) and gstreamer1.0-libav.
 PACKAGES="gcc g++ meson ninja-build pkg-config
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
-  libgstreamer-plugins-bad1.0-dev libgl-dev libavutil-dev
+  libgstreamer-plugins-bad1.0-dev libgl-dev libavutil-dev libjson-glib-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-plugins-bad gstreamer1.0-libav
   python3 python3-gi python3-gst-1.0 gir1.2-gstreamer-1.0

@@ -237,6 +237,38 @@ GST_START_TEST (test_dropped_ref)
 
 GST_END_TEST;
 
+/* Frames missing on both branches, as many on each: the counts are equal,
+ * but a warning still says how many frames went unpaired and from when. */
+GST_START_TEST (test_unpaired_equal_counts)
+{
+  GstCaps *caps = util_caps ("I420", W, H, NULL);
+  gboolean skip_ref[10] = { 0, 0, 0, 0, 0, 0, 0, 1, 1, 0 };
+  gboolean skip_dist[10] = { 0, 0, 1, 0, 0, 1, 0, 0, 0, 0 };
+  GstSample **ref = frames (caps, 10, skip_ref, 0);
+  GstSample **dist = frames (caps, 10, skip_dist, 9);
+  gchar *first;
+  RunResult r;
+
+  util_run ("backend=cpu", ref, dist, &r);
+  fail_unless (r.eos && !r.error);
+  fail_unless_equals_uint64 (summary_u64 (&r, "ref-frames"), 8);
+  fail_unless_equals_uint64 (summary_u64 (&r, "dist-frames"), 8);
+  fail_unless_equals_uint64 (summary_u64 (&r, "pairs"), 6);
+  fail_if (util_has_text (&r, GST_MESSAGE_WARNING, "frame counts", NULL));
+  /* The first: distorted frame 2, whose reference is missing. */
+  first = g_strdup_printf ("the first at %" GST_TIME_FORMAT,
+      GST_TIME_ARGS (2 * FRAME_DURATION));
+  fail_unless (util_has_text (&r, GST_MESSAGE_WARNING, "2 reference and 2 "
+          "distorted frames had no frame", first));
+  g_free (first);
+  util_result_clear (&r);
+  frames_free (ref);
+  frames_free (dist);
+  gst_caps_unref (caps);
+}
+
+GST_END_TEST;
+
 /* The reference ends first (EOS on one pad while the other flows): every
  * distorted frame still leaves, the extra ones unscored; then the other
  * way round.  A warning names both counts. */
@@ -661,6 +693,7 @@ compare_element_suite (void)
   tcase_add_test (tc, test_pairs_equal_core);
   tcase_add_test (tc, test_dropped_dist);
   tcase_add_test (tc, test_dropped_ref);
+  tcase_add_test (tc, test_unpaired_equal_counts);
   tcase_add_test (tc, test_different_lengths);
   tcase_add_test (tc, test_caps_change_one_pad);
   tcase_add_test (tc, test_mismatch_errors);

@@ -132,6 +132,16 @@ def check_summary(summary, fmt, psnr_end, ssim_end):
     if got != want.get("All"):
         errors.append("SSIM All mean: ours %s, ffmpeg %s"
                       % (got, want.get("All")))
+    # and its dB are of those means (ffmpeg-ssim-*), not the mean dB
+    ours = " ".join("%s:%f (%f)" % (c.upper(),
+                                     summary.get_value("ffmpeg-ssim-" + c),
+                                     summary.get_value("ffmpeg-ssim-%s-db"
+                                                       % c))
+                    for c in names)
+    ours += " All:%f (%f)" % (summary.get_value("ffmpeg-ssim-all"),
+                              summary.get_value("ffmpeg-ssim-all-db"))
+    if ours != ssim_end.strip():
+        errors.append("SSIM summary: ours %r, ffmpeg %r" % (ours, ssim_end))
     return errors
 
 

@@ -76,7 +76,7 @@ typedef struct
 } Run;
 
 /* When set, the sink-pad probe of "s" adds these ROIs to every frame, as a
- * detector upstream would (issue 10). */
+ * detector upstream would. */
 static gboolean add_rois;
 static const struct
 {
@@ -302,7 +302,7 @@ reference_scores (const gchar * format, SharpnessMetric metric, Run * ref)
   g_free (src);
 }
 
-/* Classical metrics: the same bits; the others: docs/metrics.md's 1e-4. */
+/* Classical metrics: the same bits; the others: docs/reference/metrics.md's 1e-4. */
 static void
 assert_scores_match (SharpnessMetric metric, const Run * run, const Run * ref)
 {
@@ -415,7 +415,7 @@ GST_START_TEST (test_cudaupload)
 
 GST_END_TEST;
 
-/* Tiles, top-percent pooling and ROIs (issue 10) on the GPU, from system
+/* Tiles, top-percent pooling and ROIs on the GPU, from system
  * memory (staged) and CUDA memory: frame, tile and ROI scores equal to
  * backend=cpu's, to the bit.  64x64 tiles of 320x240 (5x3 pixels) take
  * the kernels' slow tile path, 8x4 the fast one. */
@@ -620,7 +620,7 @@ sink_offers_pool (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   return GST_PAD_PROBE_HANDLED;
 }
 
-/* Issue 7, defect 2: downstream's pool stands; the pinned pool is only
+/* Downstream's pool stands; the pinned pool is only
  * offered where downstream proposed none. */
 GST_START_TEST (test_downstream_pool_stands)
 {
@@ -696,7 +696,7 @@ cpu_score (GstBuffer * buf, const gchar * caps)
 }
 #endif
 
-/* Issue 7, defect 1: from GStreamer 1.24 a producer hands out CUDA memory
+/* From GStreamer 1.24 a producer hands out CUDA memory
  * still being written on its own stream (GST_CUDA_MEMORY_TRANSFER_NEED_SYNC).
  * Here the final content is copied in on another stream, behind a 300 ms
  * host function, over stale (uniform) content: the score must be the

@@ -1,11 +1,11 @@
 /* cudasharpness's tile map, focus-aware pooling and regions of interest
- * (issue 10; docs/element.md) through GstHarness on the CPU backend.
+ * (docs/reference/cudasharpness.md) through GstHarness on the CPU backend.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Expected tile scores are worked out here from the definitions
- * (docs/metrics.md, docs/tiles.md): tile (c, r) spans columns
+ * (docs/reference/metrics.md, docs/reference/tiles.md): tile (c, r) spans columns
  * floor (c W / cols) .. floor ((c + 1) W / cols) - 1 (rows alike); a
  * Laplacian term belongs to the tile of its centre pixel and reads its
  * neighbours wherever they are (a tile is not a cropped frame); a tile's

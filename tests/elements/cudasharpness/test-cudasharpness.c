@@ -4,7 +4,7 @@
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Expected scores come from the definitions in docs/metrics.md, worked out
+ * Expected scores come from the definitions in docs/reference/metrics.md, worked out
  * by hand for simple patterns: columns alternating 0 and 255 ("stripes")
  * have a Laplacian of 510 at every interior pixel and a variance of
  * 255^2/4 when the width is even; a uniform frame scores 0.
@@ -883,8 +883,8 @@ GST_START_TEST (test_metric_switch_while_playing)
 GST_END_TEST;
 
 /* The caps are refused; the first buffer then gets NOT_NEGOTIATED and ONE
- * error (no warning) that names the format and the formats that would do
- * (issue 7, defect 3). */
+ * error (no warning) that names the format and the formats that would
+ * do. */
 static void
 check_refused (const gchar * caps_str, const gchar * const *needles)
 {
@@ -944,7 +944,7 @@ GST_END_TEST;
 /* A capsfilter upstream asking for a format we lack fails in a caps query.
  * Caps queries are speculative (autopluggers ask them all the time): the
  * element logs the reason at debug level, posts no warning, and the
- * pipeline stops with the one not-negotiated error (issue 7, defect 3). */
+ * pipeline stops with the one not-negotiated error. */
 GST_START_TEST (test_refused_caps_in_pipeline)
 {
   GstElement *pipeline = gst_pipeline_new (NULL);
@@ -990,7 +990,7 @@ GST_START_TEST (test_refused_caps_in_pipeline)
 GST_END_TEST;
 
 /* accept-caps and caps queries with caps the element cannot read are
- * answered "no" quietly: no warning, no error (issue 7, defect 3; before
+ * answered "no" quietly: no warning, no error (before
  * the fix each posted a WARNING). */
 GST_START_TEST (test_speculative_queries_are_quiet)
 {
@@ -1100,7 +1100,7 @@ GST_START_TEST (test_odd_sizes_and_strides)
 
 GST_END_TEST;
 
-/* Every metric on frames down to 1x1.  docs/metrics.md: a frame smaller
+/* Every metric on frames down to 1x1.  docs/reference/metrics.md: a frame smaller
  * than a metric's window scores 0; a backend may also declare a size
  * unsupported (BLIINDS-II below 4x4), and the element must then pass the
  * frame on untouched and unscored with one warning naming the metric. */
@@ -1202,7 +1202,7 @@ GST_START_TEST (test_backend_auto_warns_once)
 
 GST_END_TEST;
 
-/* A fallback may never make a frame late (issue 7, defect 4): with
+/* A fallback may never make a frame late: with
  * backend=auto and no usable GPU, LPC-SI at 1080p (seconds per frame on the
  * CPU) leaves frames unscored at full speed, with one warning and an
  * `unscored` count; before the fix each frame took seconds. */

@@ -193,7 +193,7 @@ def main():
         print('skipped: rawvideoparse missing')
         return scaffold.SKIP
     # The element decides the range as FFmpeg 7.1 does (full when the caps
-    # say so, docs/black-freeze.md); the tool is checked against both.
+    # say so, docs/reference/black-freeze.md); the tool is checked against both.
     version = (7, 1)
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:

@@ -270,7 +270,7 @@ GST_START_TEST (test_tile_colours)
 
 GST_END_TEST;
 
-/* The partition of docs/tiles.md on a size the grid does not divide:
+/* The partition of docs/reference/tiles.md on a size the grid does not divide:
  * 50x30 in 3x2 tiles starts tile columns at 0, 16, 33 and tile rows at 0,
  * 15.  Each tile's first column and row (but the frame's) carry the dark
  * grid line. */
