@@ -16,6 +16,7 @@ import scaffold  # noqa: E402
 
 import glob  # noqa: E402
 import json  # noqa: E402
+import re  # noqa: E402
 import shutil  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
@@ -178,7 +179,7 @@ def main():
                 name = os.path.basename(page)[:-2]
                 res = subprocess.run(
                     ['man', '--warnings', '-E', 'UTF-8', '-P', 'cat', name],
-                    env=clean_env(MANPATH=mandir, MANWIDTH='250',
+                    env=clean_env(MANPATH=mandir, MANWIDTH='80',
                                   LC_ALL='C.UTF-8'),
                     capture_output=True, text=True, timeout=60,
                     stdin=subprocess.DEVNULL)
@@ -194,6 +195,16 @@ def main():
                         name, os.path.join(prefix, docdir)))
                 else:
                     print('man %s: %d lines' % (name, text.count('\n')))
+                # Every installed file the page names is there.
+                with open(page, encoding='utf-8') as f:
+                    source = f.read().replace('\\-', '-')
+                for path in sorted(set(re.findall(
+                        re.escape(prefix.rstrip('/')) + r'/[\w./-]*\w',
+                        source))):
+                    if not os.path.exists(os.path.join(dest,
+                                                       path.lstrip('/'))):
+                        errors.append('man %s names %s, not installed' % (
+                            name, path))
         else:
             print('note: man missing (man-db), the pages were not rendered')
 

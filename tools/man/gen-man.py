@@ -75,10 +75,10 @@ def option_flags(flags):
     return ', '.join(out)
 
 
-def section_body(lines, heading):
+def section_body(lines, heading, name=''):
     """A section's lines in roff: runs of plain prose (two-space indent)
     are filled; anything laid out by hand (deeper indents, columns, the
-    examples) is kept as it is."""
+    examples, a command line of the tool) is kept as it is."""
     out = []
     para = []
     verbatim = []
@@ -104,6 +104,7 @@ def section_body(lines, heading):
             continue
         body = line[2:] if line.startswith('  ') else line.lstrip()
         laid_out = (heading == 'EXAMPLES' or body.startswith(' ') or
+                    (name and body.startswith(name + ' ')) or
                     re.search(r'\S {2,}\S', body) is not None or
                     (verbatim and body.startswith(' ')))
         if laid_out:
@@ -186,16 +187,19 @@ def man_page(help_text, version_text, see_also, files, docdir=None):
            'edit.' % name,
            '.TH %s 1 "" "gst-sharpness %s" "User Commands"' % (
                esc(name.upper()), esc(version)),
+           # Ragged right, no hyphenation: options and paths stay whole.
+           '.ad l',
+           '.nh',
            '.SH NAME',
            '%s \\- %s' % (esc(name), esc(summary.strip())),
            '.SH SYNOPSIS',
            '\\fB%s\\fR %s' % (esc(name), esc(synopsis_args)),
            '.SH DESCRIPTION']
-    out += section_body(description, 'DESCRIPTION')
+    out += section_body(description, 'DESCRIPTION', name)
     # The tool's own DESCRIPTION section goes on from the summary.
     for heading, body in sections:
         if heading == 'DESCRIPTION':
-            out += section_body(body, heading)
+            out += section_body(body, heading, name)
     sections = [s for s in sections if s[0] != 'DESCRIPTION']
     if options:
         out.append('.SH OPTIONS')
@@ -205,7 +209,7 @@ def man_page(help_text, version_text, see_also, files, docdir=None):
             out.append(esc(text.strip()))
     for heading, body in sections:
         out.append('.SH %s' % esc(heading))
-        out += section_body(body, heading)
+        out += section_body(body, heading, name)
     if files:
         out.append('.SH FILES')
         for path, what in files:

@@ -235,7 +235,7 @@ static const gchar description[] =
     "      --json part-$SLURM_ARRAY_TASK_ID.json\n"
     "  sharpness-scan --merge --json all.json --report all.html part-*.json\n"
     "\n"
-    "See docs/scan.md.\n";
+    "See docs/reference/sharpness-scan.md.\n";
 
 static gboolean
 parse_metrics (ScanSettings * s, const gchar * list, GError ** error)
