@@ -14,10 +14,12 @@ struct _SharpnessBlurDetector
   guint head;                   /* slot the next score goes to */
   gdouble *ring;
   gdouble *scratch;             /* reordered by the median search */
-  guint quota;                  /* scores needed before a relative decision */
   guint64 since_sharp;          /* frames since one entered the history */
   SharpnessSignature last_sig;  /* previous frame's, for cut detection */
   gboolean last_was_cut;
+  /* Signature distances of the last frames (a ring), the shot's motion. */
+  gdouble motion[SHARPNESS_MOTION_FRAMES];
+  guint motion_count, motion_head;
   /* Scores of the current run of blurry frames (the last
    * SHARPNESS_RECOVERY_FRAMES), for the end-of-blur test. */
   gdouble blur_level[SHARPNESS_RECOVERY_FRAMES];
@@ -83,7 +85,6 @@ sharpness_blur_detector_new (SharpnessMetric metric, guint window)
   det->window = window;
   det->ring = g_new (gdouble, window);
   det->scratch = g_new (gdouble, window);
-  det->quota = window;
   return det;
 }
 
@@ -102,21 +103,20 @@ sharpness_blur_detector_reset (SharpnessBlurDetector * det)
 {
   det->count = 0;
   det->head = 0;
-  det->quota = det->window;
   det->since_sharp = 0;
   det->last_sig.valid = FALSE;
   det->last_was_cut = FALSE;
+  det->motion_count = det->motion_head = 0;
   det->blur_count = 0;
 }
 
 /* A new shot (or a stale history): the reference restarts from the next
- * sharp frames, and a few of them suffice. */
+ * sharp frames. */
 static void
 reseed (SharpnessBlurDetector * det)
 {
   det->count = 0;
   det->head = 0;
-  det->quota = MIN (det->window, SHARPNESS_CUT_SEED_FRAMES);
   det->since_sharp = 0;
   det->blur_count = 0;
 }
@@ -186,29 +186,32 @@ select_kth (gdouble * a, gint n, gint k)
   return a[k];
 }
 
+/* Median of @a[0..n-1] (mean of the two middle values for an even @n),
+ * reordering @a. */
+static gdouble
+median_in_place (gdouble * a, gint n)
+{
+  gint k = n / 2;
+  gdouble upper = select_kth (a, n, k), lower;
+
+  if (n % 2)
+    return upper;
+  /* Even count: the lower middle is the largest value left of k. */
+  lower = a[0];
+  for (gint i = 1; i < k; i++)
+    lower = MAX (lower, a[i]);
+  return (lower + upper) / 2.0;
+}
+
 gboolean
 sharpness_blur_detector_get_median (SharpnessBlurDetector * det,
     gdouble * median)
 {
-  gint n = det->count, k = n / 2;
-  gdouble upper, lower;
-
-  if (n == 0)
+  if (det->count == 0)
     return FALSE;
-
   /* The ring's order does not matter for a median: copy it as it is. */
-  memcpy (det->scratch, det->ring, n * sizeof (gdouble));
-  upper = select_kth (det->scratch, n, k);
-  if (n % 2) {
-    *median = upper;
-    return TRUE;
-  }
-
-  /* Even count: the lower middle is the largest value left of k. */
-  lower = det->scratch[0];
-  for (gint i = 1; i < k; i++)
-    lower = MAX (lower, det->scratch[i]);
-  *median = (lower + upper) / 2.0;
+  memcpy (det->scratch, det->ring, det->count * sizeof (gdouble));
+  *median = median_in_place (det->scratch, det->count);
   return TRUE;
 }
 
@@ -218,7 +221,10 @@ is_worse_than_median (SharpnessBlurDetector * det, gdouble score,
 {
   gdouble median;
 
-  if (relative <= 0.0 || det->count < det->quota ||
+  /* A few sharp frames make a reference: waiting for a whole window would
+   * leave a blur in the first window frames of a file or a shot unjudged,
+   * and let it into the history as if it were sharp. */
+  if (relative <= 0.0 || det->count < MIN (det->window, SHARPNESS_SEED_FRAMES) ||
       !sharpness_blur_detector_get_median (det, &median))
     return FALSE;
 
@@ -229,10 +235,9 @@ is_worse_than_median (SharpnessBlurDetector * det, gdouble score,
   return score < relative * median;
 }
 
-/* The end of a blur: @score is better than the median of the last blurry
- * scores by more than 1 / sqrt (@relative), an abrupt rise.  The content
- * may have changed during a long blur (a pan), so the frame before the blur
- * is no reference any more: the history restarts from this frame. */
+/* The end of a blur: the previous frame was blurry and @score is better
+ * than the median of the last blurry scores by more than
+ * 1 / sqrt (@relative), an abrupt rise. */
 static gboolean
 is_recovery (SharpnessBlurDetector * det, gdouble score, gdouble relative)
 {
@@ -250,15 +255,58 @@ is_recovery (SharpnessBlurDetector * det, gdouble score, gdouble relative)
   return score * k > level;
 }
 
+/* @score is better than the median of the history by more than
+ * 1 / @relative: had the reference been judged against this frame, it
+ * would have been blurry.  The history then holds the blurry opening of a
+ * file or of a shot (frames that came before any sharp reference), and
+ * restarts from this frame. */
+static gboolean
+proves_reference_blurry (SharpnessBlurDetector * det, gdouble score,
+    gdouble relative)
+{
+  gdouble median;
+
+  if (relative <= 0.0 || !sharpness_blur_detector_get_median (det, &median))
+    return FALSE;
+  if (sharpness_metric_info[det->metric].direction ==
+      SHARPNESS_LOWER_IS_SHARPER)
+    return score < relative * median;
+  return score * relative > median;
+}
+
+/* @distance (negative: none) from the previous frame's signature is a
+ * cut: far above SHARPNESS_CUT_DISTANCE's floor and above the recent
+ * motion.  Records it as motion. */
+static gboolean
+is_cut (SharpnessBlurDetector * det, gdouble distance)
+{
+  gdouble v[SHARPNESS_MOTION_FRAMES];
+  gboolean cut;
+
+  if (distance < 0.0)
+    return FALSE;
+  cut = distance > SHARPNESS_CUT_DISTANCE;
+  if (cut && det->motion_count > 0) {
+    memcpy (v, det->motion, det->motion_count * sizeof (gdouble));
+    cut = distance > SHARPNESS_CUT_RATIO * median_in_place (v,
+        det->motion_count);
+  }
+  det->motion[det->motion_head] = distance;
+  det->motion_head = (det->motion_head + 1) % SHARPNESS_MOTION_FRAMES;
+  if (det->motion_count < SHARPNESS_MOTION_FRAMES)
+    det->motion_count++;
+  return cut;
+}
+
 gboolean
 sharpness_blur_detector_push_frame (SharpnessBlurDetector * det,
     gdouble score, const SharpnessSignature * sig, gdouble threshold,
     gdouble relative)
 {
-  gboolean blurry, relative_blurry, cut;
+  gboolean blurry, relative_blurry, absolute_blurry, cut;
 
-  cut = sig && sharpness_signature_distance (sig, &det->last_sig) >
-      SHARPNESS_CUT_DISTANCE;
+  cut = sig && is_cut (det, sharpness_signature_distance (sig,
+          &det->last_sig));
   if (sig)
     det->last_sig = *sig;
   else
@@ -272,15 +320,21 @@ sharpness_blur_detector_push_frame (SharpnessBlurDetector * det,
       det->window)
     reseed (det);
 
+  absolute_blurry = threshold > 0.0 &&
+      sharpness_metric_is_worse (det->metric, score, threshold);
   relative_blurry = !cut && is_worse_than_median (det, score, relative);
-  if (relative_blurry && is_recovery (det, score, relative)) {
-    /* Worse than the old reference but far better than the blur: the
-     * blur is over and the content has moved on. */
+  if (!absolute_blurry && is_recovery (det, score, relative)) {
+    /* Far better than the blur: the blur is over.  The content may have
+     * moved on during it, so the frames before it are no reference (the
+     * first frames after a long blur of a pan can be worse than the old
+     * reference and still sharp). */
     reseed (det);
     relative_blurry = FALSE;
+  } else if (!relative_blurry && !absolute_blurry &&
+      proves_reference_blurry (det, score, relative)) {
+    reseed (det);
   }
-  blurry = relative_blurry || (threshold > 0.0 &&
-      sharpness_metric_is_worse (det->metric, score, threshold));
+  blurry = relative_blurry || absolute_blurry;
   if (blurry) {
     /* Out of the reference: a long blur must stay a blur. */
     det->since_sharp++;

@@ -8,13 +8,19 @@
  * score per frame from its streaming thread (not thread-safe).  The history
  * (the reference of the relative test) is a ring of the last `window`
  * scores of frames judged sharp: a blurry frame never enters it, so a long
- * blur cannot become the norm.  A scene cut, detected from a coarse luma
- * signature of the frames (SharpnessSignature), re-seeds the history with
- * the first frame of the new shot, so a cut to a less detailed scene is
- * not taken for a blur; so does an abrupt rise of the score at the end of
- * a blur, since the content may have moved on during it.  The median is found by quickselect on a scratch
- * copy, so pushing a score never allocates.  Rule and evaluation:
- * docs/reference/cudasharpness.md (Blurry frames) and docs/reference/sharpness-scan.md (Choosing the rule).
+ * blur cannot become the norm.  Judging starts as soon as a few frames
+ * (SHARPNESS_SEED_FRAMES) are in it, so a blur in the first window frames
+ * of a file is judged rather than taken into the reference.  A scene cut,
+ * detected from a coarse luma signature of the frames (SharpnessSignature),
+ * re-seeds the history with the first frame of the new shot, so a cut to a
+ * less detailed scene is not taken for a blur; so does an abrupt rise of
+ * the score at the end of a blur, since the content may have moved on
+ * during it, and a frame far sharper than the whole reference, which
+ * proves the reference blurry (a file or a shot that opened out of focus:
+ * nothing sharp came before it to judge it by).  The median is found by
+ * quickselect on a scratch copy, so pushing a score never allocates.  Rule
+ * and evaluation: docs/reference/cudasharpness.md (Blurry frames),
+ * docs/reference/sharpness-scan.md and docs/validation/detection.md.
  */
 #ifndef SHARPNESS_BLUR_DETECTOR_H
 #define SHARPNESS_BLUR_DETECTOR_H
@@ -39,13 +45,21 @@ typedef struct
 } SharpnessSignature;
 
 /* Mean absolute difference of the cell means (gray levels, 0..255) above
- * which two consecutive frames are a cut (docs/reference/sharpness-scan.md: measured cuts of
- * the test clips give 20-70, blurs and pans below 3). */
+ * which two consecutive frames may be a cut (docs/validation/detection.md: the
+ * distances of cuts, blurs and pans). */
 #define SHARPNESS_CUT_DISTANCE 8.0
 
-/* After a cut the relative test resumes once this many sharp frames (or
- * the whole window, if smaller) are in the history. */
-#define SHARPNESS_CUT_SEED_FRAMES 3
+/* A fast pan moves the cells' content by more than SHARPNESS_CUT_DISTANCE
+ * every frame: a cut must also be this many times the median distance of
+ * the last SHARPNESS_MOTION_FRAMES frames, the shot's own motion (a pan's
+ * distances change gradually, a cut's is abrupt: docs/validation/detection.md). */
+#define SHARPNESS_CUT_RATIO 4.0
+#define SHARPNESS_MOTION_FRAMES 5
+
+/* The relative test judges a frame once this many sharp frames (or the
+ * whole window, if smaller) are in the history: at the start, after a
+ * reset, after a cut and after any other re-seeding. */
+#define SHARPNESS_SEED_FRAMES 3
 
 /* Blurry scores whose median the end-of-blur test compares with. */
 #define SHARPNESS_RECOVERY_FRAMES 3
@@ -89,18 +103,23 @@ void sharpness_blur_detector_reset (SharpnessBlurDetector * det);
 /* Decides whether @score is blurry, then updates the history.
  * Blurry when either test says so:
  *  - @threshold > 0: @score is worse than @threshold;
- *  - @relative > 0 and the history holds its quota (the whole window after
- *    a start or reset, SHARPNESS_CUT_SEED_FRAMES after a cut): @score is
- *    worse than @relative x median (higher-is-sharper metrics), or than
- *    median / @relative (lower-is-sharper metrics).
+ *  - @relative > 0 and the history holds SHARPNESS_SEED_FRAMES scores (or
+ *    the whole window, if smaller): @score is worse than @relative x
+ *    median (higher-is-sharper metrics), or than median / @relative
+ *    (lower-is-sharper metrics).
  * @sig (may be NULL: no cut detection) is the frame's signature: when it is
- * farther than SHARPNESS_CUT_DISTANCE from the previous frame's, the frame
- * starts a new shot: the history restarts with it and it is judged by the
- * absolute test only.  So does the end of a blur: a frame better than the
- * median of the last SHARPNESS_RECOVERY_FRAMES blurry scores by more than
+ * farther than SHARPNESS_CUT_DISTANCE from the previous frame's, and than
+ * SHARPNESS_CUT_RATIO times the median distance of the frames before, the
+ * frame starts a new shot: the history restarts with it and it is judged by the
+ * absolute test only.  So does the end of a blur: a frame right after
+ * blurry ones, not flagged by the absolute test, better than the median of
+ * the last SHARPNESS_RECOVERY_FRAMES blurry scores by more than
  * 1 / sqrt (@relative) (an abrupt rise; during a long blur the content may
- * have moved on, so the frames before it are no reference any more).  A
- * frame judged sharp enters the history; a blurry one does not.  A non-finite @score is never blurry and is not recorded. */
+ * have moved on, so the frames before it are no reference any more).  So
+ * does a frame that neither test flags and that is better than the median
+ * by more than 1 / @relative: the reference was made of blurry frames.  A
+ * frame judged sharp enters the history; a blurry one does not.  A
+ * non-finite @score is never blurry and is not recorded. */
 gboolean sharpness_blur_detector_push_frame (SharpnessBlurDetector * det,
     gdouble score, const SharpnessSignature * sig, gdouble threshold,
     gdouble relative);

@@ -1,7 +1,7 @@
 /* How much structure a frame has: the share of its pixels on an edge.  A
  * frame with too little structure (a clear sky, a wall, a smooth gradient,
  * a fade's last frames) gives no sharpness verdict: it is `flat`, neither
- * sharp nor blurry (docs/detection.md shows the data behind the rule).
+ * sharp nor blurry (docs/validation/detection.md shows the data behind the rule).
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later

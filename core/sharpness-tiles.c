@@ -230,8 +230,16 @@ sharpness_plane_crop (const SharpnessPlane * plane, const SharpnessRect * rect,
       rect->x > plane->width - rect->width ||
       rect->y > plane->height - rect->height)
     return 0;
-  out->data = plane->data + (size_t) rect->y * plane->stride +
-      (size_t) rect->x * plane->pixel_stride;
+  out->data = plane->data + (size_t) rect->y * plane->stride;
+  if (plane->samples == SHARPNESS_SAMPLES_V210) {
+    /* The group holding column x, and x's pixel in it. */
+    const int i = plane->phase + rect->x;
+    out->data += (size_t) (i / SHARPNESS_V210_GROUP_PIXELS) *
+        SHARPNESS_V210_GROUP_BYTES;
+    out->phase = i % SHARPNESS_V210_GROUP_PIXELS;
+  } else {
+    out->data += (size_t) rect->x * plane->pixel_stride;
+  }
   out->width = rect->width;
   out->height = rect->height;
   return 1;

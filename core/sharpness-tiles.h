@@ -134,7 +134,8 @@ void sharpness_tile_sums_total (const SharpnessTileSums * tiles,
 double sharpness_pool_top_percent (SharpnessMetric metric,
     const double *scores, int n, double percent, double *scratch);
 
-/* @rect of @plane as a plane of its own (data offset to its first pixel);
+/* @rect of @plane as a plane of its own (data offset to its first pixel;
+ * for v210 to the group holding it, with the pixel's phase in the group);
  * 0 when @rect is empty or not inside @plane.  A rect of width or height 0
  * means the whole plane. */
 int sharpness_plane_crop (const SharpnessPlane * plane,

@@ -53,6 +53,52 @@ gray_from_y8_any (const SharpnessPlane * p, const uint8_t * src, uint8_t * dst)
   convert_y8 (p, src, dst, p->pixel_stride);
 }
 
+/* The luma bytes of packed 4:2:2 (UYVY, YUY2): every other byte. */
+SHARPNESS_SIMD_CLONES static void
+gray_from_y8_2 (const SharpnessPlane * p, const uint8_t * src, uint8_t * dst)
+{
+  convert_y8 (p, src, dst, 2);
+}
+
+/* v210, @n whole groups.  Read as pairs of words, the luma sits the same
+ * way in every pair (Y0 | Y1 Y2, then Y3 | Y4 Y5 of a group): bits 10-19
+ * of the first word, bits 0-9 and 20-29 of the second.  A loop over pairs
+ * (two loads in, three bytes out) is one the compiler vectorises; one over
+ * groups of four words and six bytes it does not. */
+SHARPNESS_SIMD_CLONES static void
+convert_v210_groups (const uint8_t * restrict src, uint8_t * restrict dst,
+    int n)
+{
+  for (int m = 0; m < 2 * n; m++) {
+    const uint32_t a = sharpness_load_le32 (src + 8 * m);
+    const uint32_t b = sharpness_load_le32 (src + 8 * m + 4);
+    dst[3 * m] = sharpness_gray_from_v210 (a, 10);
+    dst[3 * m + 1] = sharpness_gray_from_v210 (b, 0);
+    dst[3 * m + 2] = sharpness_gray_from_v210 (b, 20);
+  }
+}
+
+/* The whole groups through convert_v210_groups(); the pixels of a group
+ * the row starts or ends inside (a plane cropped inside a group, widths
+ * that are not a multiple of 6) one by one. */
+static void
+gray_from_v210 (const SharpnessPlane * p, const uint8_t * src, uint8_t * dst)
+{
+  const int w = p->width;
+  int x = 0;
+
+  /* Column x is pixel x + phase of the row's groups. */
+  if (p->phase)
+    for (; x < w && x + p->phase < SHARPNESS_V210_GROUP_PIXELS; x++)
+      dst[x] = sharpness_plane_gray_at (p, src, x);
+  const int first = (x + p->phase) / SHARPNESS_V210_GROUP_PIXELS;
+  const int groups = (w - x) / SHARPNESS_V210_GROUP_PIXELS;
+  convert_v210_groups (src + (size_t) first * SHARPNESS_V210_GROUP_BYTES,
+      dst + x, groups);
+  for (x += groups * SHARPNESS_V210_GROUP_PIXELS; x < w; x++)
+    dst[x] = sharpness_plane_gray_at (p, src, x);
+}
+
 SHARPNESS_SIMD_CLONES static void
 gray_from_y16_2 (const SharpnessPlane * p, const uint8_t * src, uint8_t * dst)
 {
@@ -88,7 +134,14 @@ pick_converter (const SharpnessPlane * p)
 {
   switch (p->samples) {
     case SHARPNESS_SAMPLES_Y8:
-      return p->pixel_stride == 1 ? NULL : gray_from_y8_any;
+      switch (p->pixel_stride) {
+        case 1:
+          return NULL;
+        case 2:
+          return gray_from_y8_2;
+        default:
+          return gray_from_y8_any;
+      }
     case SHARPNESS_SAMPLES_Y16LE:
       return p->pixel_stride == 2 ? gray_from_y16_2 : gray_from_y16_any;
     case SHARPNESS_SAMPLES_RGB8:
@@ -100,6 +153,8 @@ pick_converter (const SharpnessPlane * p)
         default:
           return gray_from_rgb_any;
       }
+    case SHARPNESS_SAMPLES_V210:
+      return gray_from_v210;
   }
   return NULL;
 }
@@ -117,6 +172,8 @@ plane_layout_is_valid (const SharpnessPlane * p)
       return p->offset_r >= 0 && p->offset_r < p->pixel_stride &&
           p->offset_g >= 0 && p->offset_g < p->pixel_stride &&
           p->offset_b >= 0 && p->offset_b < p->pixel_stride;
+    case SHARPNESS_SAMPLES_V210:
+      return p->phase >= 0 && p->phase < SHARPNESS_V210_GROUP_PIXELS;
   }
   return 0;
 }

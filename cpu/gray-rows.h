@@ -8,8 +8,8 @@
  * when it is first asked for, into a ring of a few gray rows kept in
  * SharpnessCpu::gray_rows, with the conversion functions of
  * sharpness-plane.h, so the CPU and CUDA backends see the same gray image.
- * Only the width * pixel_stride bytes of a row are read: the stride padding
- * never is.
+ * Only the sharpness_plane_row_bytes () of a row are read: the stride
+ * padding never is.
  */
 #ifndef SHARPNESS_GRAY_ROWS_H
 #define SHARPNESS_GRAY_ROWS_H

@@ -26,6 +26,7 @@
 #include <cuda.h>
 #include <cstdio>
 
+#include "host-staging.h"
 #include "sharpness-cuda-private.h"
 
 typedef CUresult (CUDAAPI * WriteValueFunc) (CUstream stream,
@@ -35,7 +36,8 @@ typedef CUresult (CUDAAPI * WriteValueFunc) (CUstream stream,
 static const size_t kMinBytes = 256 * 1024;
 /* Two bands, the first this share of the rows.  Every band costs the copy
  * engine a command and its flag a bubble, so few bands copy fastest
- * (tests/cuda/bench-band-upload.cu, docs/architecture.md).  With 3/4
+ * (tests/cuda/bench-band-upload.cu,
+ * docs/performance/notes-cuda-service.md).  With 3/4
  * first, the kernel has done three quarters of the frame when the last
  * quarter lands (a quarter's copy takes longer than the whole kernel), so
  * the frame ends a quarter of a kernel after the copy. */
@@ -115,10 +117,9 @@ sharpness_cuda_upload_bands (SharpnessCuda * cuda,
     SharpnessCudaArrival * arrival)
 {
   SharpnessCudaBands *b = &cuda->bands;
-  const size_t width_bytes = sharpness_plane_row_bytes (plane);
-  const size_t pixels_bytes = (size_t) plane->width * plane->pixel_stride;
-  const size_t pitch = ((width_bytes > pixels_bytes ? width_bytes :
-          pixels_bytes) + 15) & ~(size_t) 15;
+  const size_t lead = sharpness_cuda_staging_lead (plane);
+  const size_t width_bytes = sharpness_cuda_staging_width (plane);
+  const size_t pitch = sharpness_cuda_staging_pitch (plane);
   const size_t bytes = width_bytes * plane->height;
 
   if (!b->write_value || bytes < kMinBytes || plane->height < 2 ||
@@ -151,7 +152,8 @@ sharpness_cuda_upload_bands (SharpnessCuda * cuda,
     const int y = k * rows;
     const int n = plane->height - y < rows ? plane->height - y : rows;
     st = sharpness_cuda_check (cuda, cudaMemcpy2DAsync (cuda->staging +
-            (size_t) y * pitch, pitch, plane->data + (size_t) y * src_pitch,
+            (size_t) y * pitch, pitch,
+            plane->data - lead + (size_t) y * src_pitch,
             src_pitch, width_bytes, n, cudaMemcpyHostToDevice,
             b->copy_stream), "band upload");
     if (st == SHARPNESS_OK) {
@@ -182,7 +184,7 @@ sharpness_cuda_upload_bands (SharpnessCuda * cuda,
   b->next += bands;
 
   *dev = *plane;
-  dev->data = cuda->staging;
+  dev->data = cuda->staging + lead;
   dev->stride = pitch;
   return SHARPNESS_OK;
 }

@@ -46,13 +46,22 @@ blur_effect_kernel (const __grid_constant__ SharpnessPlane p, int tiles_x,
   const int y0 = 2 + (int) (blockIdx.x / tiles_x) * kTile;
 
   /* Shared (r, c) holds g at the mirrored (x0 - 6 + c, y0 - 6 + r): the
-   * mirror applies per sample index, as the box's reflect borders do. */
+   * mirror applies per sample index, as the box's reflect borders do.
+   * Plain 8-bit luma (most frames) is read directly: the generic reader's
+   * per-sample dispatch over every layout costs the load loop more than
+   * the loads. */
+  const bool y8 = p.samples == SHARPNESS_SAMPLES_Y8 && p.pixel_stride == 1;
   for (int r = warp; r < kSide; r += kBlockWarps) {
     const int y = sharpness_mirror (y0 - kReach + r, p.height);
     const uint8_t *row = p.data + (size_t) y * p.stride;
-    for (int c = lane; c < kSide; c += 32)
-      g[r][c] = sharpness_plane_gray_at (&p, row,
-          sharpness_mirror (x0 - kReach + c, p.width));
+    if (y8) {
+      for (int c = lane; c < kSide; c += 32)
+        g[r][c] = __ldg (row + sharpness_mirror (x0 - kReach + c, p.width));
+    } else {
+      for (int c = lane; c < kSide; c += 32)
+        g[r][c] = sharpness_plane_gray_at (&p, row,
+            sharpness_mirror (x0 - kReach + c, p.width));
+    }
   }
   __syncthreads ();
 

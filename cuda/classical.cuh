@@ -295,7 +295,7 @@ struct Rows
  * neighbour. */
 template <SharpnessMetric M, class L, int kMode>
 __device__ __forceinline__ void
-band_fast (const SharpnessPlane & p, RgbShifts sh, const Bounds & bd, int x0,
+band_fast (const SharpnessPlane & p, SampleShifts sh, const Bounds & bd, int x0,
     int y0, int lane, int ilo, int ihi, unsigned &s, unsigned &s2,
     unsigned *hist, TileSink & sink)
 {
@@ -355,7 +355,7 @@ band_fast (const SharpnessPlane & p, RgbShifts sh, const Bounds & bd, int x0,
  * @y. */
 template <class L, class W>
 __device__ __forceinline__ void
-load_row_edge (const SharpnessPlane & p, RgbShifts sh, const Bounds & bd,
+load_row_edge (const SharpnessPlane & p, SampleShifts sh, const Bounds & bd,
     int y, int x0, int lane, int (&g)[L::kPixels + 2])
 {
   constexpr int N = L::kPixels;
@@ -387,7 +387,7 @@ load_row_edge (const SharpnessPlane & p, RgbShifts sh, const Bounds & bd,
  * crosses the right edge.  Row by row. */
 template <SharpnessMetric M, class L, int kMode>
 __device__ __forceinline__ void
-band_edge (const SharpnessPlane & p, RgbShifts sh, const Bounds & bd, int x0,
+band_edge (const SharpnessPlane & p, SampleShifts sh, const Bounds & bd, int x0,
     int y0, int lane, int ilo, int ihi, unsigned &s, unsigned &s2,
     unsigned *hist, TileSink & sink)
 {
@@ -466,13 +466,13 @@ tile_band_done (TileSink & t, int lane, bool row_cross, unsigned s,
  * holding the chunk across the plane's right edge is slow. */
 template <SharpnessMetric M, class L, int kMode>
 __device__ __forceinline__ void
-band_terms (const SharpnessPlane & p, RgbShifts sh, const Bounds & bd,
+band_terms (const SharpnessPlane & p, SampleShifts sh, const Bounds & bd,
     int chunk0, int segment, int x0, int y0, int lane, int ilo, int ihi,
     unsigned &s, unsigned &s2, unsigned *hist, TileSink & sink)
 {
   constexpr int N = L::kPixels;
 
-  if constexpr (L::kPixelStride != 0) {
+  if constexpr (L::kFast) {
     if (p.width % N == 0 || segment != (p.width / N - chunk0) / 32)
       band_fast < M, L, kMode > (p, sh, bd, x0, y0, lane, ilo, ihi, s, s2,
           hist, sink);
@@ -490,7 +490,7 @@ band_terms (const SharpnessPlane & p, RgbShifts sh, const Bounds & bd,
  * or to @hist; with tiles, to the tiles of @sink. */
 template <SharpnessMetric M, class L, int kMode>
 __device__ __forceinline__ void
-band_sums (const SharpnessPlane & p, RgbShifts sh, const Bounds & bd,
+band_sums (const SharpnessPlane & p, SampleShifts sh, const Bounds & bd,
     int chunk0, int segment, int y0, int lane, unsigned long long &sum,
     unsigned long long &sum_sq, unsigned *hist, TileSink & sink)
 {
@@ -606,7 +606,7 @@ classical_kernel (const __grid_constant__ SharpnessPlane plane, int segments,
   constexpr bool kHist = M == SHARPNESS_METRIC_ENTROPY;
   __shared__ unsigned hist[kHist ? 256 : 1];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const RgbShifts sh = rgb_shifts (plane);
+  const SampleShifts sh = sample_shifts (plane);
   const Bounds bd = { 0, plane.width, 0, plane.height };
   TileSink none;                /* unused: kNoTiles */
   unsigned long long sum = 0, sum_sq = 0;
@@ -776,7 +776,7 @@ classical_ext_kernel (const __grid_constant__ ExtLaunch launch)
     sink.tile_sum = launch.tile_sum;
     sink.tile_sq = launch.tile_sq;
     sink.tile_hist = launch.tile_hist;
-    const RgbShifts sh = rgb_shifts (rg.plane);
+    const SampleShifts sh = sample_shifts (rg.plane);
     if (rg.fast)
       band_sums < M, L, kFastTiles > (rg.plane, sh, rg.bd, rg.chunk0, segment,
           y0, lane, sum, sum_sq, sink.hist, sink);
@@ -831,22 +831,48 @@ using ExtKernel = void (*)(const ExtLaunch);
  * was three identical instantiations per metric). */
 using GenericLayout = Layout < SHARPNESS_SAMPLES_Y8, 0 >;
 
-/* The variants, in the order variant_of() numbers them. */
+/* The fast layouts, and the generic one last: kernels, shapes and
+ * variant_of() all follow this order. */
+enum Variant
+{
+  kVariantY8,
+  kVariantPacked422,            /* the luma bytes of UYVY and YUY2 */
+  kVariantY16,
+  kVariantV210,
+  kVariantRgb3,
+  kVariantRgb4,
+  kVariantGeneric
+};
+static_assert (kVariantGeneric + 1 == SHARPNESS_CUDA_CLASSICAL_VARIANTS,
+    "one kernel per variant");
+
+using LayoutY8 = Layout < SHARPNESS_SAMPLES_Y8, 1 >;
+using LayoutPacked422 = Layout < SHARPNESS_SAMPLES_Y8, 2 >;
+using LayoutY16 = Layout < SHARPNESS_SAMPLES_Y16LE, 2 >;
+using LayoutV210 = Layout < SHARPNESS_SAMPLES_V210,
+    SHARPNESS_V210_GROUP_BYTES >;
+using LayoutRgb3 = Layout < SHARPNESS_SAMPLES_RGB8, 3 >;
+using LayoutRgb4 = Layout < SHARPNESS_SAMPLES_RGB8, 4 >;
+
 template <SharpnessMetric M>
 struct Kernels
 {
   static constexpr Kernel kList[SHARPNESS_CUDA_CLASSICAL_VARIANTS] = {
-    classical_kernel < M, Layout < SHARPNESS_SAMPLES_Y8, 1 > >,
-    classical_kernel < M, Layout < SHARPNESS_SAMPLES_Y16LE, 2 > >,
-    classical_kernel < M, Layout < SHARPNESS_SAMPLES_RGB8, 3 > >,
-    classical_kernel < M, Layout < SHARPNESS_SAMPLES_RGB8, 4 > >,
+    classical_kernel < M, LayoutY8 >,
+    classical_kernel < M, LayoutPacked422 >,
+    classical_kernel < M, LayoutY16 >,
+    classical_kernel < M, LayoutV210 >,
+    classical_kernel < M, LayoutRgb3 >,
+    classical_kernel < M, LayoutRgb4 >,
     classical_kernel < M, GenericLayout >,
   };
   static constexpr ExtKernel kExt[SHARPNESS_CUDA_CLASSICAL_VARIANTS] = {
-    classical_ext_kernel < M, Layout < SHARPNESS_SAMPLES_Y8, 1 > >,
-    classical_ext_kernel < M, Layout < SHARPNESS_SAMPLES_Y16LE, 2 > >,
-    classical_ext_kernel < M, Layout < SHARPNESS_SAMPLES_RGB8, 3 > >,
-    classical_ext_kernel < M, Layout < SHARPNESS_SAMPLES_RGB8, 4 > >,
+    classical_ext_kernel < M, LayoutY8 >,
+    classical_ext_kernel < M, LayoutPacked422 >,
+    classical_ext_kernel < M, LayoutY16 >,
+    classical_ext_kernel < M, LayoutV210 >,
+    classical_ext_kernel < M, LayoutRgb3 >,
+    classical_ext_kernel < M, LayoutRgb4 >,
     classical_ext_kernel < M, GenericLayout >,
   };
 };
@@ -865,34 +891,45 @@ shape_of ()
 }
 
 constexpr VariantShape kVariantShapes[SHARPNESS_CUDA_CLASSICAL_VARIANTS] = {
-  shape_of < Layout < SHARPNESS_SAMPLES_Y8, 1 > >(),
-  shape_of < Layout < SHARPNESS_SAMPLES_Y16LE, 2 > >(),
-  shape_of < Layout < SHARPNESS_SAMPLES_RGB8, 3 > >(),
-  shape_of < Layout < SHARPNESS_SAMPLES_RGB8, 4 > >(),
+  shape_of < LayoutY8 > (),
+  shape_of < LayoutPacked422 > (),
+  shape_of < LayoutY16 > (),
+  shape_of < LayoutV210 > (),
+  shape_of < LayoutRgb3 > (),
+  shape_of < LayoutRgb4 > (),
   shape_of < GenericLayout > (),
 };
 
 /* The fast path needs 16-byte aligned rows and the natural pixel stride
- * (with the RGB components inside the pixel); anything else is generic. */
+ * (with the RGB components inside the pixel; v210 from a group's first
+ * pixel); anything else is generic.  Packed 4:2:2 luma may start at byte
+ * 1 of an aligned row (UYVY): its chunks are the aligned vectors. */
 static inline int
 variant_of (const SharpnessPlane * p)
 {
-  const bool aligned = (uintptr_t) p->data % 16 == 0 &&
-      (p->height == 1 || p->stride % 16 == 0);
+  const bool rows_aligned = p->height == 1 || p->stride % 16 == 0;
+  const bool aligned = (uintptr_t) p->data % 16 == 0 && rows_aligned;
 
   switch (p->samples) {
     case SHARPNESS_SAMPLES_Y8:
-      return aligned && p->pixel_stride == 1 ? 0 : 4;
+      if (aligned && p->pixel_stride == 1)
+        return kVariantY8;
+      if (rows_aligned && p->pixel_stride == 2 &&
+          (uintptr_t) p->data % 16 <= 1)
+        return kVariantPacked422;
+      return kVariantGeneric;
     case SHARPNESS_SAMPLES_Y16LE:
-      return aligned && p->pixel_stride == 2 ? 1 : 4;
+      return aligned && p->pixel_stride == 2 ? kVariantY16 : kVariantGeneric;
+    case SHARPNESS_SAMPLES_V210:
+      return aligned && p->phase == 0 ? kVariantV210 : kVariantGeneric;
     case SHARPNESS_SAMPLES_RGB8:{
       const int ps = p->pixel_stride;
       const bool inside = p->offset_r >= 0 && p->offset_r < ps &&
           p->offset_g >= 0 && p->offset_g < ps &&
           p->offset_b >= 0 && p->offset_b < ps;
       if (aligned && inside && (ps == 3 || ps == 4))
-        return ps == 3 ? 2 : 3;
-      return 4;
+        return ps == 3 ? kVariantRgb3 : kVariantRgb4;
+      return kVariantGeneric;
     }
   }
   return -1;

@@ -22,33 +22,57 @@ namespace sharpness_cuda
 {
 
 /* The layout a kernel is compiled for: the samples and the pixel stride of
- * the fast path (1 for Y8, 2 for Y16LE, 3 or 4 for RGB8), or 0 for the
- * generic path.  Chunks are 16 bytes (48 for 3-byte RGB, so that every
- * chunk starts 16-byte aligned).  A band is kBandRows rows: taller bands
- * convert fewer halo rows twice but hold more rows in registers, so only
- * the small chunks of 4-byte RGB, whose conversion costs most, get 8. */
+ * the fast path (1 for Y8, 2 for Y16LE and for the luma of packed 4:2:2
+ * (Y8), 3 or 4 for RGB8, SHARPNESS_V210_GROUP_BYTES for v210, whose
+ * groups of six pixels are its "pixels" here), or 0 for the generic path.
+ * Chunks are 16 bytes (48 for 3-byte RGB, so that every chunk starts
+ * 16-byte aligned; 32 for v210, two groups, so that a thread has about as
+ * many pixels as with the other layouts).  The generic path's chunks are
+ * 4 pixels: each of its pixels inlines the reader of every layout, and the
+ * rare planes it serves do not pay for the compile time 16 would cost.  A
+ * band is kBandRows rows: taller bands convert fewer halo rows twice but
+ * hold more rows in registers, so only the small chunks of 4-byte RGB,
+ * whose conversion costs most, get 8. */
 template <SharpnessSamples S, int PS>
 struct Layout
 {
   static constexpr SharpnessSamples kSamples = S;
   static constexpr int kPixelStride = PS;
-  static constexpr int kPixels = (PS == 0 || PS == 1 || PS == 3) ? 16 : 16 / PS;
-  static constexpr int kVectors = PS * kPixels / 16;
+  static constexpr bool kFast = PS != 0;
+  static constexpr bool kV210 = S == SHARPNESS_SAMPLES_V210;
+  static constexpr int kPixels = kV210 ? 2 * SHARPNESS_V210_GROUP_PIXELS :
+      PS == 0 ? 4 : (PS == 1 || PS == 3) ? 16 : 16 / PS;
+  static constexpr int kBytes = kV210 ? 2 * SHARPNESS_V210_GROUP_BYTES :
+      PS * kPixels;
+  static constexpr int kVectors = kBytes / 16;
   static constexpr int kWords = 4 * kVectors;
   static constexpr int kBandRows = PS == 4 ? 8 : 4;
+
+  /* Byte offset in its row of the chunk starting at pixel @x0. */
+  __device__ static size_t chunk_offset (int x0)
+  {
+    if constexpr (kV210)
+      return (size_t) (x0 / SHARPNESS_V210_GROUP_PIXELS) *
+          SHARPNESS_V210_GROUP_BYTES;
+    else
+      return (size_t) x0 * PS;
+  }
 };
 
-/* Bit positions of R, G and B inside a little-endian pixel word; read once
- * per thread (only RGB8 uses them). */
-struct RgbShifts
+/* Bit positions inside little-endian words, read once per thread: of R,
+ * G and B inside an RGB8 pixel, and of the luma byte inside a 2-byte
+ * packed 4:2:2 pixel (8 for UYVY, whose plane starts at the odd byte of a
+ * 16-byte aligned row, 0 for YUY2). */
+struct SampleShifts
 {
-  unsigned r, g, b;
+  unsigned r, g, b, luma;
 };
 
-__device__ __forceinline__ RgbShifts
-rgb_shifts (const SharpnessPlane & p)
+__device__ __forceinline__ SampleShifts
+sample_shifts (const SharpnessPlane & p)
 {
-  return RgbShifts { 8u * p.offset_r, 8u * p.offset_g, 8u * p.offset_b };
+  return SampleShifts { 8u * p.offset_r, 8u * p.offset_g, 8u * p.offset_b,
+      8u * (unsigned) ((uintptr_t) p.data & 1) };
 }
 
 /* Gray value of pixel @i of a chunk held as 32-bit words (all indices are
@@ -56,10 +80,17 @@ rgb_shifts (const SharpnessPlane & p)
 template <class L>
 __device__ __forceinline__ int
 chunk_gray (const uint32_t (&w)[L::kWords], int i, const SharpnessPlane & p,
-    RgbShifts sh)
+    SampleShifts sh)
 {
-  if constexpr (L::kSamples == SHARPNESS_SAMPLES_Y8) {
+  if constexpr (L::kSamples == SHARPNESS_SAMPLES_Y8 && L::kPixelStride == 2) {
+    /* Pixel i is bytes 2i (YUY2) or 2i + 1 (UYVY) of the aligned chunk. */
+    return (w[i >> 1] >> (16 * (i & 1) + sh.luma)) & 0xffu;
+  } else if constexpr (L::kSamples == SHARPNESS_SAMPLES_Y8) {
     return (w[i >> 2] >> (8 * (i & 3))) & 0xffu;
+  } else if constexpr (L::kV210) {
+    const int k = i % SHARPNESS_V210_GROUP_PIXELS;
+    return sharpness_gray_from_v210 (w[4 * (i / SHARPNESS_V210_GROUP_PIXELS) +
+            sharpness_v210_luma_word (k)], sharpness_v210_luma_shift (k));
   } else if constexpr (L::kSamples == SHARPNESS_SAMPLES_Y16LE) {
     return sharpness_gray_from_y16 ((w[i >> 1] >> (16 * (i & 1))) & 0xffffu,
         p.depth, p.shift);
@@ -79,13 +110,17 @@ chunk_gray (const uint32_t (&w)[L::kWords], int i, const SharpnessPlane & p,
 }
 
 /* The 16-byte vectors of the chunk at pixel @x0 of @row (fast path only:
- * the chunk lies inside the row). */
+ * the chunk lies inside the row).  The rows of packed 4:2:2 luma start at
+ * byte 0 or 1 of a 16-byte aligned row: the chunk is the aligned vector
+ * holding its eight luma bytes, chroma between them. */
 template <class L>
 __device__ __forceinline__ void
 load_chunk_words (const uint8_t * row, int x0, uint32_t (&w)[L::kWords])
 {
-  const uint4 *src = reinterpret_cast < const uint4 * >(row +
-      (size_t) x0 * L::kPixelStride);
+  uintptr_t at = (uintptr_t) (row + L::chunk_offset (x0));
+  if constexpr (L::kSamples == SHARPNESS_SAMPLES_Y8 && L::kPixelStride == 2)
+    at &= ~(uintptr_t) 15;
+  const uint4 *src = reinterpret_cast < const uint4 * >(at);
 #pragma unroll
   for (int v = 0; v < L::kVectors; v++) {
     const uint4 q = __ldg (src + v);
@@ -101,6 +136,9 @@ template <class L>
 __device__ __forceinline__ int
 pixel_gray (const SharpnessPlane & p, const uint8_t * row, int x)
 {
+  if constexpr (L::kV210)
+    return sharpness_plane_gray_at (&p, row, x);
+
   const uint8_t *px = row + (size_t) x * L::kPixelStride;
   if constexpr (L::kSamples == SHARPNESS_SAMPLES_Y8) {
     return __ldg (px);
@@ -118,11 +156,11 @@ pixel_gray (const SharpnessPlane & p, const uint8_t * row, int x)
 template <class L>
 __device__ __forceinline__ void
 load_chunk (const SharpnessPlane & p, const uint8_t * row, int x0,
-    RgbShifts sh, int (&g)[L::kPixels + 2])
+    SampleShifts sh, int (&g)[L::kPixels + 2])
 {
   constexpr int N = L::kPixels;
 
-  if constexpr (L::kPixelStride != 0) {
+  if constexpr (L::kFast) {
     if (x0 + N <= p.width) {
       uint32_t w[L::kWords];
       load_chunk_words < L > (row, x0, w);

@@ -100,9 +100,10 @@ typedef struct
 } SharpnessCudaExt;
 
 /* Kernels per classical metric (cuda/classical.cuh): one per natural sample
- * layout of aligned planes (Y8, Y16LE, RGB8 with 3 and 4 bytes per pixel)
- * and one generic kernel for any other layout, pixel stride or alignment. */
-#define SHARPNESS_CUDA_CLASSICAL_VARIANTS 5
+ * layout of aligned planes (Y8, the luma of packed 4:2:2 (Y8 every other
+ * byte), Y16LE, v210, RGB8 with 3 and 4 bytes per pixel) and one generic
+ * kernel for any other layout, pixel stride or alignment. */
+#define SHARPNESS_CUDA_CLASSICAL_VARIANTS 7
 
 struct SharpnessCuda
 {

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "host-staging.h"
 #include "sharpness-cuda-private.h"
 
 /* The metrics' descriptors, generated from SHARPNESS_METRIC_TABLE: one row
@@ -210,15 +211,15 @@ sharpness_cuda_staging_reserve (SharpnessCuda * cuda, size_t size)
 
 /* Copies the host plane into the staging buffer (rows padded to 16 bytes,
  * so the kernels' fast path applies) and describes the copy in @dev.  Only
- * the bytes up to each row's last sample travel. */
+ * the bytes up to each row's last sample travel (from the first byte of
+ * its pair for UYVY: host-staging.h). */
 static SharpnessStatus
 upload (SharpnessCuda * cuda, const SharpnessPlane * plane,
     SharpnessPlane * dev)
 {
-  const size_t width_bytes = sharpness_plane_row_bytes (plane);
-  const size_t pixels_bytes = (size_t) plane->width * plane->pixel_stride;
-  const size_t pitch = ((width_bytes > pixels_bytes ? width_bytes :
-          pixels_bytes) + 15) & ~(size_t) 15;
+  const size_t lead = sharpness_cuda_staging_lead (plane);
+  const size_t width_bytes = sharpness_cuda_staging_width (plane);
+  const size_t pitch = sharpness_cuda_staging_pitch (plane);
   SharpnessStatus st = sharpness_cuda_staging_reserve (cuda,
       pitch * plane->height);
   if (st != SHARPNESS_OK)
@@ -226,13 +227,13 @@ upload (SharpnessCuda * cuda, const SharpnessPlane * plane,
 
   const size_t src_pitch = plane->height > 1 ? plane->stride : width_bytes;
   st = sharpness_cuda_check (cuda, cudaMemcpy2DAsync (cuda->staging, pitch,
-          plane->data, src_pitch, width_bytes, plane->height,
+          plane->data - lead, src_pitch, width_bytes, plane->height,
           cudaMemcpyHostToDevice, cuda->stream), "plane upload");
   if (st != SHARPNESS_OK)
     return st;
 
   *dev = *plane;
-  dev->data = cuda->staging;
+  dev->data = cuda->staging + lead;
   dev->stride = pitch;
   return SHARPNESS_OK;
 }

@@ -56,12 +56,12 @@
 /* Rounds in flight at once by default: one launching while others are
  * waited for.  With one lane, a round's wait left the GPU idle between
  * rounds; eight came closest to independent streams
- * (docs/architecture.md, the scoring service). */
+ * (docs/performance/notes-cuda-service.md). */
 #define DEFAULT_LANES 8
 /* Unbatched frames (perceptual metrics, tiles, ROIs) launching at once by
  * default: a slot is held while the frame's kernels run, so more slots
  * overlap more work, while all threads launching at once collapse
- * (docs/architecture.md, admission). */
+ * (docs/performance/notes-cuda-service.md). */
 #define DEFAULT_GUESTS 16
 
 typedef struct _Request Request;

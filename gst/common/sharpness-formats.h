@@ -49,6 +49,9 @@ typedef enum
   X (Y41B,       "yuv411p", SCORE | COMPARE) \
   X (Y42B,       "yuv422p", SCORE | COMPARE | CUDA_MEMORY) \
   X (Y444,       "yuv444p", SCORE | COMPARE | CUDA_MEMORY) \
+  X (UYVY,       "uyvy422", SCORE | CUDA_MEMORY) \
+  X (YUY2,       "yuyv422", SCORE | CUDA_MEMORY) \
+  X (v210,       NULL,      SCORE) \
   X (NV16,       "nv16",    COMPARE) \
   X (NV61,       NULL,      COMPARE) \
   X (NV24,       NULL,      COMPARE) \

@@ -24,7 +24,11 @@ sharpness_plane_init (SharpnessPlane * plane, const GstVideoInfo * info,
     .pixel_stride = GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, 0),
   };
 
-  if (GST_VIDEO_FORMAT_INFO_IS_RGB (finfo)) {
+  if (GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_v210) {
+    /* 10-bit 4:2:2 in 16-byte groups of six pixels, read in place. */
+    plane->samples = SHARPNESS_SAMPLES_V210;
+    plane->pixel_stride = 0;
+  } else if (GST_VIDEO_FORMAT_INFO_IS_RGB (finfo)) {
     /* Packed RGB: every component lives in plane 0 at its pixel offset. */
     plane->samples = SHARPNESS_SAMPLES_RGB8;
     plane->offset_r = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, GST_VIDEO_COMP_R);
@@ -35,7 +39,10 @@ sharpness_plane_init (SharpnessPlane * plane, const GstVideoInfo * info,
     plane->depth = GST_VIDEO_FORMAT_INFO_DEPTH (finfo, 0);
     plane->shift = GST_VIDEO_FORMAT_INFO_SHIFT (finfo, 0);
   } else {
+    /* Planar luma, or the luma bytes of packed 4:2:2 (UYVY: every other
+     * byte from byte 1, YUY2: from byte 0), read in place. */
     plane->samples = SHARPNESS_SAMPLES_Y8;
+    plane->data += GST_VIDEO_FORMAT_INFO_POFFSET (finfo, GST_VIDEO_COMP_Y);
   }
   return TRUE;
 }

@@ -158,7 +158,10 @@ measure_content (SharpnessScorerCpu * self, const GstVideoFrame * frame,
   if (c->black) {
     c->black_count = 0;
     c->pixels = (guint64) plane->width * plane->height;
-    if (!sharpness_black_count_plane (plane, c->black_threshold,
+    if (plane->samples == SHARPNESS_SAMPLES_V210) {
+      c->black_count = sharpness_black_count_v210 (plane->data,
+          plane->stride, plane->width, plane->height, c->black_threshold);
+    } else if (!sharpness_black_count_plane (plane, c->black_threshold,
             &c->black_count)) {
       /* Packed RGB: black on the gray conversion, full range. */
       for (gint y = 0; y < plane->height; y++)

@@ -138,18 +138,19 @@ test_relative_threshold (void)
   SharpnessBlurDetector *det = sharpness_blur_detector_new (hi, 3);
   gdouble m;
 
-  /* No relative decision until `window` previous scores exist. */
+  /* No relative decision until SHARPNESS_SEED_FRAMES (here the whole
+   * window) previous scores exist. */
   CHECK (!sharpness_blur_detector_push (det, 10.0, 0, 0.5));
-  CHECK (!sharpness_blur_detector_push (det, 0.0, 0, 0.5));
+  CHECK (!sharpness_blur_detector_push (det, 4.0, 0, 0.5));
   CHECK (!sharpness_blur_detector_push (det, 12.0, 0, 0.5));
-  /* History {10, 0, 12}: median 10, limit 5. */
+  /* History {10, 4, 12}: median 10, limit 5. */
   CHECK (sharpness_blur_detector_push (det, 4.9, 0, 0.5));
-  /* Blurry frames stay out of the history: still {10, 0, 12}. */
+  /* Blurry frames stay out of the history: still {10, 4, 12}. */
   CHECK (sharpness_blur_detector_get_count (det) == 3);
   CHECK (sharpness_blur_detector_push (det, 4.9, 0, 0.5));
   CHECK (sharpness_blur_detector_push (det, 3.0, 0, 0.5));
   CHECK (sharpness_blur_detector_get_median (det, &m) && m == 10.0);
-  /* At the limit: sharp, and it enters: {0, 12, 5}. */
+  /* At the limit: sharp, and it enters: {4, 12, 5}. */
   CHECK (!sharpness_blur_detector_push (det, 5.0, 0, 0.5));
   CHECK (sharpness_blur_detector_get_median (det, &m) && m == 5.0);
   /* Relative 0 is off. */
@@ -211,7 +212,7 @@ test_reseed (void)
   CHECK (!sharpness_blur_detector_last_was_cut (det));
 
   /* A cut to a less detailed shot: not blurry, and it restarts the
-   * history, which decides again after SHARPNESS_CUT_SEED_FRAMES. */
+   * history, which decides again after SHARPNESS_SEED_FRAMES. */
   sharpness_blur_detector_reset (det);
   fill (det, 100, 3, &a);
   CHECK (!sharpness_blur_detector_push_frame (det, 30, &b, 0, 0.5));
@@ -238,12 +239,19 @@ test_reseed (void)
   CHECK (sharpness_blur_detector_push (det, 40, 0, 0.5) == FALSE);
   CHECK (sharpness_blur_detector_get_count (det) == 1);
   CHECK (sharpness_blur_detector_get_median (det, &m) && m == 40);
-  /* A one-frame glitch keeps the reference (the next frame is sharp by
-   * the old reference already). */
+  /* The end of any blur restarts the history, a one-frame glitch's too
+   * (even when the next frame is sharp by the old reference). */
   sharpness_blur_detector_reset (det);
   fill (det, 100, 3, NULL);
   CHECK (sharpness_blur_detector_push (det, 10, 0, 0.5));
   CHECK (!sharpness_blur_detector_push (det, 100, 0, 0.5));
+  CHECK (sharpness_blur_detector_get_count (det) == 1);
+  /* Not while the absolute test still flags the frame: that is still the
+   * blur. */
+  sharpness_blur_detector_reset (det);
+  fill (det, 100, 3, NULL);
+  CHECK (sharpness_blur_detector_push (det, 10, 0, 0.5));
+  CHECK (sharpness_blur_detector_push (det, 40, 50, 0.5));
   CHECK (sharpness_blur_detector_get_count (det) == 3);
 
   /* Lower is sharper: the same, mirrored. */
@@ -262,6 +270,167 @@ test_reseed (void)
     CHECK (sharpness_blur_detector_push (det, 10, 0, 0.5));
   CHECK (!sharpness_blur_detector_push (det, 10, 0, 0.5));
   CHECK (!sharpness_blur_detector_push (det, 10, 0, 0.5));
+  sharpness_blur_detector_free (det);
+}
+
+/* A blur in the first window frames of a file: judged as soon as
+ * SHARPNESS_SEED_FRAMES sharp frames make a reference, not after a whole
+ * window of frames (which the blur itself would then join). */
+static void
+test_early_frames (void)
+{
+  SharpnessMetric hi = metric_with_direction (SHARPNESS_HIGHER_IS_SHARPER);
+  SharpnessMetric lo = metric_with_direction (SHARPNESS_LOWER_IS_SHARPER);
+  SharpnessBlurDetector *det = sharpness_blur_detector_new (hi, 25);
+  gdouble m;
+
+  for (guint i = 0; i < SHARPNESS_SEED_FRAMES; i++)
+    CHECK (!sharpness_blur_detector_push (det, 100, 0, 0.5));
+  for (guint i = 0; i < 10; i++)
+    CHECK (sharpness_blur_detector_push (det, 30, 0, 0.5));
+  /* The blur stayed out: the reference is still the sharp frames. */
+  CHECK (sharpness_blur_detector_get_count (det) == SHARPNESS_SEED_FRAMES);
+  CHECK (sharpness_blur_detector_get_median (det, &m) && m == 100);
+  CHECK (!sharpness_blur_detector_push (det, 100, 0, 0.5));
+
+  /* Fewer frames than the seed: no reference, no relative verdict. */
+  sharpness_blur_detector_reset (det);
+  for (guint i = 0; i + 1 < SHARPNESS_SEED_FRAMES; i++)
+    sharpness_blur_detector_push (det, 100, 0, 0.5);
+  CHECK (!sharpness_blur_detector_push (det, 30, 0, 0.5));
+
+  /* The same after a reset, mirrored for lower-is-sharper metrics. */
+  sharpness_blur_detector_configure (det, lo, 25);
+  for (guint i = 0; i < SHARPNESS_SEED_FRAMES; i++)
+    CHECK (!sharpness_blur_detector_push (det, 0.3, 0, 0.5));
+  CHECK (sharpness_blur_detector_push (det, 0.7, 0, 0.5));
+  sharpness_blur_detector_free (det);
+}
+
+/* A file (or a shot after a cut) that opens out of focus: its first frames
+ * are the only reference there is, but the first frame far sharper than
+ * that reference (by more than 1 / relative) proves it blurry: the history
+ * restarts from that frame, so the blurry opening is not the norm the rest
+ * of the shot is judged by. */
+static void
+test_blurry_opening (void)
+{
+  SharpnessMetric hi = metric_with_direction (SHARPNESS_HIGHER_IS_SHARPER);
+  SharpnessMetric lo = metric_with_direction (SHARPNESS_LOWER_IS_SHARPER);
+  SharpnessBlurDetector *det = sharpness_blur_detector_new (hi, 25);
+  SharpnessSignature a, b;
+  gdouble m;
+
+  /* Opens blurred (30), focus found (100), a later blur (40). */
+  for (guint i = 0; i < 10; i++)
+    CHECK (!sharpness_blur_detector_push (det, 30, 0, 0.5));
+  CHECK (!sharpness_blur_detector_push (det, 100, 0, 0.5));
+  CHECK (sharpness_blur_detector_get_count (det) == 1);
+  CHECK (sharpness_blur_detector_get_median (det, &m) && m == 100);
+  for (guint i = 0; i < SHARPNESS_SEED_FRAMES; i++)
+    CHECK (!sharpness_blur_detector_push (det, 100, 0, 0.5));
+  CHECK (sharpness_blur_detector_push (det, 40, 0, 0.5));
+
+  /* Twice the reference exactly is no proof: the history goes on. */
+  sharpness_blur_detector_reset (det);
+  for (guint i = 0; i < 4; i++)
+    sharpness_blur_detector_push (det, 50, 0, 0.5);
+  CHECK (!sharpness_blur_detector_push (det, 100, 0, 0.5));
+  CHECK (sharpness_blur_detector_get_count (det) == 5);
+
+  /* A cut to a shot out of focus from its first frame: the blurry frames
+   * seed the new reference until the focus is found. */
+  uniform_signature (&a, 50);
+  uniform_signature (&b, 150);
+  sharpness_blur_detector_reset (det);
+  fill (det, 100, 25, &a);
+  CHECK (!sharpness_blur_detector_push_frame (det, 30, &b, 0, 0.5));
+  CHECK (sharpness_blur_detector_last_was_cut (det));
+  for (guint i = 0; i < 10; i++)
+    CHECK (!sharpness_blur_detector_push_frame (det, 30, &b, 0, 0.5));
+  CHECK (!sharpness_blur_detector_push_frame (det, 100, &b, 0, 0.5));
+  for (guint i = 0; i < SHARPNESS_SEED_FRAMES; i++)
+    CHECK (!sharpness_blur_detector_push_frame (det, 100, &b, 0, 0.5));
+  CHECK (sharpness_blur_detector_push_frame (det, 40, &b, 0, 0.5));
+
+  /* Lower is sharper: far better is below median x relative. */
+  sharpness_blur_detector_configure (det, lo, 25);
+  for (guint i = 0; i < 10; i++)
+    CHECK (!sharpness_blur_detector_push (det, 0.8, 0, 0.5));
+  CHECK (!sharpness_blur_detector_push (det, 0.3, 0, 0.5));
+  CHECK (sharpness_blur_detector_get_count (det) == 1);
+  for (guint i = 0; i < SHARPNESS_SEED_FRAMES; i++)
+    CHECK (!sharpness_blur_detector_push (det, 0.3, 0, 0.5));
+  CHECK (sharpness_blur_detector_push (det, 0.7, 0, 0.5));
+  sharpness_blur_detector_free (det);
+}
+
+/* Blurry frames never enter the history, whichever test flags them: the
+ * absolute test keeps a blurry opening out too. */
+static void
+test_absolute_keeps_out (void)
+{
+  SharpnessMetric hi = metric_with_direction (SHARPNESS_HIGHER_IS_SHARPER);
+  SharpnessBlurDetector *det = sharpness_blur_detector_new (hi, 25);
+
+  for (guint i = 0; i < 10; i++)
+    CHECK (sharpness_blur_detector_push (det, 30, 50, 0.5));
+  CHECK (sharpness_blur_detector_get_count (det) == 0);
+  for (guint i = 0; i < SHARPNESS_SEED_FRAMES; i++)
+    CHECK (!sharpness_blur_detector_push (det, 100, 50, 0.5));
+  /* The reference is the sharp frames alone: half of it is the limit. */
+  CHECK (sharpness_blur_detector_push (det, 45, 0, 0.5));
+  CHECK (!sharpness_blur_detector_push (det, 55, 0, 0.5));
+  sharpness_blur_detector_free (det);
+}
+
+/* A fast pan changes the signature every frame by more than
+ * SHARPNESS_CUT_DISTANCE: only a change far above the recent motion is a
+ * cut, so the relative test keeps judging a panning shot. */
+static void
+test_pan_is_no_cut (void)
+{
+  SharpnessMetric hi = metric_with_direction (SHARPNESS_HIGHER_IS_SHARPER);
+  SharpnessBlurDetector *det = sharpness_blur_detector_new (hi, 25);
+  const gfloat step = 1.5f * SHARPNESS_CUT_DISTANCE;
+  SharpnessSignature sig;
+
+  /* Every frame 1.5 x SHARPNESS_CUT_DISTANCE from the previous one.  The
+   * first change has no motion before it to compare with: the floor alone
+   * makes it a cut. */
+  for (guint i = 0; i < 10; i++) {
+    uniform_signature (&sig, 100 + (i % 2) * step);
+    CHECK (!sharpness_blur_detector_push_frame (det, 100, &sig, 0, 0.5));
+    CHECK (sharpness_blur_detector_last_was_cut (det) == (i == 1));
+  }
+  CHECK (sharpness_blur_detector_get_count (det) == 9);
+  /* A blur during the pan is judged (the last frame was at 100 + step). */
+  uniform_signature (&sig, 100);
+  CHECK (sharpness_blur_detector_push_frame (det, 30, &sig, 0, 0.5));
+  CHECK (!sharpness_blur_detector_last_was_cut (det));
+  /* A change far above the pan's own motion is a cut. */
+  uniform_signature (&sig, 100 + (SHARPNESS_CUT_RATIO + 1) * step);
+  CHECK (!sharpness_blur_detector_push_frame (det, 30, &sig, 0, 0.5));
+  CHECK (sharpness_blur_detector_last_was_cut (det));
+  sharpness_blur_detector_free (det);
+}
+
+/* A blur during a pan: the first frames after it show other content,
+ * sharp but less detailed than the shot before the blur.  The end of the
+ * blur restarts the reference even when its first frame passes the old
+ * one, so the drift that follows is not taken for a blur. */
+static void
+test_blur_end_restarts (void)
+{
+  SharpnessMetric hi = metric_with_direction (SHARPNESS_HIGHER_IS_SHARPER);
+  SharpnessBlurDetector *det = sharpness_blur_detector_new (hi, 25);
+  const gdouble after[] = { 55, 52, 50, 48, 46, 45 };
+
+  fill (det, 100, 20, NULL);
+  for (guint i = 0; i < 5; i++)
+    CHECK (sharpness_blur_detector_push (det, 20, 0, 0.5));
+  for (guint i = 0; i < G_N_ELEMENTS (after); i++)
+    CHECK (!sharpness_blur_detector_push (det, after[i], 0, 0.5));
   sharpness_blur_detector_free (det);
 }
 
@@ -411,6 +580,11 @@ main (void)
   test_absolute_threshold ();
   test_relative_threshold ();
   test_reseed ();
+  test_early_frames ();
+  test_blurry_opening ();
+  test_absolute_keeps_out ();
+  test_pan_is_no_cut ();
+  test_blur_end_restarts ();
   test_signature ();
   test_segments ();
   test_reset ();

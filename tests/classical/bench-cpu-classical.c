@@ -10,7 +10,9 @@
  * (as a stream would, not one frame hot in the cache); after a warm-up the
  * median of FRAMES timings (default 60) is printed as markdown tables of
  * ns/frame: wall-clock time, and the thread's CPU time, which leaves out
- * the time the thread waited for a core on a busy machine.
+ * the time the thread waited for a core on a busy machine.  The layouts:
+ * Y8, P010_10LE, BGRx, and the capture-card formats UYVY and v210 read in
+ * place (with GStreamer's strides).
  */
 #include <math.h>
 #include <stdio.h>
@@ -20,6 +22,7 @@
 
 #include "sharpness-cpu.h"
 #include "test-frame.h"
+#include "test-packed422.h"
 #include "test-rng.h"
 
 #define N_FRAMES 4
@@ -136,12 +139,21 @@ main (int argc, char **argv)
   int runs = argc > 1 ? atoi (argv[1]) : 60;
   int w = argc > 3 ? atoi (argv[2]) : 1920;
   int h = argc > 3 ? atoi (argv[3]) : 1080;
-  static const char *const layout_names[] = { "Y8", "P010_10LE", "BGRx" };
+  static const char *const layout_names[] = { "Y8", "P010_10LE", "BGRx",
+    "UYVY", "v210"
+  };
   enum { N_LAYOUTS = sizeof layout_names / sizeof layout_names[0] };
-  TestFrame frames[N_LAYOUTS][N_FRAMES];
+  /* The first N_PLAIN layouts are TestFrames, the others packed 4:2:2. */
+  enum { N_PLAIN = 3 };
+  static const TestPackedFormat packed_formats[N_LAYOUTS - N_PLAIN] = {
+    TEST_PACKED_UYVY, TEST_PACKED_V210
+  };
+  TestFrame frames[N_PLAIN][N_FRAMES];
+  TestPacked422 packed[N_LAYOUTS - N_PLAIN][N_FRAMES];
+  SharpnessPlane planes[N_LAYOUTS][N_FRAMES];
   double *field;
   long long *wall, *cpu_time;
-  long long median[2][SHARPNESS_METRIC_COUNT][3];
+  long long median[2][SHARPNESS_METRIC_COUNT][N_LAYOUTS];
   double sink = 0.0;
   SharpnessCpu *cpu;
 
@@ -158,18 +170,35 @@ main (int argc, char **argv)
     return 1;
   }
 
-  for (int l = 0; l < N_LAYOUTS; l++) {
+  for (int l = 0; l < N_PLAIN; l++) {
     const TestLayout *layout = test_layout_find (layout_names[l]);
     /* Rows padded to 64 bytes, like GStreamer's video buffer pools do. */
     size_t row = (size_t) w * layout->pixel_stride;
-    for (int k = 0; k < N_FRAMES; k++)
+    for (int k = 0; k < N_FRAMES; k++) {
       test_frame_init (&frames[l][k], layout, w, h, ((row + 63) & ~63ul) - row,
           0);
+      planes[l][k] = frames[l][k].plane;
+    }
   }
+  for (int l = N_PLAIN; l < N_LAYOUTS; l++)
+    for (int k = 0; k < N_FRAMES; k++) {
+      TestPacked422 *f = &packed[l - N_PLAIN][k];
+      test_packed422_init (f, packed_formats[l - N_PLAIN], w, h, 0,
+          &rng_state);
+      planes[l][k] = test_packed422_plane (f, f->mem);
+    }
   for (int k = 0; k < N_FRAMES; k++) {
     make_field (field, w, h, k);
-    for (int l = 0; l < N_LAYOUTS; l++)
+    for (int l = 0; l < N_PLAIN; l++)
       render (&frames[l][k], field);
+    for (int l = N_PLAIN; l < N_LAYOUTS; l++) {
+      TestPacked422 *f = &packed[l - N_PLAIN][k];
+      const double scale = f->format == TEST_PACKED_V210 ? 4.0 : 1.0;
+      for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+          test_packed422_set_luma (f, x, y,
+              (unsigned) (field[(size_t) y * w + x] * scale));
+    }
   }
 
   for (int m = 0; m < SHARPNESS_METRIC_COUNT; m++) {
@@ -177,7 +206,7 @@ main (int argc, char **argv)
       continue;
     for (int l = 0; l < N_LAYOUTS; l++) {
       for (int i = -WARMUP; i < runs; i++) {
-        const SharpnessPlane *p = &frames[l][(i + WARMUP) % N_FRAMES].plane;
+        const SharpnessPlane *p = &planes[l][(i + WARMUP) % N_FRAMES];
         double score;
         long long w0 = now_ns (CLOCK_MONOTONIC);
         long long c0 = now_ns (CLOCK_THREAD_CPUTIME_ID);
@@ -220,9 +249,12 @@ main (int argc, char **argv)
   /* Keeps the scores alive, and tells identical runs apart. */
   printf ("\n(checksum %.6g)\n", sink);
 
-  for (int l = 0; l < N_LAYOUTS; l++)
-    for (int k = 0; k < N_FRAMES; k++)
+  for (int k = 0; k < N_FRAMES; k++) {
+    for (int l = 0; l < N_PLAIN; l++)
       test_frame_clear (&frames[l][k]);
+    for (int l = N_PLAIN; l < N_LAYOUTS; l++)
+      test_packed422_clear (&packed[l - N_PLAIN][k]);
+  }
   sharpness_cpu_free (cpu);
   free (cpu_time);
   free (wall);

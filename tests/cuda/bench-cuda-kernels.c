@@ -21,6 +21,13 @@
  * laplacian, tenengrad and entropy with tiles off, 8x4 and 64x64, the
  * frame with 16 ROIs in one batch, and batches of K = 1, 8, 32 and 64
  * frames (cost per frame), each with its ratio to the plain launch.
+ *
+ * Host paths (GRAY8 and the capture-card layouts UYVY, YUY2 and v210):
+ * after the copy floor of each kind of host memory ("copy-pinned": a plain
+ * H2D copy of the whole plane, chroma included) and the metrics through
+ * sharpness_cuda_sums_host, a line "# ratio" gives each metric's wall-p50
+ * over the copy's.  Capture cards, UYVY 1080p in pinned memory:
+ *   bench-cuda-kernels --layout UYVY --layout v210
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,7 +111,8 @@ time_sums (SharpnessCuda * cuda, SumsFunc func, SharpnessMetric metric,
   }
 }
 
-/* Host-to-device copy of the plane alone: the floor of the host path. */
+/* Host-to-device copy of the plane alone (@src: the frame's first byte,
+ * @row bytes of each row): the floor of the host path. */
 static void
 time_upload (const uint8_t * src, size_t stride, size_t row, int h,
     uint8_t * dst)
@@ -263,30 +271,38 @@ bench_size (SharpnessCuda * cuda, const struct cudaDeviceProp *prop,
       }
     }
 
-    if (host_paths && layout->samples == SHARPNESS_SAMPLES_Y8) {
+    if (host_paths && (layout->samples == SHARPNESS_SAMPLES_Y8 ||
+            layout->samples == SHARPNESS_SAMPLES_V210)) {
       uint8_t *pinned = sharpness_cuda_host_alloc (extent);
       if (!pinned) {
         fprintf (stderr, "pinned allocation failed\n");
         exit (1);
       }
       memcpy (pinned, host, extent);
-      const SharpnessPlane hp[2] = {
-        frame_plane (layout, host, stride, w, h),
-        frame_plane (layout, pinned, stride, w, h),
-      };
+      const uint8_t *base[2] = { host, pinned };
       static const char *const names[2] = { "host-pageable", "host-pinned" };
       static const char *const floors[2] =
           { "copy-pageable", "copy-pinned" };
       for (int k = 0; k < 2; k++) {
-        time_upload (hp[k].data, stride, row, h, dev[0]);
+        const SharpnessPlane hp = frame_plane (layout, base[k], stride, w, h);
+        double ratio[SHARPNESS_METRIC_COUNT];
+        time_upload (base[k], stride, row, h, dev[0]);
+        const double copy50 = percentile (wall_us, frames, 0.5);
         report (floors[k], size_name, layout->name, "-", (double) extent);
         for (int m = 0; m < SHARPNESS_METRIC_COUNT; m++) {
           if (sharpness_metric_info[m].kind != SHARPNESS_KIND_SUMS)
             continue;
-          time_sums (cuda, sharpness_cuda_sums_host, m, &hp[k], 1);
+          time_sums (cuda, sharpness_cuda_sums_host, m, &hp, 1);
+          ratio[m] = percentile (wall_us, frames, 0.5) / copy50;
           report (names[k], size_name, layout->name,
               sharpness_metric_info[m].nick, (double) extent);
         }
+        printf ("# ratio %s %s %s / %s:", size_name, layout->name, names[k],
+            floors[k]);
+        for (int m = 0; m < SHARPNESS_METRIC_COUNT; m++)
+          if (sharpness_metric_info[m].kind == SHARPNESS_KIND_SUMS)
+            printf (" %s %.2f", sharpness_metric_info[m].nick, ratio[m]);
+        printf ("\n");
       }
       sharpness_cuda_host_free (pinned);
     }

@@ -19,7 +19,17 @@ const FrameLayout frame_layouts[] = {
   {"xRGB", SHARPNESS_SAMPLES_RGB8, 4, 8, 0, 1, 2, 3},
   {"BGRA", SHARPNESS_SAMPLES_RGB8, 4, 8, 0, 2, 1, 0},
   {"ABGR", SHARPNESS_SAMPLES_RGB8, 4, 8, 0, 3, 2, 1},
+  {"UYVY", SHARPNESS_SAMPLES_Y8, 2, 8, 0, 0, 0, 0, 1},
+  {"YUY2", SHARPNESS_SAMPLES_Y8, 2, 8, 0, 0, 0, 0, 0},
+  {"v210", SHARPNESS_SAMPLES_V210, 0, 10, 0, 0, 0, 0},
 };
+
+/* Packed 4:2:2 with 8-bit samples: pairs of pixels in 4 bytes. */
+static int
+is_packed_pairs (const FrameLayout * layout)
+{
+  return layout->samples == SHARPNESS_SAMPLES_Y8 && layout->pixel_stride == 2;
+}
 
 const int frame_layout_count = sizeof frame_layouts / sizeof frame_layouts[0];
 
@@ -75,6 +85,11 @@ frame_rng_next (FrameRng * rng)
 size_t
 frame_row_bytes (const FrameLayout * layout, int width)
 {
+  if (layout->samples == SHARPNESS_SAMPLES_V210)
+    return (size_t) ((width + 5) / 6) * 16;
+  if (is_packed_pairs (layout))
+    return ((size_t) width + 1) / 2 * 4;
+
   int last = 1;
   if (layout->samples == SHARPNESS_SAMPLES_Y16LE)
     last = 2;
@@ -96,7 +111,7 @@ frame_plane (const FrameLayout * layout, const uint8_t * data, size_t stride,
 {
   SharpnessPlane p = {
     .samples = layout->samples,
-    .data = data,
+    .data = data ? data + layout->offset_y : NULL,
     .stride = stride,
     .width = width,
     .height = height,
@@ -108,6 +123,23 @@ frame_plane (const FrameLayout * layout, const uint8_t * data, size_t stride,
     .offset_b = layout->offset_b,
   };
   return p;
+}
+
+/* Writes the 10-bit luma of pixel @x of a v210 row: slot 2 (x % 6) + 1 of
+ * its group, the slots packed three to a little-endian word from bit 0
+ * (written out independently of core/sharpness-plane.h). */
+static void
+v210_set_luma (uint8_t * row, int x, unsigned v)
+{
+  const int slot = 2 * (x % 6) + 1;
+  uint8_t *w = row + (size_t) (x / 6) * 16 + 4 * (slot / 3);
+  const int shift = 10 * (slot % 3);
+  uint32_t u = w[0] | ((uint32_t) w[1] << 8) | ((uint32_t) w[2] << 16) |
+      ((uint32_t) w[3] << 24);
+
+  u = (u & ~(0x3ffu << shift)) | ((v & 0x3ffu) << shift);
+  for (int k = 0; k < 4; k++)
+    w[k] = (uint8_t) (u >> (8 * k));
 }
 
 /* Intensity 0..255 of a "natural" frame: shading, a few hard edges, noise. */
@@ -158,7 +190,13 @@ frame_fill (uint8_t * data, size_t stride, const FrameLayout * layout,
 
       switch (layout->samples) {
         case SHARPNESS_SAMPLES_Y8:
-          px[0] = (uint8_t) sample_value (content, 255, level, rng);
+          px[layout->offset_y] = (uint8_t) sample_value (content, 255, level,
+              rng);
+          break;
+        case SHARPNESS_SAMPLES_V210:
+          /* Random content: the random bytes, top bits of words too. */
+          if (content != FRAME_RANDOM)
+            v210_set_luma (row, x, sample_value (content, 1023, level, rng));
           break;
         case SHARPNESS_SAMPLES_Y16LE:{
           unsigned v;

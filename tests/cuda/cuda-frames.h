@@ -11,7 +11,10 @@
 
 #include "sharpness-plane.h"
 
-/* A sample layout as the element describes it (gst/common/sharpness-frame.c). */
+/* A sample layout as the element describes it (gst/common/sharpness-frame.c).
+ * The packed 4:2:2 formats: UYVY and YUY2 as Y8 with a pixel stride of 2,
+ * their luma at byte offset_y of each pixel (the plane starts there), and
+ * v210 (SHARPNESS_SAMPLES_V210, pixel_stride unused). */
 typedef struct
 {
   const char *name;
@@ -19,6 +22,7 @@ typedef struct
   int pixel_stride;
   int depth, shift;
   int offset_r, offset_g, offset_b;
+  int offset_y;
 } FrameLayout;
 
 extern const FrameLayout frame_layouts[];
@@ -45,10 +49,12 @@ typedef struct
 void frame_rng_seed (FrameRng * rng, uint64_t seed);
 uint64_t frame_rng_next (FrameRng * rng);
 
-/* Bytes of a row up to the last sample of its last pixel. */
+/* Bytes of a row up to the last sample of its last pixel (packed 4:2:2:
+ * whole pairs or groups, from the row's first byte). */
 size_t frame_row_bytes (const FrameLayout * layout, int width);
 
-/* Plane of @layout over @data. */
+/* Plane of @layout over the frame whose first byte is @data (packed 4:2:2:
+ * the plane's data is @data + offset_y). */
 SharpnessPlane frame_plane (const FrameLayout * layout, const uint8_t * data,
     size_t stride, int width, int height);
 

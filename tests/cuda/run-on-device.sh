@@ -42,6 +42,14 @@ step bench
 timeout 150 "$bench_bin" >"$out/bench.txt" 2>&1
 echo "bench rc=$?" | tee -a "$out/bench.txt"
 
+step bench-capture
+# Capture-card layouts; "# ratio" lines: host-pinned over a plain pinned
+# copy of the plane (UYVY 1080p laplacian: target <= 1.2).
+timeout 150 "$bench_bin" --layout UYVY --layout v210 --layout GRAY8 \
+  --frames 300 >"$out/bench-capture.txt" 2>&1
+echo "bench-capture rc=$?" | tee -a "$out/bench-capture.txt"
+grep '^# ratio' "$out/bench-capture.txt"
+
 step memcheck
 timeout 240 compute-sanitizer --tool memcheck --leak-check full \
   --error-exitcode 9 "$test_bin" >"$out/sanitizer.log" 2>&1

@@ -11,6 +11,12 @@
  * frame, the ROIs of a frame (misaligned rectangles of an aligned plane)
  * and batches of frames of several layouts.
  *
+ * Capture-card formats (UYVY, YUY2, v210) run through all of the above as
+ * layouts of their own (tests/cuda/cuda-frames.c), and against their
+ * planar conversion: the GPU's sums of a packed frame in every kind of
+ * memory, its tiles and ROIs, equal the CPU's of the same luma as the Y
+ * plane of I422 / I422_10LE (tests/common/test-packed422.h).
+ *
  * Usage: test-cuda-classical [--quick | --tiny] [--seed N]
  * --quick and --tiny cut the cases down for the sanitizers.
  * Frames are fresh random draws each run; the seed is printed so that a
@@ -28,6 +34,8 @@
 #include "cuda-frames.h"
 #include "sharpness-cpu.h"
 #include "sharpness-cuda.h"
+#include "test-packed422.h"
+#include "test-rng.h"
 
 typedef enum
 {
@@ -47,6 +55,7 @@ static const char *const mem_names[MEM_COUNT] = {
 static SharpnessCpu *cpu;
 static SharpnessCuda *cuda;
 static FrameRng rng;
+static TestRng trng;
 static int checks, failures;
 
 static void
@@ -579,6 +588,208 @@ check_tiles_and_batches (int quick)
   }
 }
 
+/* ---- capture-card formats against their planar conversion ---- */
+
+static void
+packed_fail (const TestPacked422 * f, TestLumaContent c, const char *mem,
+    SharpnessMetric m, const char *what, const char *detail)
+{
+  failures++;
+  if (failures <= 50)
+    fprintf (stderr, "FAIL %s: %s %dx%d stride %zu %s %s %s%s%s\n", what,
+        test_packed_name (f->format), f->width, f->height, f->stride,
+        test_luma_name (c), mem, sharpness_metric_info[m].nick,
+        detail ? ": " : "", detail ? detail : "");
+}
+
+/* The packed frame @f in each kind of memory, every classical metric's
+ * sums and score through the device or host entry point; on the device
+ * copy, tiles and a batch of ROIs (left edges on every pixel of a v210
+ * group); all against the CPU backend on the planar Y plane. */
+static void
+check_packed_planar (TestPackedFormat format, int w, int h, size_t pad,
+    TestLumaContent c)
+{
+  enum { N_MEM = 4, N_ROI = 9 };
+  static const char *const mem_name[N_MEM] = {
+    "device-pitched", "device-odd", "host-pageable", "host-pinned"
+  };
+  TestPacked422 f;
+
+  test_packed422_init (&f, format, w, h, pad, &trng);
+  test_packed422_fill (&f, c, &trng);
+  const SharpnessPlane planar = test_packed422_planar_plane (&f,
+      f.planar_mem);
+  const size_t row = test_packed_row_bytes (format, w);
+
+  SharpnessSums ref[SHARPNESS_METRIC_COUNT];
+  double ref_score[SHARPNESS_METRIC_COUNT];
+  for (int m = 0; m < SHARPNESS_METRIC_COUNT; m++) {
+    if (sharpness_metric_info[m].kind != SHARPNESS_KIND_SUMS)
+      continue;
+    if (sharpness_cpu_sums (cpu, m, &planar, &ref[m]) != SHARPNESS_OK ||
+        sharpness_cpu_score (cpu, m, &planar, &ref_score[m]) != SHARPNESS_OK)
+      packed_fail (&f, c, "cpu", m, "planar reference", NULL);
+  }
+
+  /* Device copies: pitched (the fast kernels, UYVY's luma at byte 1 of
+   * aligned rows), and at an odd address with the host stride (generic). */
+  uint8_t *pitched, *odd, *pinned;
+  size_t pitch;
+  CHECK_CUDA (cudaMallocPitch ((void **) &pitched, &pitch, row, h));
+  CHECK_CUDA (cudaMemcpy2D (pitched, pitch, f.mem, f.stride, row, h,
+          cudaMemcpyHostToDevice));
+  CHECK_CUDA (cudaMalloc ((void **) &odd, f.size + 3));
+  CHECK_CUDA (cudaMemcpy (odd + 3, f.mem, f.size, cudaMemcpyHostToDevice));
+  pinned = sharpness_cuda_host_alloc (f.size);
+  if (!pinned) {
+    fprintf (stderr, "sharpness_cuda_host_alloc (%zu) failed\n", f.size);
+    exit (1);
+  }
+  memcpy (pinned, f.mem, f.size);
+
+  SharpnessPlane planes[N_MEM] = {
+    test_packed422_plane (&f, pitched),
+    test_packed422_plane (&f, odd + 3),
+    test_packed422_plane (&f, f.mem),
+    test_packed422_plane (&f, pinned),
+  };
+  planes[0].stride = pitch;
+
+  for (int k = 0; k < N_MEM; k++)
+    for (int m = 0; m < SHARPNESS_METRIC_COUNT; m++) {
+      if (sharpness_metric_info[m].kind != SHARPNESS_KIND_SUMS)
+        continue;
+      const int on_host = k >= 2;
+      SharpnessSums sums;
+      double score = -1.0;
+      memset (&sums, 0xa5, sizeof sums);
+      SharpnessStatus st = on_host ?
+          sharpness_cuda_sums_host (cuda, m, &planes[k], &sums) :
+          sharpness_cuda_sums_device (cuda, m, &planes[k], &sums);
+      checks++;
+      if (st != SHARPNESS_OK)
+        packed_fail (&f, c, mem_name[k], m, "sums status",
+            sharpness_cuda_last_error (cuda));
+      else if (!sums_equal (m, &sums, &ref[m]))
+        packed_fail (&f, c, mem_name[k], m, "sums",
+            describe_sums (m, &sums, &ref[m]));
+      st = on_host ? sharpness_cuda_score_host (cuda, m, &planes[k], &score) :
+          sharpness_cuda_score_device (cuda, m, &planes[k], &score);
+      checks++;
+      if (st != SHARPNESS_OK || memcmp (&score, &ref_score[m], sizeof score))
+        packed_fail (&f, c, mem_name[k], m, "score",
+            st != SHARPNESS_OK ? sharpness_cuda_last_error (cuda) : NULL);
+    }
+
+  /* Tiles and ROIs of the pitched copy. */
+  static const int grids[][2] = { {1, 1}, {8, 4}, {7, 5}, {64, 3} };
+  for (int m = 0; m < SHARPNESS_METRIC_COUNT; m++) {
+    if (!sharpness_metric_has_tiles (m))
+      continue;
+    for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
+      SharpnessTileSums ct, gt;
+      SharpnessSums cs, gs;
+      if (sharpness_tile_sums_init (&ct, m, grids[g][0], grids[g][1]) ||
+          sharpness_tile_sums_init (&gt, m, grids[g][0], grids[g][1]))
+        exit (1);
+      checks++;
+      if (sharpness_cpu_sums_tiles (cpu, m, &planar, &cs, &ct) !=
+          SHARPNESS_OK ||
+          sharpness_cuda_sums_tiles (cuda, m, &planes[0], &gs, &gt) !=
+          SHARPNESS_OK)
+        packed_fail (&f, c, "device-pitched", m, "tiles status",
+            sharpness_cuda_last_error (cuda));
+      else if (!tiles_equal (m, &gt, &ct) || !sums_equal (m, &gs, &cs))
+        packed_fail (&f, c, "device-pitched", m, "tiles", NULL);
+      sharpness_tile_sums_clear (&ct);
+      sharpness_tile_sums_clear (&gt);
+    }
+
+    SharpnessRegion hr[N_ROI], gr[N_ROI];
+    SharpnessTileSums ht[N_ROI], gt[N_ROI];
+    SharpnessSums hs[N_ROI], gs[N_ROI];
+    for (int i = 0; i < N_ROI; i++) {
+      SharpnessRect r = { 0, 0, 0, 0 };
+      if (i > 0) {
+        r.x = (i % 6 + 6 * test_rng_range (&trng, 0, w / 6)) % w;
+        r.y = test_rng_range (&trng, 0, h - 1);
+        r.width = test_rng_range (&trng, 1, w - r.x);
+        r.height = test_rng_range (&trng, 1, h - r.y);
+      }
+      hr[i] = (SharpnessRegion) {
+      planar, r, NULL};
+      gr[i] = (SharpnessRegion) {
+      planes[0], r, NULL};
+      if (i % 3 == 2) {
+        const int cols = test_rng_range (&trng, 1, 9);
+        const int rows = test_rng_range (&trng, 1, 5);
+        if (sharpness_tile_sums_init (&ht[i], m, cols, rows) ||
+            sharpness_tile_sums_init (&gt[i], m, cols, rows))
+          exit (1);
+        hr[i].tiles = &ht[i];
+        gr[i].tiles = &gt[i];
+      }
+    }
+    checks++;
+    if (sharpness_cpu_sums_batch (cpu, m, hr, N_ROI, hs) != SHARPNESS_OK ||
+        sharpness_cuda_sums_batch (cuda, m, gr, N_ROI, gs) != SHARPNESS_OK) {
+      packed_fail (&f, c, "device-pitched", m, "ROI batch status",
+          sharpness_cuda_last_error (cuda));
+    } else {
+      for (int i = 0; i < N_ROI; i++) {
+        char detail[96];
+        snprintf (detail, sizeof detail, "region %d,%d %dx%d%s",
+            gr[i].rect.x, gr[i].rect.y, gr[i].rect.width, gr[i].rect.height,
+            gr[i].tiles ? " with tiles" : "");
+        checks++;
+        if (!sums_equal (m, &gs[i], &hs[i]) || (gr[i].tiles &&
+                !tiles_equal (m, &gt[i], &ht[i])))
+          packed_fail (&f, c, "device-pitched", m, "ROI", detail);
+        /* The crop alone: v210 inside a group, the generic kernel. */
+        SharpnessPlane crop;
+        SharpnessSums alone;
+        sharpness_plane_crop (&planes[0], &gr[i].rect, &crop);
+        checks++;
+        if (sharpness_cuda_sums_device (cuda, m, &crop, &alone) !=
+            SHARPNESS_OK || !sums_equal (m, &alone, &hs[i]))
+          packed_fail (&f, c, "device-pitched", m, "ROI cropped alone",
+              detail);
+      }
+    }
+    for (int i = 0; i < N_ROI; i++)
+      if (hr[i].tiles) {
+        sharpness_tile_sums_clear (&ht[i]);
+        sharpness_tile_sums_clear (&gt[i]);
+      }
+  }
+
+  CHECK_CUDA (cudaFree (pitched));
+  CHECK_CUDA (cudaFree (odd));
+  sharpness_cuda_host_free (pinned);
+  test_packed422_clear (&f);
+}
+
+static void
+check_packed_formats (int quick)
+{
+  static const struct
+  {
+    int w, h;
+  } sizes[] = {
+    {1, 1}, {2, 3}, {5, 3}, {6, 2}, {7, 5}, {13, 4}, {47, 9}, {48, 3},
+    {49, 17}, {97, 61}, {1921, 7}, {1280, 720}, {1920, 1080}, {3840, 2160},
+  };
+  const int n = sizeof sizes / sizeof sizes[0];
+  int k = 0;
+
+  for (int fmt = 0; fmt < TEST_PACKED_COUNT; fmt++)
+    for (int s = quick ? 2 : 0; s < (quick ? n - 1 : n); s += quick ? 3 : 1)
+      for (int c = 0; c < (s >= n - 3 ? 2 : TEST_LUMA_COUNT); c++, k++)
+        check_packed_planar (fmt, sizes[s].w, sizes[s].h,
+            (size_t) (k % 3) * 64, c);
+}
+
 static void
 expect_status (SharpnessStatus got, SharpnessStatus want, const char *what)
 {
@@ -649,6 +860,7 @@ main (int argc, char **argv)
   printf ("device: %s, seed: %" PRIu64 "%s\n", prop.name, seed,
       tiny ? ", tiny" : quick ? ", quick" : "");
   frame_rng_seed (&rng, seed);
+  test_rng_seed (&trng, seed);
 
   cpu = sharpness_cpu_new ();
   if (!cpu || sharpness_cuda_new (stream, &cuda) != SHARPNESS_OK) {
@@ -708,9 +920,11 @@ main (int argc, char **argv)
       check_frame (frame_layout_find (extreme[l]), 1920, 1080, 0,
           FRAME_EXTREME, variant++);
 
-    /* 8K on the three sample kinds. */
-    static const char *const big[] = { "GRAY8", "P010_10LE", "BGRA", "RGB" };
-    for (int l = 0; l < 4; l++)
+    /* 8K on the sample kinds. */
+    static const char *const big[] = { "GRAY8", "P010_10LE", "BGRA", "RGB",
+      "UYVY", "v210"
+    };
+    for (int l = 0; l < 6; l++)
       check_frame (frame_layout_find (big[l]), 7680, 4320, 0, FRAME_NATURAL,
           variant++);
   }
@@ -718,6 +932,7 @@ main (int argc, char **argv)
   check_frames_in_a_row (0);
   check_frames_in_a_row (1);
   check_tiles_and_batches (quick);
+  check_packed_formats (quick);
 
   sharpness_cuda_free (cuda);
   sharpness_cpu_free (cpu);

@@ -25,6 +25,11 @@
  * graphs; SHARPNESS_CUDA_NO_GRAPH=1 and SHARPNESS_CUDA_LPC_BATCH=1|2|4|8
  * select the others).
  *
+ * Capture-card formats (UYVY, YUY2, v210): the GPU score of a packed
+ * frame, from host memory and from a pitched device copy, must be
+ * bit-identical to the GPU score of the same luma as the planar Y plane
+ * (I422 / I422_10LE), and within the tolerance of the CPU's.
+ *
  * Exits 77 ("skipped: no CUDA device") without a usable device.
  */
 #include <math.h>
@@ -42,6 +47,8 @@
 #include "sharpness-cpu.h"
 #include "sharpness-cuda.h"
 #include "test-frame.h"
+#include "test-packed422.h"
+#include "test-rng.h"
 
 #define TOLERANCE 1e-4
 #define BENCH_WARMUP 20
@@ -524,6 +531,85 @@ check (SharpnessCuda * cuda, int small_only, Worst * worst)
   return failures;
 }
 
+/* --- capture-card formats ------------------------------------------ */
+
+/* A pitched device copy of the @row bytes of each of @h rows of @src. */
+static uint8_t *
+device_copy (const uint8_t * src, size_t stride, size_t row, int h,
+    size_t * pitch)
+{
+  void *mem = NULL;
+  if (cudaMallocPitch (&mem, pitch, row, h) != cudaSuccess ||
+      cudaMemcpy2D (mem, *pitch, src, stride, row, h,
+          cudaMemcpyHostToDevice) != cudaSuccess) {
+    fprintf (stderr, "device copy: %s\n",
+        cudaGetErrorString (cudaGetLastError ()));
+    exit (1);
+  }
+  return mem;
+}
+
+static int
+check_packed (SharpnessCuda * cuda, SharpnessCpu * cpu)
+{
+  static const int sizes[][2] = { {17, 13}, {97, 61}, {255, 171} };
+  int failures = 0;
+  TestRng trng;
+
+  test_rng_seed (&trng, 0x422);
+  for (int fmt = 0; fmt < TEST_PACKED_COUNT; fmt++)
+    for (int s = 0; s < 3; s++) {
+      const int w = sizes[s][0], h = sizes[s][1];
+      TestPacked422 f;
+      size_t pitch, ppitch;
+
+      test_packed422_init (&f, fmt, w, h, 32, &trng);
+      test_packed422_fill (&f, s == 0 ? TEST_LUMA_RANDOM : TEST_LUMA_NATURAL,
+          &trng);
+      uint8_t *dev = device_copy (f.mem, f.stride,
+          test_packed_row_bytes (fmt, w), h, &pitch);
+      const SharpnessPlane pl = test_packed422_planar_plane (&f,
+          f.planar_mem);
+      uint8_t *pdev = device_copy (f.planar_mem, f.planar_stride,
+          sharpness_plane_row_bytes (&pl), h, &ppitch);
+      const SharpnessPlane host = test_packed422_plane (&f, f.mem);
+      SharpnessPlane packed_dev = test_packed422_plane (&f, dev);
+      SharpnessPlane planar_dev = pl;
+      packed_dev.stride = pitch;
+      planar_dev.data = pdev;
+      planar_dev.stride = ppitch;
+
+      for (int m = 0; m < N_METRICS; m++) {
+        const char *nick = sharpness_metric_get_info (metrics[m])->nick;
+        double ref, planar, from_host, from_dev;
+        SharpnessStatus st;
+        if ((st = sharpness_cpu_score (cpu, metrics[m], &pl, &ref)) ||
+            (st = sharpness_cuda_score_device (cuda, metrics[m], &planar_dev,
+                    &planar)) ||
+            (st = sharpness_cuda_score_host (cuda, metrics[m], &host,
+                    &from_host)) ||
+            (st = sharpness_cuda_score_device (cuda, metrics[m], &packed_dev,
+                    &from_dev))) {
+          printf ("%-8s %4dx%-4d %s FAIL: %s (%s)\n", nick, w, h,
+              test_packed_name (fmt), sharpness_status_to_string (st),
+              sharpness_cuda_last_error (cuda));
+          failures++;
+          continue;
+        }
+        const int ok = from_host == planar && from_dev == planar &&
+            rel_diff (planar, ref) <= TOLERANCE;
+        printf ("%-8s %4dx%-4d %-4s gpu %.10g planar %.10g cpu %.10g%s\n",
+            nick, w, h, test_packed_name (fmt), from_dev, planar, ref,
+            ok ? "" : "  FAIL");
+        failures += !ok;
+      }
+      cudaFree (dev);
+      cudaFree (pdev);
+      test_packed422_clear (&f);
+    }
+  return failures;
+}
+
 /* --- timing --------------------------------------------------------- */
 
 static int
@@ -714,7 +800,10 @@ main (int argc, char **argv)
     failures = profile (cuda);
   } else {
     Worst worst = { {0} };
+    SharpnessCpu *cpu = sharpness_cpu_new ();
     failures = check (cuda, small_only, &worst);
+    failures += check_packed (cuda, cpu);
+    sharpness_cpu_free (cpu);
     for (int m = 0; m < N_METRICS; m++)
       printf ("%s: largest relative difference %.2e\n",
           sharpness_metric_get_info (metrics[m])->nick, worst.score[m]);

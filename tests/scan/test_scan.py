@@ -103,9 +103,11 @@ def main():
               '%s: %d frames, no error' % (name, f['stream']['frames']))
         check_segments(f, name, 0.5)
     metric = doc['files'][0]['settings']['rule_metric']
-    check(metric == 'blur-effect' and
-          doc['files'][0]['settings']['threshold'] == 0.55,
-          'default rule: blur-effect > 0.55 (got %s)' % metric)
+    st = doc['files'][0]['settings']
+    check(metric == 'blur-effect' and st['threshold'] == 0.5 and
+          st['relative_threshold'] == 0.8,
+          'default rule: blur-effect > 0.5 or relative 0.8 (got %s, %s, %s)'
+          % (metric, st['threshold'], st['relative_threshold']))
     with open(c, newline='') as f:
         rows = list(csv.reader(f))
     check(rows[0] == ['file', 'index', 'pts', metric, 'blurry', 'kind',

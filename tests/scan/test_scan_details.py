@@ -167,7 +167,7 @@ def main():
           cell.group(2) == '0:%06.3f' % (worst / 25.0),
           'segment table: the worst frame and its time: %r' % (
               cell and cell.groups(),))
-    check(re.search(r'<text class="thrlbl"[^>]*>threshold 0\.55</text>',
+    check(re.search(r'<text class="thrlbl"[^>]*>threshold 0\.5</text>',
                     section),
           'chart: the threshold line has its value as a label')
 

@@ -131,12 +131,12 @@ def main():
 
     # Parts that are not one scan.
     odd = os.path.join(tmp, 'part-1-odd.json')
-    sc.run(*(OPTIONS + ['--threshold', '0.5', '--shard', '1/4',
+    sc.run(*(OPTIONS + ['--threshold', '0.6', '--shard', '1/4',
                         '--json-full', '--json', odd] + inputs))
     rc, _, err = merge('--json', os.path.join(tmp, 'x.json'), parts[0], odd,
                        parts[2], parts[3])
-    check(rc == 2 and "'threshold'" in err and '0.55' in err and
-          '0.5 in' in err and not os.path.exists(os.path.join(tmp,
+    check(rc == 2 and "'threshold'" in err and '0.5 in' in err and
+          '0.6 in' in err and not os.path.exists(os.path.join(tmp,
                                                               'x.json')),
           'a setting that differs: exit 2, named with both values, nothing '
           'written (%s)' % err.strip())

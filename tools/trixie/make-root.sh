@@ -30,9 +30,9 @@ PACKAGES="gcc g++ meson ninja-build pkg-config
   gstreamer1.0-plugins-bad gstreamer1.0-libav
   python3 python3-gi python3-gst-1.0 gir1.2-gstreamer-1.0
   gir1.2-gst-plugins-base-1.0 python3-numpy python3-scipy python3-skimage
-  ffmpeg"
+  ffmpeg python3-jsonschema chromium"
 # Bump when the recipe below changes in a way that needs a fresh root.
-RECIPE=1
+RECIPE=2
 
 [ "$(id -u)" = 0 ] || { echo "make-root.sh: run as root" >&2; exit 1; }
 

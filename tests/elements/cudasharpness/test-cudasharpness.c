@@ -922,15 +922,15 @@ check_refused (const gchar * caps_str, const gchar * const *needles)
 
 GST_START_TEST (test_refused_caps)
 {
-  const gchar *yuy2[] = { "YUY2", "supported formats", "GRAY8", "NV12",
-    "ABGR", NULL
+  const gchar *ayuv[] = { "AYUV", "supported formats", "GRAY8", "NV12",
+    "YUY2", "ABGR", NULL
   };
   const gchar *made_up[] = { "NOT_A_FORMAT", "supported formats", NULL };
   const gchar *audio[] = { "audio/x-raw", "raw video", NULL };
   const gchar *gl[] = { "memory:GLMemory", "system memory", NULL };
 
-  check_refused ("video/x-raw, format=YUY2, width=64, height=48, "
-      "framerate=25/1", yuy2);
+  check_refused ("video/x-raw, format=AYUV, width=64, height=48, "
+      "framerate=25/1", ayuv);
   check_refused ("video/x-raw, format=NOT_A_FORMAT, width=64, height=48, "
       "framerate=25/1", made_up);
   check_refused ("audio/x-raw, format=S16LE, rate=48000, channels=1, "
@@ -952,7 +952,7 @@ GST_START_TEST (test_refused_caps_in_pipeline)
   GstElement *filter = gst_element_factory_make ("capsfilter", NULL);
   GstElement *sharp = gst_element_factory_make ("cudasharpness", NULL);
   GstElement *sink = gst_element_factory_make ("fakesink", NULL);
-  GstCaps *caps = gst_caps_from_string ("video/x-raw, format=YUY2");
+  GstCaps *caps = gst_caps_from_string ("video/x-raw, format=AYUV");
   GstBus *bus = gst_element_get_bus (pipeline);
   GstMessage *msg;
   guint warnings = 0, errors = 0;
@@ -999,7 +999,7 @@ GST_START_TEST (test_speculative_queries_are_quiet)
   GstPad *sinkpad = gst_element_get_static_pad (h->element, "sink");
   GRand *rand = g_rand_new_with_seed (20);
   const gchar *refused[] = {
-    "video/x-raw, format=YUY2, width=64, height=48, framerate=25/1",
+    "video/x-raw, format=AYUV, width=64, height=48, framerate=25/1",
     "audio/x-raw, format=S16LE, rate=48000, channels=1, layout=interleaved",
     "video/x-raw(memory:GLMemory), format=RGBA, width=64, height=48",
   };
