@@ -21,8 +21,10 @@ esac
 # the decoders common files need (gstreamer1.0-libav: 10-bit H.264, HEVC,
 # ProRes... that the other plugin sets lack), libavutil (FFT of the
 # perceptual metrics), json-glib (sharpness-scan --merge reads JSON back),
-# and the Python side of the validation (oracles, natural images, FFmpeg's
-# blurdetect for comparison).
+# the Python side of the validation (oracles, natural images, FFmpeg's
+# blurdetect for comparison), and sharpness-monitor's (libsoup 3 and libyaml
+# to build it; Prometheus and promtool, gst-rtsp-server's introspection and
+# PIL for its tests, which skip with the reason without them).
 PACKAGES="gcc meson ninja-build pkg-config
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   libgstreamer-plugins-bad1.0-dev libgl-dev libavutil-dev libjson-glib-dev
@@ -30,7 +32,9 @@ PACKAGES="gcc meson ninja-build pkg-config
   gstreamer1.0-plugins-bad gstreamer1.0-libav
   python3 python3-gi python3-gst-1.0 gir1.2-gstreamer-1.0
   gir1.2-gst-plugins-base-1.0 python3-numpy python3-scipy python3-skimage
-  ffmpeg python3-jsonschema chromium"
+  ffmpeg python3-jsonschema chromium
+  libsoup-3.0-dev libyaml-dev
+  prometheus gir1.2-gst-rtsp-server-1.0 python3-pil"
 # The test suite only: Slurm for the archive-scan job array (tests/slurm
 # starts a cluster of its own for the length of the test).
 [ "$mode" = test ] && PACKAGES="$PACKAGES slurm-wlm munge"

@@ -158,6 +158,18 @@ finish_blur (SharpnessContent * c, SharpnessContentResult * r)
 
 /* ---- black and freeze stretches ------------------------------------- */
 
+/* @t, a time of the frame whose pts is @pts, taken back to @start, the pts
+ * of the stretch's first frame (detectors report a stretch at a later
+ * frame than its first; both times run with the pts in a segment). */
+static guint64
+back_to (guint64 t, guint64 pts, guint64 start)
+{
+  if (t == SHARPNESS_TIME_NONE || pts == SHARPNESS_TIME_NONE ||
+      start == SHARPNESS_TIME_NONE || start > pts || pts - start > t)
+    return t;
+  return t - (pts - start);
+}
+
 static void
 stretch_open (Stretch * s, const SharpnessContentFrame * f, guint64 start,
     guint64 start_frame)
@@ -166,8 +178,10 @@ stretch_open (Stretch * s, const SharpnessContentFrame * f, guint64 start,
   s->open = TRUE;
   s->start = start;
   s->start_frame = start_frame;
-  s->running_time = f ? f->running_time : SHARPNESS_TIME_NONE;
-  s->stream_time = f ? f->stream_time : SHARPNESS_TIME_NONE;
+  s->running_time = f ? back_to (f->running_time, f->pts, start) :
+      SHARPNESS_TIME_NONE;
+  s->stream_time = f ? back_to (f->stream_time, f->pts, start) :
+      SHARPNESS_TIME_NONE;
 }
 
 static void
@@ -307,7 +321,7 @@ push_freeze (SharpnessContent * c, const SharpnessContentFrame * f,
   r->freeze_mafd = z.mafd;
   r->keep_reference = z.keep_reference;
   if (ev & SHARPNESS_FREEZE_EVENT_START) {
-    stretch_open (s, NULL, z.start, z.start_frame);
+    stretch_open (s, f, z.start, z.start_frame);
     /* The frames from the reference to this one: frozen, not seen as
      * such while they passed. */
     s->kind_frames = f->index >= z.start_frame ? f->index - z.start_frame :

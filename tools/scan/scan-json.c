@@ -12,53 +12,12 @@
 
 #include "scan.h"
 #include "scan-setup.h"
+#include "sharpness-tool-json.h"
 
 #define ns_to_s scan_ns_to_s
 
-/* JSON text: numbers that are not finite become null. */
-static void
-json_string (GString * out, const gchar * s)
-{
-  if (!s) {
-    g_string_append (out, "null");
-    return;
-  }
-  g_string_append_c (out, '"');
-  for (const guchar * p = (const guchar *) s; *p; p++) {
-    switch (*p) {
-      case '"':
-        g_string_append (out, "\\\"");
-        break;
-      case '\\':
-        g_string_append (out, "\\\\");
-        break;
-      case '\n':
-        g_string_append (out, "\\n");
-        break;
-      case '\r':
-        g_string_append (out, "\\r");
-        break;
-      case '\t':
-        g_string_append (out, "\\t");
-        break;
-      default:
-        if (*p < 0x20)
-          g_string_append_printf (out, "\\u%04x", *p);
-        else
-          g_string_append_c (out, *p);
-    }
-  }
-  g_string_append_c (out, '"');
-}
-
-static void
-json_number (GString * out, gdouble v)
-{
-  if (isfinite (v))
-    g_string_append_printf (out, "%.10g", v);
-  else
-    g_string_append (out, "null");
-}
+#define json_string sharpness_json_string
+#define json_number sharpness_json_number
 
 /* Every bit of a double, for the numbers a merge reads back. */
 static void

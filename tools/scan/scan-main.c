@@ -17,6 +17,7 @@
 
 #include "scan-scheduler.h"
 #include "scan-setup.h"
+#include "sharpness-tool-gpu.h"
 
 /* The inputs: the command line's, then --input-list's, directories
  * replaced by their files; NULL, with a message, when they are wrong. */
@@ -115,15 +116,15 @@ main (int argc, char **argv)
   scan_errors_init ();
 
   if (s->cpu) {
-    scan_gpu_rank_decoders (GST_RANK_NONE);
+    sharpness_tool_gpu_rank_decoders (GST_RANK_NONE);
   } else {
-    gboolean nv_decoders = scan_gpu_rank_decoders (GST_RANK_NONE);
+    gboolean nv_decoders = sharpness_tool_gpu_rank_decoders (GST_RANK_NONE);
 
     if ((nv_decoders || needs_gpu (s)) &&
-        scan_gpu_backend_usable (&sched.cuda_context))
+        sharpness_tool_gpu_backend_usable (-1, &sched.cuda_context))
       gpu = TRUE;
     if (gpu && nv_decoders)
-      s->gpu_decode = scan_gpu_rank_decoders (GST_RANK_PRIMARY + 1);
+      s->gpu_decode = sharpness_tool_gpu_rank_decoders (GST_RANK_PRIMARY + 1);
   }
   if (!s->cpu && !gpu && needs_gpu (s)) {
     /* The element leaves such frames unscored rather than fall behind a

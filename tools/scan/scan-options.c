@@ -11,21 +11,17 @@
 #include <math.h>
 
 #include "scan-setup.h"
+#include "sharpness-tool-rule.h"
 
-/* The default rule, chosen and measured on the labelled detection suite
- * (docs/validation/detection.md): the content-normalised blur effect with
- * an absolute threshold (a shot out of focus from its first frame has no
- * sharp frame to be judged against) and the relative rule (milder blurs
- * within a shot); in builds without it, the Laplacian with the relative
- * rule.  Other metrics default to the relative rule. */
-#define DEFAULT_METRICS "blur-effect"
-#define FALLBACK_METRICS "laplacian"
-#define DEFAULT_BLUR_EFFECT_THRESHOLD 0.5
-#define DEFAULT_BLUR_EFFECT_RELATIVE 0.8
-#define DEFAULT_RELATIVE 0.6
-#define DEFAULT_WINDOW 25
-#define DEFAULT_MIN_DURATION 0.5
-#define DEFAULT_MAX_GAP 2
+/* The default rule: tools/common/sharpness-tool-rule.h. */
+#define DEFAULT_METRICS SHARPNESS_TOOL_DEFAULT_METRIC
+#define FALLBACK_METRICS SHARPNESS_TOOL_FALLBACK_METRIC
+#define DEFAULT_BLUR_EFFECT_THRESHOLD SHARPNESS_TOOL_BLUR_EFFECT_THRESHOLD
+#define DEFAULT_BLUR_EFFECT_RELATIVE SHARPNESS_TOOL_BLUR_EFFECT_RELATIVE
+#define DEFAULT_RELATIVE SHARPNESS_TOOL_DEFAULT_RELATIVE
+#define DEFAULT_WINDOW SHARPNESS_TOOL_DEFAULT_WINDOW
+#define DEFAULT_MIN_DURATION SHARPNESS_TOOL_DEFAULT_MIN_DURATION
+#define DEFAULT_MAX_GAP SHARPNESS_TOOL_DEFAULT_MAX_GAP
 /* The element's `window` range. */
 #define MAX_WINDOW 10000
 #define MAX_JOBS 1024

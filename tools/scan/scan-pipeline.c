@@ -18,6 +18,7 @@
 
 #include "scan-job.h"
 #include "scan-setup.h"
+#include "sharpness-tool-gpu.h"
 
 static gboolean
 is_video_pad (GstPad * pad)
@@ -31,21 +32,6 @@ is_video_pad (GstPad * pad)
     return video;
   }
   return g_str_has_prefix (GST_PAD_NAME (pad), "video");
-}
-
-/* Whether what @pad can produce includes CUDA memory: a GPU decoder. */
-static gboolean
-offers_cuda (GstPad * pad)
-{
-  GstCaps *caps = gst_pad_query_caps (pad, NULL);
-  gboolean cuda = FALSE;
-
-  for (guint i = 0; caps && i < gst_caps_get_size (caps) && !cuda; i++) {
-    GstCapsFeatures *f = gst_caps_get_features (caps, i);
-    cuda = f && gst_caps_features_contains (f, "memory:CUDAMemory");
-  }
-  gst_clear_caps (&caps);
-  return cuda;
 }
 
 /* The converter between the decoder's @pad and the scorers, or NULL to
@@ -67,7 +53,7 @@ make_converter (ScanJob * job, GstPad * pad, GstPad * queue_sink)
     "cudaconvertscale"
   };
 
-  if (job->file.settings->gpu_decode && offers_cuda (pad)) {
+  if (job->file.settings->gpu_decode && sharpness_tool_pad_offers_cuda (pad)) {
     GstCaps *accepted, *offered;
     gboolean direct;
 

@@ -1,6 +1,6 @@
 /* sharpness-scan: what main sets up before the scan: the inputs
- * (scan-inputs.c), GPU decoding (scan-gpu.c) and the output files
- * (scan-outfile.c).
+ * (scan-inputs.c) and the output files (scan-outfile.c); GPU decoding is
+ * tools/common/sharpness-tool-gpu.h.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -78,15 +78,6 @@ void scan_inputs_expand (GPtrArray * inputs);
 /* The URI of @input (a URI, a file name, or '-' for standard input), or
  * NULL. */
 gchar *scan_inputs_to_uri (const gchar * input);
-
-/* GPU decoding (scan-gpu.c). */
-/* Sets the rank of the NVIDIA decoders: above the software decoders (GPU
- * decoding, frames in CUDA memory) or out of autoplugging (--cpu).
- * Returns TRUE when there is at least one. */
-gboolean scan_gpu_rank_decoders (guint rank);
-/* Whether cudasharpness can score on a GPU; the CUDA context it made goes
- * to @context, for the pipelines to share. */
-gboolean scan_gpu_backend_usable (GstContext ** context);
 
 /* Output files (scan-outfile.c): written to a temporary file beside
  * them, renamed over them once complete; '-' is standard output. */

@@ -1,5 +1,6 @@
-/* sharpness-scan: GPU decoding: the NVIDIA decoders' rank, and whether the
- * CUDA backend is usable.
+/* The tools' GPU set-up (sharpness-scan, sharpness-monitor): the NVIDIA
+ * decoders' rank, whether the CUDA backend is usable, whether a pad
+ * gives CUDA memory.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -10,7 +11,7 @@
 
 #include <string.h>
 
-#include "scan-setup.h"
+#include "sharpness-tool-gpu.h"
 
 static gboolean
 is_nv_decoder (GstPluginFeature * feature)
@@ -30,7 +31,7 @@ is_nv_decoder (GstPluginFeature * feature)
  * decoding, frames in CUDA memory) or out of autoplugging (--cpu).
  * Returns TRUE when there is at least one. */
 gboolean
-scan_gpu_rank_decoders (guint rank)
+sharpness_tool_gpu_rank_decoders (guint rank)
 {
   GList *features = gst_registry_get_feature_list (gst_registry_get (),
       GST_TYPE_ELEMENT_FACTORY);
@@ -46,10 +47,10 @@ scan_gpu_rank_decoders (guint rank)
 }
 
 /* Whether cudasharpness can score on a GPU: its backend=cuda refuses to
- * start without a usable device.  The CUDA context it made goes to
- * @context, for the pipelines to share. */
+ * start without a usable device (@device_id, -1: any).  The CUDA context
+ * it made goes to @context, for the pipelines to share. */
 gboolean
-scan_gpu_backend_usable (GstContext ** context)
+sharpness_tool_gpu_backend_usable (gint device_id, GstContext ** context)
 {
   GstElement *e = gst_element_factory_make ("cudasharpness", NULL);
   GstQuery *query;
@@ -59,6 +60,7 @@ scan_gpu_backend_usable (GstContext ** context)
   if (!e)
     return FALSE;
   gst_util_set_object_arg (G_OBJECT (e), "backend", "cuda");
+  g_object_set (e, "cuda-device-id", device_id, NULL);
   ok = gst_element_set_state (e, GST_STATE_PAUSED) !=
       GST_STATE_CHANGE_FAILURE;
   if (ok) {
@@ -76,4 +78,18 @@ scan_gpu_backend_usable (GstContext ** context)
   gst_element_set_state (e, GST_STATE_NULL);
   gst_object_unref (e);
   return ok;
+}
+
+gboolean
+sharpness_tool_pad_offers_cuda (GstPad * pad)
+{
+  GstCaps *caps = gst_pad_query_caps (pad, NULL);
+  gboolean cuda = FALSE;
+
+  for (guint i = 0; caps && i < gst_caps_get_size (caps) && !cuda; i++) {
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+    cuda = f && gst_caps_features_contains (f, "memory:CUDAMemory");
+  }
+  gst_clear_caps (&caps);
+  return cuda;
 }

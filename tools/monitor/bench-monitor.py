@@ -1,0 +1,792 @@
+#!/usr/bin/env python3
+# sharpness-monitor's benchmark, for a GPU machine (docs/reference/
+# sharpness-monitor.md, "Benchmark"): N channels of 1080p30 H.264 at real
+# rate from paced senders on the loopback (a pre-encoded clip that the
+# senders only send), through the monitor (classical metric, black and
+# freeze, alarms, a webhook).  Two commands, each under 10 minutes:
+#
+#   bench-monitor.py --out DIR           the ladder, decoders alone, /metrics
+#   bench-monitor.py --out DIR --soak    the soak (8 minutes at 64 channels)
+#
+#   - monitor: N = 16, 64, then doubling and bisection to the largest N at
+#     which every channel keeps >= 99 % of the source's 30 fps; per step
+#     the monitor's CPU (per channel), the host's CPU, NVDEC utilisation
+#     (nvidia-smi), RSS;
+#   - decoders alone, in the same run: the largest N of `udpsrc ! tsdemux
+#     ! h264parse ! nvh264dec ! fakesink` chains in one gst-launch-1.0
+#     (one CUDA context, as in the monitor);
+#   - alarm latency: each sender notes when the clip's first black frame
+#     leaves it; latency = black alarm's webhook received - (that time +
+#     the black onset); p50 and p99;
+#   - /metrics render time at 200 channels;
+#   - with --soak: RSS over the soak, its growth after the warm-up.
+# Writes DIR/results.csv, results.md and results-summary.txt (soak.* with
+# --soak; the summary is also printed), and every process's log in DIR/logs.
+#
+# Needs no GStreamer Python bindings, no Python package beyond the
+# standard library and no network: Python 3, gst-launch-1.0 and the
+# GStreamer runtime on PATH and LD_LIBRARY_PATH (the staged runtime's
+# env.sh), the build's sharpness-monitor and plugin, the clips of
+# tools/monitor/make-bench-clips.sh.  `--quick` (320x180, CPU decoding,
+# N = 2 and 4) checks the program itself on a machine without a GPU.
+#
+# Copyright (C) 2026 The gst-sharpness authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import argparse
+import csv
+import http.server
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+HOST = '127.0.0.1'
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, '..', '..'))
+# The clips' layout (tools/monitor/make-bench-clips.sh).
+FPS = 30
+CLIP_FRAMES = 600
+BLACK_FRAME = 300
+BLACK_ONSET = 1.0
+TS = 188
+DGRAM = 7 * TS          # 1316 bytes, as udpsink sends MPEG-TS
+SENDERS_PER_PROCESS = 16
+STAGGER_S = 3.0         # channels start spread over this much
+
+
+def log(*a):
+    print(*a, flush=True)
+
+
+def free_port(kind=socket.SOCK_STREAM):
+    s = socket.socket(socket.AF_INET, kind)
+    s.bind((HOST, 0))
+    p = s.getsockname()[1]
+    s.close()
+    return p
+
+
+# ---- the senders: the clip paced by its PCR, timestamps continuous -------
+
+def _ts_get(b):
+    return (((b[0] >> 1) & 7) << 30 | b[1] << 22 | (b[2] >> 1) << 15 |
+            b[3] << 7 | b[4] >> 1)
+
+
+def _ts_put(buf, o, v):
+    v &= (1 << 33) - 1
+    buf[o] = (buf[o] & 0xf0) | ((v >> 30) & 7) << 1 | 1
+    buf[o + 1] = (v >> 22) & 0xff
+    buf[o + 2] = ((v >> 15) & 0x7f) << 1 | 1
+    buf[o + 3] = (v >> 7) & 0xff
+    buf[o + 4] = (v & 0x7f) << 1 | 1
+
+
+class Clip:
+    """The clip's packets, when each is due (from its PCR), and the places
+    to rewrite so that loop k continues loop k-1: PTS/DTS and PCR moved on
+    by k clip lengths, continuity counters by k times each PID's count (a
+    real feed does not jump back every 20 s, and the demuxer would drop
+    data at each jump).  Plain Python: the GPU machine's Python has no
+    GStreamer bindings."""
+
+    def __init__(self, path):
+        with open(path, 'rb') as f:
+            data = bytearray(f.read())
+        n = len(data) // TS
+        del data[n * TS:]
+        if n == 0 or any(data[i * TS] != 0x47 for i in range(n)):
+            sys.exit('bench-monitor: %s is not an MPEG-TS' % path)
+        # Whole datagrams: null packets (PID 0x1fff) at the end.
+        while n % 7:
+            data += bytes([0x47, 0x1f, 0xff, 0x10]) + bytes(TS - 4)
+            n += 1
+        self.base = bytes(data)
+        self.n = n
+        counts, payload_at = {}, []
+        self.pts_at, self.pcr_at = [], []
+        pcr_idx, pcr_val = [], []
+        video_pts = {}
+        for i in range(n):
+            o0 = i * TS
+            pid = (data[o0 + 1] & 0x1f) << 8 | data[o0 + 2]
+            afc = (data[o0 + 3] >> 4) & 3
+            if pid == 0x1fff:
+                continue
+            if afc & 1:
+                counts[pid] = counts.get(pid, 0) + 1
+                payload_at.append((o0 + 3, pid))
+            o = 4
+            if afc & 2:
+                alen = data[o0 + 4]
+                if alen >= 7 and data[o0 + 5] & 0x10:
+                    b = data[o0 + 6:o0 + 12]
+                    base = (b[0] << 25 | b[1] << 17 | b[2] << 9 | b[3] << 1 |
+                            b[4] >> 7)
+                    self.pcr_at.append(o0 + 6)
+                    pcr_idx.append(i)
+                    pcr_val.append(base * 300 + ((b[4] & 1) << 8 | b[5]))
+                o = 5 + alen
+            if not (data[o0 + 1] & 0x40) or not (afc & 1) or o + 14 > TS:
+                continue
+            p = o0 + o
+            if data[p:p + 3] != b'\x00\x00\x01':
+                continue
+            sid, flags = data[p + 3], data[p + 7] >> 6
+            if flags & 2:
+                self.pts_at.append(p + 9)
+                if 0xe0 <= sid <= 0xef:
+                    video_pts[_ts_get(data[p + 9:p + 14])] = i
+            if flags == 3:
+                self.pts_at.append(p + 14)
+        if not pcr_idx or not video_pts:
+            sys.exit('bench-monitor: no PCR or no video in %s' % path)
+        self.cc_at = [(at, counts[pid]) for at, pid in payload_at]
+        self.length = CLIP_FRAMES / FPS
+        # Each datagram is due at its first packet's time, interpolated
+        # between the PCRs around it.
+        due, j = [], 0
+        t0 = pcr_val[0]
+        for i in range(0, n, 7):
+            while j + 1 < len(pcr_idx) and pcr_idx[j + 1] <= i:
+                j += 1
+            if i <= pcr_idx[0]:
+                t = 0.0
+            elif j + 1 < len(pcr_idx):
+                a, b = pcr_idx[j], pcr_idx[j + 1]
+                t = (pcr_val[j] + (pcr_val[j + 1] - pcr_val[j]) *
+                     (i - a) / (b - a) - t0) / 27e6
+            else:
+                t = (pcr_val[-1] - t0) / 27e6
+            due.append(min(t, self.length - 1e-3))
+        self.due = due
+        self.dgrams = n // 7
+        first = min(video_pts)
+        black = first + BLACK_FRAME * 90000 // FPS
+        hit = [i for p, i in video_pts.items() if abs(p - black) <= 1]
+        if not hit:
+            sys.exit('bench-monitor: no frame at %g s in %s (made by '
+                     'make-bench-clips.sh?)' % (BLACK_FRAME / FPS, path))
+        self.black_dgram = hit[0] // 7
+        self.loops = {}
+
+    def loop(self, k):
+        """The bytes of loop @k."""
+        if k in self.loops:
+            return self.loops[k]
+        a = bytearray(self.base)
+        for at, cnt in self.cc_at:
+            a[at] = (a[at] & 0xf0) | ((a[at] + k * cnt) & 15)
+        d90 = int(round(self.length * 90000)) * k
+        for at in self.pts_at:
+            _ts_put(a, at, _ts_get(a[at:at + 5]) + d90)
+        for at in self.pcr_at:
+            b = a[at:at + 5]
+            base = (b[0] << 25 | b[1] << 17 | b[2] << 9 | b[3] << 1 |
+                    b[4] >> 7)
+            base = (base + d90) & ((1 << 33) - 1)
+            a[at] = base >> 25
+            a[at + 1] = (base >> 17) & 0xff
+            a[at + 2] = (base >> 9) & 0xff
+            a[at + 3] = (base >> 1) & 0xff
+            a[at + 4] = (base & 1) << 7 | (b[4] & 0x7f)
+        data = memoryview(bytes(a))
+        # Loops no channel of this process will play again.
+        for old in [j for j in self.loops if j < k - 1]:
+            del self.loops[old]
+        self.loops[k] = data
+        return data
+
+
+def run_senders(clip_path, ports, events_file, first_index):
+    """Paced senders for @ports, one thread: each channel sends the clip
+    in a loop at its PCR's pace; the wall-clock time at which each loop's
+    first black frame leaves is appended to @events_file."""
+    clip = Clip(clip_path)
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *a: stop.append(1))
+    out = open(events_file, 'a')
+    t0 = time.monotonic() + 0.5
+    chans = []
+    for j, port in enumerate(ports):
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        idx = first_index + j
+        chans.append({'port': port, 'sock': s, 'k': 0, 'd': 0,
+                      't0': t0 + STAGGER_S * (idx % 64) / 64.0})
+    while not stop:
+        now = time.monotonic()
+        nxt = now + 0.005
+        for c in chans:
+            data = clip.loop(c['k'])
+            while True:
+                due = c['t0'] + c['k'] * clip.length + clip.due[c['d']]
+                if due > now:
+                    nxt = min(nxt, due)
+                    break
+                d = c['d']
+                try:
+                    c['sock'].sendto(data[d * DGRAM:(d + 1) * DGRAM],
+                                     (HOST, c['port']))
+                except OSError:
+                    pass
+                if d == clip.black_dgram:
+                    out.write(json.dumps({'port': c['port'],
+                                          'black': time.time()}) + '\n')
+                    out.flush()
+                c['d'] += 1
+                if c['d'] == clip.dgrams:
+                    c['d'] = 0
+                    c['k'] += 1
+                    data = clip.loop(c['k'])
+        time.sleep(max(0.0, nxt - time.monotonic()))
+
+
+def start_senders(run, args, ports, tag):
+    events = os.path.join(run.tmp, 'black-%s.jsonl' % tag)
+    open(events, 'w').close()
+    for g in range(0, len(ports), SENDERS_PER_PROCESS):
+        run.start([sys.executable, __file__, '--senders', args.clip, events,
+                   str(g)] + [str(p) for p in ports[g:g +
+                                                    SENDERS_PER_PROCESS]],
+                  'senders-%s-%d' % (tag, g))
+    return events
+
+
+# ---- processes, probes ----------------------------------------------------
+
+class Run:
+    """The processes of one step, stopped at its end."""
+
+    def __init__(self, tmp):
+        self.tmp = tmp
+        self.procs = []
+
+    def start(self, cmd, name, stdout=None):
+        f = open(os.path.join(self.tmp, name + '.log'), 'w')
+        p = subprocess.Popen(cmd, stdout=stdout or f, stderr=f,
+                             stdin=subprocess.DEVNULL,
+                             start_new_session=True,
+                             text=stdout is not None)
+        self.procs.append(p)
+        return p
+
+    def stop(self):
+        for p in reversed(self.procs):
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGTERM)
+        for p in reversed(self.procs):
+            try:
+                p.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait(10)
+        self.procs = []
+
+
+def http_get(port, path, timeout=10):
+    with urllib.request.urlopen('http://%s:%d%s' % (HOST, port, path),
+                                timeout=timeout) as r:
+        return r.read()
+
+
+def wait_http(port, proc, seconds=60):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            http_get(port, '/healthz', 2)
+            return True
+        except OSError:
+            time.sleep(0.3)
+    return False
+
+
+def cpu_seconds(pid):
+    with open('/proc/%d/stat' % pid) as f:
+        fields = f.read().rsplit(')', 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
+
+
+def host_cpu():
+    """(busy, total) jiffies of the whole host."""
+    with open('/proc/stat') as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    idle = v[3] + (v[4] if len(v) > 4 else 0)
+    return sum(v) - idle, sum(v)
+
+
+def rss_kb(pid):
+    with open('/proc/%d/status' % pid) as f:
+        for line in f:
+            if line.startswith('VmRSS:'):
+                return int(line.split()[1])
+    return 0
+
+
+class Nvdec:
+    """nvidia-smi's decoder and GPU utilisation, sampled every second."""
+
+    def __init__(self):
+        self.samples = []
+        self.proc = None
+        if shutil.which('nvidia-smi'):
+            self.proc = subprocess.Popen(
+                ['nvidia-smi', '--query-gpu=utilization.decoder,'
+                 'utilization.gpu', '--format=csv,noheader,nounits',
+                 '-lms', '1000'], stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL, text=True)
+            threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            try:
+                self.samples.append([float(x) for x in line.split(',')])
+            except ValueError:
+                pass
+
+    def mean_since(self, n0, col):
+        s = [x[col] for x in self.samples[n0:] if len(x) > col]
+        return statistics.mean(s) if s else float('nan')
+
+    def stop(self):
+        if self.proc:
+            self.proc.terminate()
+            self.proc.wait(10)
+
+
+def device_name():
+    if not shutil.which('nvidia-smi'):
+        return 'no NVIDIA GPU (nvidia-smi missing)'
+    r = subprocess.run(['nvidia-smi', '--query-gpu=name,driver_version',
+                        '--format=csv,noheader'], capture_output=True,
+                       text=True, timeout=60)
+    return r.stdout.strip().replace('\n', '; ') or 'nvidia-smi failed'
+
+
+class Webhook:
+    """Notes when each channel's black alarm fires."""
+
+    def __init__(self):
+        self.fired = []
+        hook = self
+
+        class H(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                t = time.time()
+                n = int(self.headers.get('Content-Length', 0))
+                try:
+                    body = json.loads(self.rfile.read(n))
+                    for a in body.get('alerts', []):
+                        if a.get('status') == 'firing' and \
+                                a['labels'].get('kind') == 'black':
+                            hook.fired.append((a['labels']['channel'], t))
+                except (ValueError, KeyError):
+                    pass
+                self.send_response(200)
+                self.end_headers()
+
+            def log_message(self, *a):
+                pass
+        self.srv = http.server.ThreadingHTTPServer((HOST, 0), H)
+        self.srv.daemon_threads = True
+        threading.Thread(target=self.srv.serve_forever, daemon=True).start()
+        self.url = 'http://%s:%d/' % (HOST, self.srv.server_address[1])
+
+    def close(self):
+        self.srv.shutdown()
+        self.srv.server_close()
+
+
+def write_config(path, ports, metric):
+    with open(path, 'w') as f:
+        f.write('defaults:\n  metric: %s\n  threshold: 0\n'
+                '  relative-threshold: 0.5\n  alarms:\n'
+                '    black: {onset: %g}\n    freeze: {onset: 2}\n'
+                '    no-signal: {onset: 5}\nchannels:\n' % (metric,
+                                                           BLACK_ONSET))
+        for i, port in enumerate(ports):
+            f.write('  - name: ch%03d\n    uri: udp://%s:%d\n' % (i, HOST,
+                                                                  port))
+
+
+def percentile(values, q):
+    if not values:
+        return float('nan')
+    v = sorted(values)
+    k = min(len(v) - 1, max(0, int(round(q / 100.0 * (len(v) - 1)))))
+    return v[k]
+
+
+def read_black(path):
+    out = {}
+    with open(path) as f:
+        for line in f:
+            try:
+                e = json.loads(line)
+            except ValueError:
+                continue
+            out.setdefault(e['port'], []).append(e['black'])
+    return out
+
+
+# ---- the steps -------------------------------------------------------------
+
+def monitor_step(args, tmp, n, seconds, warmup, metrics=False):
+    """N channels through the monitor; returns the step's measurements."""
+    run = Run(tmp)
+    hook = Webhook()
+    nv = Nvdec()
+    ports = [free_port(socket.SOCK_DGRAM) for _ in range(n)]
+    cfg = os.path.join(tmp, 'channels-%d.yaml' % n)
+    write_config(cfg, ports, args.metric)
+    http_port = free_port()
+    res = {'n': n}
+    try:
+        cmd = [args.monitor, '--config', cfg, '--listen', '%s:%d' % (
+            HOST, http_port), '--webhook', hook.url, '-q']
+        if args.cpu:
+            cmd.append('--cpu')
+        mon = run.start(cmd, 'monitor-%d' % n)
+        if not wait_http(http_port, mon):
+            raise RuntimeError('the monitor did not start: %s' % os.path.join(
+                tmp, 'monitor-%d.log' % n))
+        black = start_senders(run, args, ports, 'm%d' % n)
+        time.sleep(warmup)
+
+        def scored():
+            return {c['name']: c['frames_scored'] for c in json.loads(
+                http_get(http_port, '/api/channels', 30))}
+        s0, t0, c0, h0 = scored(), time.monotonic(), cpu_seconds(mon.pid), \
+            host_cpu()
+        nv0 = len(nv.samples)
+        rss = []
+        end = time.monotonic() + seconds
+        while time.monotonic() < end and mon.poll() is None:
+            time.sleep(min(5, max(0.1, end - time.monotonic())))
+            rss.append(rss_kb(mon.pid))
+        if mon.poll() is not None:
+            raise RuntimeError('the monitor stopped (exit %s)' % mon.poll())
+        s1, t1, c1, h1 = scored(), time.monotonic(), cpu_seconds(mon.pid), \
+            host_cpu()
+        rates = [(s1[k] - s0.get(k, 0)) / (t1 - t0) for k in s1]
+        res.update({
+            'min_fps': min(rates), 'mean_fps': statistics.mean(rates),
+            'holds': min(rates) >= 0.99 * FPS,
+            'monitor_cpu_cores': (c1 - c0) / (t1 - t0),
+            'cpu_per_channel': (c1 - c0) / (t1 - t0) / n,
+            'host_cpu_busy': (h1[0] - h0[0]) / max(1, h1[1] - h0[1]),
+            'nvdec_util': nv.mean_since(nv0, 0),
+            'gpu_util': nv.mean_since(nv0, 1),
+            'rss_first_kb': rss[0] if rss else 0,
+            'rss_last_kb': rss[-1] if rss else 0,
+            'rss_max_kb': max(rss) if rss else 0,
+        })
+        if len(rss) >= 4:
+            warm = rss[len(rss) // 4]
+            res['rss_growth_after_warmup_pct'] = 100.0 * (
+                rss[-1] - warm) / warm
+        # Alarm latency: the black alarm is due BLACK_ONSET after the
+        # black frame left the sender; the latest such time before the
+        # webhook arrived is the one that fired it.
+        sent = read_black(black)
+        lat = []
+        for name, t in hook.fired:
+            due = [b + BLACK_ONSET for b in sent.get(ports[int(name[2:])], [])
+                   if b + BLACK_ONSET <= t + 0.5]
+            if due:
+                lat.append(t - max(due))
+        res['alarms'] = len(lat)
+        res['alarm_latency_p50_ms'] = 1000 * percentile(lat, 50)
+        res['alarm_latency_p99_ms'] = 1000 * percentile(lat, 99)
+        if metrics:
+            times = []
+            for _ in range(30):
+                a = time.monotonic()
+                http_get(http_port, '/metrics', 30)
+                times.append(time.monotonic() - a)
+            res['metrics_render_p50_ms'] = 1000 * percentile(times, 50)
+            res['metrics_render_p99_ms'] = 1000 * percentile(times, 99)
+    finally:
+        run.stop()
+        nv.stop()
+        hook.close()
+    return res
+
+
+def decoder_step(args, tmp, n, seconds, warmup):
+    """N chains `udpsrc ! tsdemux ! h264parse ! DECODER ! fakesink` in one
+    gst-launch-1.0 (one pipeline: one CUDA context), fed like the
+    monitor's channels; frames counted by fpsdisplaysink."""
+    run = Run(tmp)
+    nv = Nvdec()
+    ports = [free_port(socket.SOCK_DGRAM) for _ in range(n)]
+    chains = []
+    for i, port in enumerate(ports):
+        chains.append(
+            'udpsrc address=%s port=%d caps="video/mpegts,systemstream=true"'
+            ' ! tsdemux ignore-pcr=true ! h264parse ! %s ! fpsdisplaysink '
+            'name=d%d video-sink=fakesink text-overlay=false sync=false '
+            'signal-fps-measurements=false fps-update-interval=500'
+            % (HOST, port, args.decoder, i))
+    counts = {}
+    lock = threading.Lock()
+    line_re = re.compile(r'FPSDisplaySink:d(\d+): last-message = rendered: '
+                         r'(\d+)')
+    try:
+        # gst-launch-1.0 -v prints fpsdisplaysink's counts; the shell
+        # splits the description as a user's command line would.
+        p = run.start(['sh', '-c', 'exec gst-launch-1.0 -v ' +
+                       ' '.join(chains)], 'decoders-%d' % n,
+                      stdout=subprocess.PIPE)
+
+        def reader():
+            for line in p.stdout:
+                m = line_re.search(line)
+                if m:
+                    with lock:
+                        counts[int(m.group(1))] = (time.monotonic(),
+                                                   int(m.group(2)))
+        threading.Thread(target=reader, daemon=True).start()
+        time.sleep(2)
+        start_senders(run, args, ports, 'd%d' % n)
+        time.sleep(warmup)
+        nv0 = len(nv.samples)
+        with lock:
+            c0 = dict(counts)
+        time.sleep(seconds)
+        with lock:
+            c1 = dict(counts)
+        if p.poll() is not None:
+            raise RuntimeError('gst-launch-1.0 stopped (exit %s): %s' % (
+                p.poll(), os.path.join(tmp, 'decoders-%d.log' % n)))
+        rates = []
+        for i in range(n):
+            if i in c0 and i in c1 and c1[i][0] > c0[i][0]:
+                rates.append((c1[i][1] - c0[i][1]) / (c1[i][0] - c0[i][0]))
+            else:
+                rates.append(0.0)
+        return {'n': n, 'min_fps': min(rates),
+                'mean_fps': statistics.mean(rates),
+                'holds': min(rates) >= 0.99 * FPS,
+                'nvdec_util': nv.mean_since(nv0, 0),
+                'gpu_util': nv.mean_since(nv0, 1)}
+    finally:
+        run.stop()
+        nv.stop()
+
+
+def search(step, tries, grow, max_n, resolution, rows, kind):
+    """The largest N that holds: @tries in order, then N grown by @grow
+    until one fails, then bisection down to @resolution channels."""
+    lo, hi = 0, None
+
+    def trial(n):
+        log('%s, %d channels' % (kind, n))
+        r = step(n)
+        log('  ' + ', '.join('%s=%s' % (k, fmt(v)) for k, v in r.items()))
+        rows.append(dict(r, step=kind))
+        return r['holds']
+    for n in tries:
+        if n > max_n:
+            break
+        if trial(n):
+            lo = n
+        else:
+            hi = n
+            break
+    while hi is None and lo and lo < max_n:
+        n = min(max_n, max(lo + resolution, int(lo * grow)))
+        if trial(n):
+            lo = n
+        else:
+            hi = n
+    while hi is not None and hi - lo > resolution:
+        n = (lo + hi) // 2
+        if trial(n):
+            lo = n
+        else:
+            hi = n
+    return lo, hi
+
+
+def fmt(v):
+    if isinstance(v, float):
+        return '%.3g' % v
+    return '' if v is None else str(v)
+
+
+KEYS = ['step', 'n', 'holds', 'min_fps', 'mean_fps', 'monitor_cpu_cores',
+        'cpu_per_channel', 'host_cpu_busy', 'nvdec_util', 'gpu_util',
+        'alarms', 'alarm_latency_p50_ms', 'alarm_latency_p99_ms',
+        'metrics_render_p50_ms', 'metrics_render_p99_ms', 'rss_first_kb',
+        'rss_last_kb', 'rss_max_kb', 'rss_growth_after_warmup_pct']
+
+
+def write_results(args, rows, summary):
+    name = 'soak' if args.soak else 'results'
+    with open(os.path.join(args.out, name + '.csv'), 'w', newline='') as f:
+        w = csv.DictWriter(f, fieldnames=KEYS, extrasaction='ignore')
+        w.writeheader()
+        for r in rows:
+            w.writerow(r)
+    with open(os.path.join(args.out, name + '.md'), 'w') as f:
+        f.write('# sharpness-monitor benchmark\n\n```\n%s\n```\n\n' %
+                '\n'.join(summary))
+        f.write('| ' + ' | '.join(KEYS) + ' |\n')
+        f.write('|' + ' --- |' * len(KEYS) + '\n')
+        for r in rows:
+            f.write('| ' + ' | '.join(fmt(r.get(k)) for k in KEYS) + ' |\n')
+    with open(os.path.join(args.out, name + '-summary.txt'), 'w') as f:
+        f.write('\n'.join(summary) + '\n')
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == '--senders':
+        return run_senders(sys.argv[2], [int(p) for p in sys.argv[5:]],
+                           sys.argv[3], int(sys.argv[4]))
+    ap = argparse.ArgumentParser(
+        description='sharpness-monitor benchmark (see the top of this file)')
+    ap.add_argument('--out', required=True, help='folder for the results')
+    build = os.environ.get('SHARPNESS_BUILD_ROOT', os.path.join(ROOT,
+                                                                'build'))
+    ap.add_argument('--monitor', default=os.path.join(
+        build, 'tools', 'monitor', 'sharpness-monitor'))
+    ap.add_argument('--clip', help='default: .bench-monitor/bench-1080p30.ts '
+                    '(bench-320x180.ts with --quick)')
+    ap.add_argument('--metric', default='laplacian')
+    ap.add_argument('--decoder', default='nvh264dec')
+    ap.add_argument('--channels', default='16,64',
+                    help='first steps, then doubling and bisection')
+    ap.add_argument('--max-n', type=int, default=320)
+    ap.add_argument('--resolution', type=int, default=8)
+    ap.add_argument('--seconds', type=int, default=20,
+                    help='measured seconds per step')
+    ap.add_argument('--warmup', type=int, default=8)
+    ap.add_argument('--metrics-n', type=int, default=200)
+    ap.add_argument('--soak', action='store_true',
+                    help='run the soak only (its own command)')
+    ap.add_argument('--soak-minutes', type=float, default=8)
+    ap.add_argument('--soak-n', type=int, default=64)
+    ap.add_argument('--cpu', action='store_true',
+                    help='CPU decoding and scoring in the monitor')
+    ap.add_argument('--quick', action='store_true',
+                    help='check the program: 320x180, CPU, N = 2 and 4')
+    args = ap.parse_args()
+    if args.quick:
+        args.cpu = True
+        args.decoder = 'avdec_h264'
+        args.channels, args.max_n, args.seconds, args.warmup = '2,4', 4, 12, 5
+        args.metrics_n, args.soak_minutes, args.soak_n = 4, 0.5, 2
+    if not args.clip:
+        args.clip = os.path.join(ROOT, '.bench-monitor', 'bench-%s.ts' % (
+            '320x180' if args.quick else '1080p30'))
+    for path, what in ((args.clip, 'the clip (tools/monitor/'
+                        'make-bench-clips.sh makes it)'),
+                       (args.monitor, 'sharpness-monitor (--monitor)')):
+        if not os.path.exists(path):
+            sys.exit('bench-monitor: %s missing: %s' % (path, what))
+    if not shutil.which('gst-launch-1.0'):
+        sys.exit('bench-monitor: gst-launch-1.0 not on PATH (source the '
+                 'staged runtime\'s env.sh)')
+    # The plugin of the monitor's own build first: the staged runtime's
+    # env.sh adds ./build, which may be another build.
+    plugins = os.path.normpath(os.path.join(os.path.dirname(
+        os.path.abspath(args.monitor)), '..', '..', 'gst'))
+    if os.path.isdir(plugins):
+        old = os.environ.get('GST_PLUGIN_PATH_1_0')
+        os.environ['GST_PLUGIN_PATH_1_0'] = plugins + (':' + old if old
+                                                       else '')
+    Clip(args.clip)     # checks the clip before anything starts
+    os.makedirs(args.out, exist_ok=True)
+    # Every process's log stays in OUT/logs, for a step that failed.
+    tmp = os.path.join(args.out, 'logs')
+    os.makedirs(tmp, exist_ok=True)
+    dev = device_name()
+    log('device: %s; host CPUs: %d; clip %s' % (dev, os.cpu_count(),
+                                                 args.clip))
+    rows, summary = [], ['device: %s, %d host CPUs, %s' % (
+        dev, os.cpu_count(), time.strftime('%Y-%m-%d %H:%M UTC',
+                                           time.gmtime()))]
+    started = time.monotonic()
+    try:
+        if args.soak:
+            log('soak: %d channels, %g minutes' % (args.soak_n,
+                                                    args.soak_minutes))
+            r = monitor_step(args, tmp, args.soak_n,
+                             int(args.soak_minutes * 60), args.warmup)
+            rows.append(dict(r, step='soak'))
+            summary.append(
+                'soak: %d channels, %g min: min %.2f fps, RSS %d -> %d kB '
+                '(%+.2f %% after the first quarter), alarm latency p99 '
+                '%.0f ms' % (args.soak_n, args.soak_minutes, r['min_fps'],
+                             r['rss_first_kb'], r['rss_last_kb'],
+                             r.get('rss_growth_after_warmup_pct',
+                                   float('nan')),
+                             r['alarm_latency_p99_ms']))
+        else:
+            tries = [int(x) for x in args.channels.split(',')]
+            best, fail = search(
+                lambda n: monitor_step(args, tmp, n, args.seconds,
+                                       args.warmup),
+                tries, 2, args.max_n, args.resolution, rows, 'monitor')
+            dbest, dfail = search(
+                lambda n: decoder_step(args, tmp, n, args.seconds,
+                                       args.warmup),
+                [best or tries[0]], 1.25, args.max_n, args.resolution, rows,
+                'decoders')
+            log('/metrics at %d channels' % args.metrics_n)
+            r = monitor_step(args, tmp, args.metrics_n, 5, args.warmup,
+                             metrics=True)
+            rows.append(dict(r, step='metrics'))
+            at = [x for x in rows if x['step'] == 'monitor' and
+                  x['n'] == best] or [{}]
+            at = at[0]
+            summary += [
+                'monitor: largest N with every channel >= 99 %% of %d fps: '
+                '%d (%s)' % (FPS, best, 'failed at %d' % fail if fail
+                             else 'every N tried held, up to --max-n'),
+                'decoders alone (%s ! fakesink): %d (%s)' % (
+                    args.decoder, dbest, 'failed at %d' % dfail if dfail
+                    else 'held up to --max-n'),
+                'monitor / decoders alone: %.0f %% (target >= 95 %%)' % (
+                    100.0 * best / dbest if dbest else float('nan')),
+                'at N=%d: alarm latency p50 %.0f ms, p99 %.0f ms over %s '
+                'alarms (target p99 <= 100 ms); monitor CPU %.2f cores '
+                '(%.3f per channel), host CPU busy %.0f %%, NVDEC %.0f %%, '
+                'GPU %.0f %%, RSS %.0f MB' % (
+                    best, at.get('alarm_latency_p50_ms', float('nan')),
+                    at.get('alarm_latency_p99_ms', float('nan')),
+                    at.get('alarms'), at.get('monitor_cpu_cores',
+                                             float('nan')),
+                    at.get('cpu_per_channel', float('nan')),
+                    100 * at.get('host_cpu_busy', float('nan')),
+                    at.get('nvdec_util', float('nan')),
+                    at.get('gpu_util', float('nan')),
+                    at.get('rss_max_kb', 0) / 1024.0),
+                '/metrics at %d channels: p50 %.1f ms, p99 %.1f ms (target '
+                '<= 20 ms)' % (args.metrics_n, r['metrics_render_p50_ms'],
+                               r['metrics_render_p99_ms'])]
+            failed = [x for x in rows if x['step'] == 'monitor' and
+                      x['n'] == fail]
+            if failed and failed[0].get('host_cpu_busy', 0) > 0.9:
+                summary.append('at N=%d the host CPU was %.0f %% busy: the '
+                               'host CPU is the limit' % (
+                                   fail, 100 * failed[0]['host_cpu_busy']))
+    finally:
+        summary.append('took %.1f min' % ((time.monotonic() - started) / 60))
+        write_results(args, rows, summary)
+    log('=== summary (%s)' % args.out)
+    for line in summary:
+        log(line)
+
+
+if __name__ == '__main__':
+    main()

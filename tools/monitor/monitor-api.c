@@ -1,0 +1,429 @@
+/* sharpness-monitor's routes: the page, /metrics, /healthz and the JSON
+ * API (docs/reference/sharpness-monitor.md, "HTTP API").  Channel names in paths are
+ * percent-decoded and looked up, never used as paths; URIs shown are
+ * stripped of their user information (passwords).
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "monitor-http.h"
+
+#define EVENTS_LIMIT 500
+
+/* The URI without user information. */
+static gchar *
+public_uri (const MonitorChannelConfig * cfg)
+{
+  GUri *u;
+  gchar *s;
+
+  if (!cfg->uri)
+    return g_strdup ("(source fragment)");
+  u = g_uri_parse (cfg->uri, G_URI_FLAGS_PARSE_RELAXED, NULL);
+  if (!u)
+    return g_strdup (cfg->uri);
+  s = g_uri_to_string_partial (u, G_URI_HIDE_USERINFO | G_URI_HIDE_AUTH_PARAMS);
+  g_uri_unref (u);
+  return s;
+}
+
+static void
+channel_json (MonitorChannel * c, GString * o, gboolean detail)
+{
+  MonitorChannelStats st;
+  gchar *uri = public_uri (c->cfg), *esc;
+  guint64 dropped = 0;
+
+  monitor_channel_snapshot (c, &st);
+  for (gint r = 0; r < MONITOR_N_DROP_REASONS; r++)
+    dropped += st.dropped[r];
+  g_string_append (o, "{\"name\":");
+  sharpness_json_string (o, c->cfg->name);
+  g_string_append (o, ",\"uri\":");
+  sharpness_json_string (o, uri);
+  g_free (uri);
+  g_string_append_printf (o, ",\"state\":\"%s\",\"up\":%s,\"metric\":\"%s\","
+      "\"threshold\":", monitor_channel_state_name (c->state),
+      c->state == MONITOR_CHANNEL_UP ? "true" : "false",
+      sharpness_metric_info[c->cfg->metric].nick);
+  sharpness_json_number (o, c->cfg->threshold);
+  g_string_append_printf (o, ",\"direction\":%d,\"score\":",
+      sharpness_metric_info[c->cfg->metric].direction);
+  sharpness_json_number (o, st.score);
+  g_string_append (o, ",\"content_state\":");
+  sharpness_json_string (o, st.content_state);
+  g_string_append_printf (o, ",\"frames_decoded\":%" G_GUINT64_FORMAT
+      ",\"frames_scored\":%" G_GUINT64_FORMAT ",\"frames_dropped\":%"
+      G_GUINT64_FORMAT ",\"blurry_frames\":%" G_GUINT64_FORMAT
+      ",\"reconnects\":%" G_GUINT64_FORMAT ",\"restarts\":%" G_GUINT64_FORMAT
+      ",\"width\":%d,\"height\":%d,\"fps\":", st.decoded, st.scored,
+      dropped, st.blurry, c->reconnects, c->restarts,
+      st.width, st.height);
+  sharpness_json_number (o, st.fps_d ? (gdouble) st.fps_n / st.fps_d : NAN);
+  g_string_append (o, ",\"codec\":");
+  sharpness_json_string (o, c->codec);
+  g_string_append (o, ",\"last_error\":");
+  sharpness_json_string (o, c->last_error);
+  if (c->cfg->compare_with) {
+    g_string_append (o, ",\"compare_with\":");
+    sharpness_json_string (o, c->cfg->compare_with);
+    g_string_append (o, ",\"psnr\":");
+    sharpness_json_number (o, st.psnr);
+    g_string_append (o, ",\"ssim\":");
+    sharpness_json_number (o, st.ssim);
+  }
+  g_string_append (o, ",\"alarms\":{");
+  for (gint k = 0, first = 1; k < MONITOR_N_KINDS; k++) {
+    const MonitorAlarmState *a = &c->alarms[k];
+    if (!c->cfg->kinds[k].enabled)
+      continue;
+    g_string_append_printf (o, "%s\"%s\":{\"active\":%s,\"acked\":%s,"
+        "\"events\":%" G_GUINT64_FORMAT ",\"last_change\":%.3f}",
+        first ? "" : ",", monitor_kind_name (k), a->active ? "true" :
+        "false", a->acked ? "true" : "false", a->events_total,
+        a->last_change_us / 1e6);
+    first = 0;
+  }
+  g_string_append_c (o, '}');
+  if (st.tiles_cols) {
+    g_string_append_printf (o, ",\"tiles\":{\"cols\":%u,\"rows\":%u,"
+        "\"scores\":[", st.tiles_cols, st.tiles_rows);
+    for (guint i = 0; i < st.tiles_cols * st.tiles_rows; i++) {
+      if (i)
+        g_string_append_c (o, ',');
+      sharpness_json_number (o, st.tiles[i]);
+    }
+    g_string_append (o, "]}");
+  }
+  g_string_append (o, ",\"sparkline\":[");
+  for (guint i = 0; i < c->spark_n; i++) {
+    guint at = (c->spark_pos + MONITOR_SPARK_POINTS - c->spark_n + i) %
+        MONITOR_SPARK_POINTS;
+    if (i)
+      g_string_append_c (o, ',');
+    sharpness_json_number (o, c->spark[at]);
+  }
+  esc = g_uri_escape_string (c->cfg->name, NULL, FALSE);
+  g_string_append_printf (o, "],\"thumbnail\":\"/api/channels/%s/"
+      "thumbnail.jpg\",\"thumbnail_seq\":%" G_GUINT64_FORMAT, esc,
+      c->thumb_seen_seq);
+  g_free (esc);
+  if (detail) {
+    const MonitorKindSettings *ks = c->cfg->kinds;
+    g_string_append (o, ",\"settings\":{");
+    for (gint k = 0; k < MONITOR_N_KINDS; k++) {
+      g_string_append_printf (o, "%s\"%s\":{\"enabled\":%s,\"onset\":",
+          k ? "," : "", monitor_kind_name (k), ks[k].enabled ? "true" :
+          "false");
+      sharpness_json_number (o, ks[k].onset);
+      g_string_append (o, ",\"clear\":");
+      sharpness_json_number (o, ks[k].clear);
+      g_string_append_c (o, '}');
+    }
+    g_string_append_c (o, '}');
+  }
+  g_string_append_c (o, '}');
+}
+
+static void
+thumbnail_reply (SoupServerMessage * msg, GBytes * jpeg)
+{
+  gsize n;
+  const guchar *d;
+
+  if (!jpeg) {
+    monitor_http_error (msg, SOUP_STATUS_NOT_FOUND, "no thumbnail yet");
+    return;
+  }
+  d = g_bytes_get_data (jpeg, &n);
+  soup_message_headers_replace (soup_server_message_get_response_headers
+      (msg), "Cache-Control", "no-store");
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (msg, "image/jpeg", SOUP_MEMORY_COPY,
+      (const gchar *) d, n);
+}
+
+/* The page, compiled in (monitor-page.html). */
+static void
+page (SoupServerMessage * msg)
+{
+  GBytes *b = g_resources_lookup_data ("/org/gst-sharpness/monitor/"
+      "monitor-page.html", 0, NULL);
+  SoupMessageHeaders *h = soup_server_message_get_response_headers (msg);
+  gsize n;
+  const gchar *d;
+
+  if (!b) {
+    monitor_http_error (msg, SOUP_STATUS_INTERNAL_SERVER_ERROR,
+        "the page is missing from this build");
+    return;
+  }
+  d = g_bytes_get_data (b, &n);
+  /* Everything the page needs is in it: nothing else may load. */
+  soup_message_headers_replace (h, "Content-Security-Policy",
+      "default-src 'none'; img-src 'self' data:; connect-src 'self'; "
+      "style-src 'unsafe-inline'; script-src 'unsafe-inline'");
+  soup_message_headers_replace (h, "X-Content-Type-Options", "nosniff");
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (msg, "text/html; charset=utf-8",
+      SOUP_MEMORY_COPY, d, n);
+  g_bytes_unref (b);
+}
+
+static gboolean
+need_token (Monitor * m, SoupServerMessage * msg)
+{
+  if (!m->settings->api_token) {
+    monitor_http_error (msg, SOUP_STATUS_FORBIDDEN, "changes over HTTP are "
+        "off: start sharpness-monitor with --api-token-file (or "
+        "--api-token) to allow them");
+    return FALSE;
+  }
+  if (!monitor_http_token_ok (m, msg)) {
+    soup_message_headers_replace (soup_server_message_get_response_headers
+        (msg), "WWW-Authenticate", "Bearer");
+    monitor_http_error (msg, SOUP_STATUS_UNAUTHORIZED, "missing or wrong "
+        "token: send 'Authorization: Bearer <token>'");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static const gchar *
+member_string (JsonObject * o, const gchar * name)
+{
+  JsonNode *n = json_object_get_member (o, name);
+  return n && JSON_NODE_HOLDS_VALUE (n) &&
+      json_node_get_value_type (n) == G_TYPE_STRING ?
+      json_node_get_string (n) : NULL;
+}
+
+/* POST /api/channels {"name": ..., "uri": ..., "tiles": ...}: URIs only,
+ * of the allowed schemes; no pipeline fragment. */
+static void
+add_channel (Monitor * m, SoupServerMessage * msg)
+{
+  SoupMessageBody *body = soup_server_message_get_request_body (msg);
+  GBytes *data = soup_message_body_flatten (body);
+  JsonParser *p = json_parser_new ();
+  GError *error = NULL;
+  JsonNode *root;
+  JsonObject *o;
+  MonitorChannelConfig cfg;
+  const gchar *uri, *name, *tiles;
+  gsize n;
+  const gchar *d = g_bytes_get_data (data, &n);
+
+  if (!json_parser_load_from_data (p, d, n, &error)) {
+    gchar *why = g_strdup_printf ("the body is not JSON: %s",
+        error->message);
+    monitor_http_error (msg, SOUP_STATUS_BAD_REQUEST, why);
+    g_free (why);
+    goto done;
+  }
+  root = json_parser_get_root (p);
+  if (!root || !JSON_NODE_HOLDS_OBJECT (root)) {
+    monitor_http_error (msg, SOUP_STATUS_BAD_REQUEST, "a JSON object "
+        "{\"uri\": ..., \"name\": ...} expected");
+    goto done;
+  }
+  o = json_node_get_object (root);
+  {
+    GList *members = json_object_get_members (o);
+    const gchar *bad = NULL;
+
+    for (GList * k = members; k && !bad; k = k->next)
+      if (g_strcmp0 (k->data, "uri") && g_strcmp0 (k->data, "name") &&
+          g_strcmp0 (k->data, "tiles"))
+        bad = k->data;
+    if (bad) {
+      gchar *why = g_strdup_printf ("unknown member '%s' (uri, name, tiles;"
+          " other settings go in the configuration file)", bad);
+      monitor_http_error (msg, SOUP_STATUS_BAD_REQUEST, why);
+      g_free (why);
+    }
+    g_list_free (members);
+    if (bad)
+      goto done;
+  }
+  uri = member_string (o, "uri");
+  name = member_string (o, "name");
+  tiles = member_string (o, "tiles");
+  if (!uri || !monitor_uri_scheme_allowed (uri)) {
+    monitor_http_error (msg, SOUP_STATUS_BAD_REQUEST, "\"uri\" must be a "
+        "string with the scheme udp, rtp, srt, rtsp, http, https or file");
+    goto done;
+  }
+  monitor_channel_config_defaults (&cfg);
+  cfg.uri = g_strdup (uri);
+  cfg.name = name ? g_strdup (name) : monitor_channel_name_from_uri (uri);
+  cfg.tiles = g_strdup (tiles);
+  if (!monitor_add_channel (m, &cfg, &error)) {
+    monitor_http_error (msg, g_error_matches (error, G_IO_ERROR,
+            G_IO_ERROR_EXISTS) ? SOUP_STATUS_CONFLICT :
+        SOUP_STATUS_BAD_REQUEST, error->message);
+  } else {
+    GString *b = g_string_new (NULL);
+    channel_json (monitor_find_channel (m, cfg.name), b, TRUE);
+    monitor_http_reply (msg, SOUP_STATUS_CREATED, "application/json", b);
+  }
+  g_free (cfg.uri);
+  g_free (cfg.name);
+  g_free (cfg.tiles);
+done:
+  g_clear_error (&error);
+  g_object_unref (p);
+  g_bytes_unref (data);
+}
+
+/* /api/channels/NAME[/thumbnail.jpg]: the decoded name, or NULL. */
+static MonitorChannel *
+channel_of (Monitor * m, const gchar * seg)
+{
+  gchar *name = g_uri_unescape_string (seg, NULL);
+  MonitorChannel *c = name ? monitor_find_channel (m, name) : NULL;
+
+  g_free (name);
+  return c;
+}
+
+void
+monitor_api_route (Monitor * m, SoupServerMessage * msg, const gchar * path,
+    GHashTable * query)
+{
+  const gchar *method = soup_server_message_get_method (msg);
+  gboolean get = g_str_equal (method, "GET") || g_str_equal (method, "HEAD");
+  gchar **seg;
+  guint n;
+  GString *b;
+
+  if (g_str_equal (path, "/") || g_str_equal (path, "/index.html")) {
+    if (get)
+      page (msg);
+    else
+      monitor_http_error (msg, SOUP_STATUS_METHOD_NOT_ALLOWED, "GET only");
+    return;
+  }
+  if (g_str_equal (path, "/metrics") && get) {
+    b = g_string_sized_new (64 * 1024);
+    monitor_metrics_render (m, b);
+    monitor_http_reply (msg, SOUP_STATUS_OK,
+        "text/plain; version=0.0.4; charset=utf-8", b);
+    return;
+  }
+  if (g_str_equal (path, "/healthz") && get) {
+    monitor_http_reply (msg, SOUP_STATUS_OK, "text/plain",
+        g_string_new ("ok\n"));
+    return;
+  }
+  if (!g_str_has_prefix (path, "/api/")) {
+    monitor_http_error (msg, SOUP_STATUS_NOT_FOUND, "no such page: see / "
+        "(the multiviewer), /metrics, /healthz and /api/");
+    return;
+  }
+  seg = g_strsplit (path + 5, "/", 6);
+  n = g_strv_length (seg);
+
+  if (n == 1 && g_str_equal (seg[0], "channels")) {
+    if (get) {
+      b = g_string_new ("[");
+      for (guint i = 0; i < m->channels->len; i++) {
+        if (i)
+          g_string_append_c (b, ',');
+        channel_json (g_ptr_array_index (m->channels, i), b, FALSE);
+      }
+      g_string_append (b, "]\n");
+      monitor_http_reply (msg, SOUP_STATUS_OK, "application/json", b);
+    } else if (g_str_equal (method, "POST")) {
+      if (need_token (m, msg))
+        add_channel (m, msg);
+    } else {
+      monitor_http_error (msg, SOUP_STATUS_METHOD_NOT_ALLOWED,
+          "GET or POST");
+    }
+  } else if (n >= 2 && n <= 3 && g_str_equal (seg[0], "channels")) {
+    MonitorChannel *c = channel_of (m, seg[1]);
+
+    if (!c) {
+      monitor_http_error (msg, SOUP_STATUS_NOT_FOUND, "no such channel");
+    } else if (n == 3 && g_str_equal (seg[2], "thumbnail.jpg") && get) {
+      GstSample *s = monitor_channel_get_thumbnail (c, NULL);
+      GBytes *jpeg = s ? monitor_thumbnail_bytes (s) : NULL;
+      thumbnail_reply (msg, jpeg);
+      if (jpeg)
+        g_bytes_unref (jpeg);
+      if (s)
+        gst_sample_unref (s);
+    } else if (n == 3) {
+      monitor_http_error (msg, SOUP_STATUS_NOT_FOUND, "no such resource");
+    } else if (get) {
+      b = g_string_new (NULL);
+      channel_json (c, b, TRUE);
+      g_string_append_c (b, '\n');
+      monitor_http_reply (msg, SOUP_STATUS_OK, "application/json", b);
+    } else if (g_str_equal (method, "DELETE")) {
+      if (need_token (m, msg)) {
+        monitor_remove_channel (m, c->cfg->name);
+        monitor_http_reply (msg, SOUP_STATUS_NO_CONTENT, NULL, NULL);
+      }
+    } else {
+      monitor_http_error (msg, SOUP_STATUS_METHOD_NOT_ALLOWED,
+          "GET or DELETE");
+    }
+  } else if (n == 1 && g_str_equal (seg[0], "events") && get) {
+    const gchar *since = query ? g_hash_table_lookup (query, "since") : NULL;
+    const gchar *ch = query ? g_hash_table_lookup (query, "channel") : NULL;
+    guint64 s = 0;
+
+    if (since && !g_ascii_string_to_unsigned (since, 10, 0, G_MAXUINT64, &s,
+            NULL)) {
+      monitor_http_error (msg, SOUP_STATUS_BAD_REQUEST, "since: an event id "
+          "(a whole number) expected");
+    } else {
+      b = g_string_new (NULL);
+      g_string_append_printf (b, "{\"last_id\":%" G_GUINT64_FORMAT
+          ",\"events\":", monitor_events_last_id (m->events));
+      monitor_events_json (m->events, s, ch, EVENTS_LIMIT, b);
+      g_string_append (b, "}\n");
+      monitor_http_reply (msg, SOUP_STATUS_OK, "application/json", b);
+    }
+  } else if (n == 3 && g_str_equal (seg[0], "events") &&
+      g_str_equal (seg[2], "thumbnail.jpg") && get) {
+    guint64 id;
+    MonitorEvent *e = g_ascii_string_to_unsigned (seg[1], 10, 1, G_MAXUINT64,
+        &id, NULL) ? monitor_events_get (m->events, id) : NULL;
+    thumbnail_reply (msg, e ? e->jpeg : NULL);
+    monitor_event_unref (e);
+  } else if (n == 4 && g_str_equal (seg[0], "alarms") &&
+      g_str_equal (seg[3], "ack")) {
+    MonitorChannel *c = channel_of (m, seg[1]);
+    gint k = monitor_kind_from_name (seg[2]);
+
+    if (!g_str_equal (method, "POST"))
+      monitor_http_error (msg, SOUP_STATUS_METHOD_NOT_ALLOWED, "POST only");
+    else if (!need_token (m, msg))
+      ;
+    else if (!c || k < 0)
+      monitor_http_error (msg, SOUP_STATUS_NOT_FOUND, "no such channel or "
+          "alarm kind");
+    else if (!monitor_alarms_ack (c, k))
+      monitor_http_error (msg, SOUP_STATUS_CONFLICT, "that alarm is not "
+          "active");
+    else
+      monitor_http_reply (msg, SOUP_STATUS_OK, "application/json",
+          g_string_new ("{\"acked\":true}\n"));
+  } else {
+    monitor_http_error (msg, SOUP_STATUS_NOT_FOUND, "no such API call: see "
+        "docs/reference/sharpness-monitor.md");
+  }
+  g_strfreev (seg);
+}

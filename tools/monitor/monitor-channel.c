@@ -1,0 +1,484 @@
+/* sharpness-monitor: a channel's life: its pipeline played, its bus
+ * watched on the main loop, and, when it fails (source gone, decoder
+ * error, garbage input, no frame for --restart-after), torn down off the
+ * main thread and rebuilt after a backoff of 1 s doubling up to 30 s
+ * (--max-backoff),
+ * without touching the other channels.
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <string.h>
+
+#include "monitor-app.h"
+
+#define BACKOFF_MIN_S 1
+/* Up this long: the next failure starts the backoff again at 1 s. */
+#define STABLE_US (30 * G_USEC_PER_SEC)
+#define SPARK_PERIOD_US (G_USEC_PER_SEC / 2)
+
+static const gchar *drop_reasons[MONITOR_N_DROP_REASONS] = {
+  "queue-full", "audio-queue-full"
+};
+
+static const gchar *states[] = { "starting", "up", "retrying", "finished" };
+
+const gchar *
+monitor_drop_reason_name (MonitorDropReason r)
+{
+  return drop_reasons[r];
+}
+
+const gchar *
+monitor_channel_state_name (MonitorChannelState s)
+{
+  return states[s];
+}
+
+static void
+reset_stats (MonitorChannel * c)
+{
+  guint64 keep[MONITOR_N_DROP_REASONS];
+  guint64 decoded, scored, blurry, sbuckets[MONITOR_SCORE_BUCKETS + 1],
+      lbuckets[MONITOR_LATENCY_BUCKETS + 1], lcount;
+  gdouble ssum, lsum;
+
+  /* Counters are totals over the process' life: they survive restarts. */
+  g_mutex_lock (&c->lock);
+  memcpy (keep, c->st.dropped, sizeof (keep));
+  decoded = c->st.decoded;
+  scored = c->st.scored;
+  blurry = c->st.blurry;
+  memcpy (sbuckets, c->st.score_buckets, sizeof (sbuckets));
+  memcpy (lbuckets, c->st.latency_buckets, sizeof (lbuckets));
+  ssum = c->st.score_sum;
+  lsum = c->st.latency_sum;
+  lcount = c->st.latency_count;
+  memset (&c->st, 0, sizeof (c->st));
+  memcpy (c->st.dropped, keep, sizeof (keep));
+  c->st.decoded = decoded;
+  c->st.scored = scored;
+  c->st.blurry = blurry;
+  memcpy (c->st.score_buckets, sbuckets, sizeof (sbuckets));
+  memcpy (c->st.latency_buckets, lbuckets, sizeof (lbuckets));
+  c->st.score_sum = ssum;
+  c->st.latency_sum = lsum;
+  c->st.latency_count = lcount;
+  c->st.score = NAN;
+  c->st.psnr = c->st.ssim = NAN;
+  c->st.last_frame_mono_us = 0;
+  c->no_video = FALSE;
+  g_mutex_unlock (&c->lock);
+}
+
+MonitorChannel *
+monitor_channel_new (Monitor * monitor, const MonitorChannelConfig * cfg,
+    guint index)
+{
+  MonitorChannel *c = g_new0 (MonitorChannel, 1);
+
+  c->ref_count = 1;
+  c->monitor = monitor;
+  c->cfg = monitor_channel_config_copy (cfg);
+  c->index = index;
+  c->backoff_s = BACKOFF_MIN_S;
+  g_mutex_init (&c->lock);
+  if (cfg->tiles)
+    c->ring_tiles = g_new0 (gfloat, MONITOR_RING * MONITOR_RING_MAX_TILES);
+  reset_stats (c);
+  monitor_alarms_init (c);
+  return c;
+}
+
+MonitorChannel *
+monitor_channel_ref (MonitorChannel * c)
+{
+  g_atomic_int_inc (&c->ref_count);
+  return c;
+}
+
+void
+monitor_channel_unref (MonitorChannel * c)
+{
+  if (!g_atomic_int_dec_and_test (&c->ref_count))
+    return;
+  monitor_alarms_clear (c);
+  if (c->thumb)
+    gst_sample_unref (c->thumb);
+  g_free (c->ring_tiles);
+  g_free (c->last_error);
+  g_free (c->codec);
+  g_mutex_clear (&c->lock);
+  monitor_channel_config_free (c->cfg);
+  g_free (c);
+}
+
+/* Setting a pipeline to NULL waits for its streaming threads, which a
+ * network source may keep for seconds: done on a thread of its own. */
+static gpointer
+teardown_thread (gpointer data)
+{
+  GstElement *pipe = data;
+  MonitorChannel *c = g_object_get_data (G_OBJECT (pipe), "channel");
+
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (pipe);
+  g_atomic_int_add (&c->monitor->teardowns, -1);
+  monitor_channel_unref (c);
+  return NULL;
+}
+
+static void
+teardown (MonitorChannel * c)
+{
+  GstElement *pipe = c->pipeline;
+  GThread *t;
+
+  if (!pipe)
+    return;
+  if (c->bus_watch) {
+    g_source_remove (c->bus_watch);
+    c->bus_watch = 0;
+  }
+  c->pipeline = NULL;
+  c->analysis_queue = c->scorer = c->video_tee = NULL;
+  c->sink = NULL;
+  monitor_alarms_pipeline_gone (c);
+  g_object_set_data (G_OBJECT (pipe), "channel", monitor_channel_ref (c));
+  g_atomic_int_inc (&c->monitor->teardowns);
+  t = g_thread_new ("monitor-teardown", teardown_thread, pipe);
+  g_thread_unref (t);
+}
+
+static gboolean
+restart_cb (gpointer data)
+{
+  MonitorChannel *c = data;
+
+  c->restart_id = 0;
+  monitor_channel_start (c);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_restart (MonitorChannel * c)
+{
+  if (c->removed || c->monitor->stopping)
+    return;
+  c->state = MONITOR_CHANNEL_RETRYING;
+  if (c->restart_id)
+    g_source_remove (c->restart_id);
+  c->restart_id = g_timeout_add_seconds_full (G_PRIORITY_DEFAULT,
+      c->backoff_s, restart_cb, monitor_channel_ref (c),
+      (GDestroyNotify) monitor_channel_unref);
+  c->backoff_s = MIN (c->backoff_s * 2, c->monitor->settings->max_backoff);
+}
+
+void
+monitor_channel_fail (MonitorChannel * c, const gchar * why)
+{
+  if (!c->monitor->settings->quiet)
+    g_printerr ("sharpness-monitor: %s: %s; restarting in %u s\n",
+        c->cfg->name, why, c->backoff_s);
+  g_free (c->last_error);
+  c->last_error = g_strdup (why);
+  teardown (c);
+  c->restarts++;
+  c->reconnect_pending = TRUE;
+  schedule_restart (c);
+}
+
+static void
+finished (MonitorChannel * c)
+{
+  teardown (c);
+  c->state = MONITOR_CHANNEL_FINISHED;
+  monitor_check_all_finished (c->monitor);
+}
+
+/* Whether the stream collection has any video. */
+static void
+check_collection (MonitorChannel * c, GstMessage * msg)
+{
+  GstStreamCollection *col = NULL;
+  guint videos = 0;
+
+  gst_message_parse_stream_collection (msg, &col);
+  for (guint i = 0; col && i < gst_stream_collection_get_size (col); i++) {
+    GstStream *s = gst_stream_collection_get_stream (col, i);
+    if (gst_stream_get_stream_type (s) & GST_STREAM_TYPE_VIDEO) {
+      if (!videos++) {
+        GstCaps *caps = gst_stream_get_caps (s);
+        if (caps && gst_caps_get_size (caps)) {
+          g_free (c->codec);
+          c->codec = g_strdup (gst_structure_get_name
+              (gst_caps_get_structure (caps, 0)));
+        }
+        gst_clear_caps (&caps);
+      }
+    }
+  }
+  if (col) {
+    if (!videos && gst_stream_collection_get_size (col) > 0)
+      c->no_video = TRUE;
+    gst_object_unref (col);
+  }
+}
+
+static gboolean
+bus_cb (GstBus * bus, GstMessage * msg, gpointer data)
+{
+  MonitorChannel *c = data;
+  GError *err = NULL;
+  gchar *dbg = NULL, *why;
+
+  switch (GST_MESSAGE_TYPE (msg)) {
+    case GST_MESSAGE_ERROR:
+      gst_message_parse_error (msg, &err, &dbg);
+      why = g_strdup_printf ("error from %s: %s", GST_OBJECT_NAME
+          (GST_MESSAGE_SRC (msg)), err->message);
+      g_error_free (err);
+      g_free (dbg);
+      monitor_channel_fail (c, why);
+      g_free (why);
+      break;
+    case GST_MESSAGE_EOS:
+      if (c->cfg->uri && g_str_has_prefix (c->cfg->uri, "file:") &&
+          !c->monitor->settings->loop) {
+        finished (c);
+      } else if (c->cfg->uri && g_str_has_prefix (c->cfg->uri, "file:")) {
+        /* --loop: played again, not a failure. */
+        teardown (c);
+        c->backoff_s = BACKOFF_MIN_S;
+        c->restart_id = g_idle_add_full (G_PRIORITY_DEFAULT, restart_cb,
+            monitor_channel_ref (c), (GDestroyNotify) monitor_channel_unref);
+      } else {
+        monitor_channel_fail (c, "the source ended (end of stream)");
+      }
+      break;
+    case GST_MESSAGE_STREAM_COLLECTION:
+      check_collection (c, msg);
+      if (c->no_video)
+        monitor_channel_fail (c, "no video stream in the input: monitor a "
+            "URI that carries video");
+      break;
+    case GST_MESSAGE_ELEMENT:
+      monitor_alarms_message (c, msg);
+      break;
+    default:
+      break;
+  }
+  return G_SOURCE_CONTINUE;
+}
+
+void
+monitor_channel_start (MonitorChannel * c)
+{
+  GError *error = NULL;
+  GstElement *pipe;
+  GstBus *bus;
+
+  if (c->removed || c->monitor->stopping || c->pipeline)
+    return;
+  reset_stats (c);
+  c->video_linked = c->audio_linked = FALSE;
+  gst_segment_init (&c->segment, GST_FORMAT_UNDEFINED);
+  c->frame_index = 0;
+  c->thumb_last_pts = GST_CLOCK_TIME_NONE;
+  c->started_us = g_get_monotonic_time ();
+  c->up_since_us = 0;
+  c->state = MONITOR_CHANNEL_STARTING;
+  g_atomic_int_set (&c->source_live, FALSE);
+  pipe = monitor_pipeline_build (c, &error);
+  if (!pipe) {
+    monitor_channel_fail (c, error->message);
+    g_error_free (error);
+    return;
+  }
+  c->pipeline = pipe;
+  bus = gst_element_get_bus (pipe);
+  c->bus_watch = gst_bus_add_watch (bus, bus_cb, c);
+  gst_object_unref (bus);
+  /* Live is what the state change says (a live source does not preroll);
+   * the latency query is no guide: an HLS demuxer answers live for a VOD
+   * playlist, whose frames the leaky queue would then drop. */
+  c->live = FALSE;
+  switch (gst_element_set_state (pipe, GST_STATE_PLAYING)) {
+    case GST_STATE_CHANGE_NO_PREROLL:
+      monitor_pipeline_set_live (c, TRUE);
+      break;
+    case GST_STATE_CHANGE_ASYNC:
+    case GST_STATE_CHANGE_SUCCESS:
+      /* urisourcebin hides its live source's NO_PREROLL; the source was
+       * made (deep-element-added) during the state change. */
+      if (g_atomic_int_get (&c->source_live))
+        monitor_pipeline_set_live (c, TRUE);
+      break;
+    case GST_STATE_CHANGE_FAILURE:
+    /* The error message on the bus says why; it may come later. */
+    monitor_channel_fail (c, "the pipeline could not start (source "
+        "unreachable or refused?)");
+      break;
+    default:
+      break;
+  }
+}
+
+void
+monitor_channel_stop (MonitorChannel * c)
+{
+  c->removed = TRUE;
+  if (c->restart_id) {
+    g_source_remove (c->restart_id);
+    c->restart_id = 0;
+  }
+  teardown (c);
+}
+
+void
+monitor_channel_tick (MonitorChannel * c, gint64 now_us)
+{
+  gint64 last;
+  guint64 decoded;
+  gdouble score;
+  gdouble restart = c->monitor->settings->restart_after;
+
+  g_mutex_lock (&c->lock);
+  last = c->st.last_frame_mono_us;
+  decoded = c->st.decoded;
+  score = c->st.score;
+  g_mutex_unlock (&c->lock);
+
+  if (c->pipeline && last) {
+    if (c->state == MONITOR_CHANNEL_STARTING) {
+      c->state = MONITOR_CHANNEL_UP;
+      c->up_since_us = now_us;
+      /* A reconnect is a failed channel that got frames again, however
+       * many attempts it took. */
+      if (c->reconnect_pending)
+        c->reconnects++;
+      c->reconnect_pending = FALSE;
+    }
+    if (c->up_since_us && now_us - c->up_since_us > STABLE_US)
+      c->backoff_s = BACKOFF_MIN_S;
+  }
+  /* A source that went quiet without an error (UDP, a stalled server):
+   * rebuilt after --restart-after, counted as a reconnect. */
+  if (c->pipeline && restart > 0 && now_us - MAX (last, c->started_us) >
+      restart * G_USEC_PER_SEC) {
+    gchar *why = g_strdup_printf ("no frame for %g s", restart);
+    monitor_channel_fail (c, why);
+    g_free (why);
+  }
+  c->last_decoded_seen = decoded;
+
+  if (now_us / SPARK_PERIOD_US != (now_us - 100000) / SPARK_PERIOD_US) {
+    c->spark[c->spark_pos] = c->state == MONITOR_CHANNEL_UP ? score : NAN;
+    c->spark_pos = (c->spark_pos + 1) % MONITOR_SPARK_POINTS;
+    c->spark_n = MIN (c->spark_n + 1, MONITOR_SPARK_POINTS);
+  }
+}
+
+void
+monitor_channel_snapshot (MonitorChannel * c, MonitorChannelStats * st)
+{
+  g_mutex_lock (&c->lock);
+  *st = c->st;
+  g_mutex_unlock (&c->lock);
+}
+
+GstSample *
+monitor_channel_get_thumbnail (MonitorChannel * c, guint64 * seq)
+{
+  GstSample *s;
+
+  g_mutex_lock (&c->lock);
+  s = c->thumb ? gst_sample_ref (c->thumb) : NULL;
+  if (seq)
+    *seq = c->thumb_seq;
+  g_mutex_unlock (&c->lock);
+  return s;
+}
+
+/* The remembered frame whose pts is nearest @pts, copied; FALSE when
+ * none.  Under the lock. */
+static gboolean
+nearest_frame (MonitorChannel * c, guint64 pts, MonitorRingEntry * out)
+{
+  guint64 best = G_MAXUINT64;
+
+  for (guint i = 0; i < MONITOR_RING && i < c->frame_index; i++) {
+    const MonitorRingEntry *e = &c->ring[i];
+    guint64 d;
+
+    if (e->pts == GST_CLOCK_TIME_NONE)
+      continue;
+    d = e->pts > pts ? e->pts - pts : pts - e->pts;
+    if (d < best) {
+      best = d;
+      *out = *e;
+    }
+  }
+  return best != G_MAXUINT64;
+}
+
+gint64
+monitor_channel_wall_clock_at (MonitorChannel * c, guint64 pts)
+{
+  MonitorRingEntry e;
+  gint64 wall = 0;
+
+  if (pts == GST_CLOCK_TIME_NONE)
+    return g_get_real_time ();
+  g_mutex_lock (&c->lock);
+  if (nearest_frame (c, pts, &e))
+    wall = e.wall_us + ((gint64) pts - (gint64) e.pts) / 1000;
+  g_mutex_unlock (&c->lock);
+  return wall ? wall : g_get_real_time ();
+}
+
+guint64
+monitor_channel_running_time_at (MonitorChannel * c, guint64 pts)
+{
+  MonitorRingEntry e;
+  guint64 rt = GST_CLOCK_TIME_NONE;
+
+  if (pts == GST_CLOCK_TIME_NONE)
+    return rt;
+  g_mutex_lock (&c->lock);
+  if (nearest_frame (c, pts, &e) && e.running_time != GST_CLOCK_TIME_NONE &&
+      (gint64) e.running_time + ((gint64) pts - (gint64) e.pts) >= 0)
+    rt = e.running_time + (pts - e.pts);
+  g_mutex_unlock (&c->lock);
+  return rt;
+}
+
+guint
+monitor_channel_tiles_of_frame (MonitorChannel * c, guint64 frame,
+    gfloat * tiles, guint max, guint * cols, guint * rows)
+{
+  guint n = 0;
+
+  g_mutex_lock (&c->lock);
+  *cols = c->st.tiles_cols;
+  *rows = c->st.tiles_rows;
+  n = *cols * *rows;
+  if (n && n <= max) {
+    const MonitorRingEntry *e = &c->ring[frame % MONITOR_RING];
+    if (c->ring_tiles && n <= MONITOR_RING_MAX_TILES && e->frame == frame &&
+        frame < c->frame_index)
+      memcpy (tiles, c->ring_tiles + (frame % MONITOR_RING) *
+          MONITOR_RING_MAX_TILES, n * sizeof (gfloat));
+    else
+      memcpy (tiles, c->st.tiles, n * sizeof (gfloat));
+  } else {
+    n = 0;
+  }
+  g_mutex_unlock (&c->lock);
+  return n;
+}

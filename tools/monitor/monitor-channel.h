@@ -1,0 +1,202 @@
+/* sharpness-monitor: one channel at run time: its pipeline and restarts
+ * (monitor-channel.c), what builds the pipeline (monitor-pipeline.c), what
+ * its streaming threads count (monitor-frames.c), and its alarms' state
+ * (monitor-alarms.c).
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef MONITOR_CHANNEL_H
+#define MONITOR_CHANNEL_H
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include "monitor.h"
+
+G_BEGIN_DECLS
+
+/* The frame-score histogram: buckets at these multiples of the threshold
+ * (the metric's direction does not matter: both sides are covered). */
+#define MONITOR_SCORE_BUCKETS 10
+extern const gdouble monitor_score_bucket_factors[MONITOR_SCORE_BUCKETS];
+/* Without an absolute threshold (the relative rule): decades. */
+extern const gdouble monitor_score_bucket_decades[MONITOR_SCORE_BUCKETS];
+/* Processing latency: seconds from a frame's due time on the pipeline's
+ * clock to its score. */
+#define MONITOR_LATENCY_BUCKETS 11
+extern const gdouble monitor_latency_buckets[MONITOR_LATENCY_BUCKETS];
+
+/* Frames remembered for the events (worst frame's tile map, wall-clock
+ * times): about 17 s at 30 fps. */
+#define MONITOR_RING 512
+/* Tile maps kept per remembered frame at most (16x16); larger maps are
+ * reported from the last frame. */
+#define MONITOR_RING_MAX_TILES 256
+/* The sparkline: one point every half second over the last minute. */
+#define MONITOR_SPARK_POINTS 120
+
+typedef enum
+{
+  MONITOR_DROP_QUEUE,           /* the analysis queue was full (live) */
+  MONITOR_DROP_AUDIO_QUEUE,     /* the audio level queue was full */
+  MONITOR_N_DROP_REASONS
+} MonitorDropReason;
+
+const gchar *monitor_drop_reason_name (MonitorDropReason r);
+
+typedef enum
+{
+  MONITOR_CHANNEL_STARTING,     /* pipeline built, no frame yet */
+  MONITOR_CHANNEL_UP,           /* frames flow */
+  MONITOR_CHANNEL_RETRYING,     /* torn down, restart scheduled */
+  MONITOR_CHANNEL_FINISHED      /* a file that ended (no --loop) */
+} MonitorChannelState;
+
+const gchar *monitor_channel_state_name (MonitorChannelState s);
+
+typedef struct
+{
+  guint64 frame;
+  guint64 pts, running_time;
+  gint64 wall_us;
+  gfloat score;
+} MonitorRingEntry;
+
+/* What streaming threads write, under the channel's lock. */
+typedef struct
+{
+  guint64 decoded, scored, blurry;
+  guint64 dropped[MONITOR_N_DROP_REASONS];
+  gdouble score;                /* last */
+  const gchar *content_state;   /* last; static */
+  guint64 pts, running_time;    /* of the last scored frame */
+  gint64 last_frame_mono_us, last_frame_wall_us;
+  guint64 score_buckets[MONITOR_SCORE_BUCKETS + 1];     /* + Inf */
+  gdouble score_sum;
+  guint64 latency_buckets[MONITOR_LATENCY_BUCKETS + 1];
+  gdouble latency_sum;
+  guint64 latency_count;
+  /* The last frame's tile map (cols 0: none). */
+  guint tiles_cols, tiles_rows;
+  gfloat tiles[64 * 64];
+  /* Compared pairs: the last values (NaN: none yet). */
+  gdouble psnr, ssim;
+  guint64 pairs;
+  gint width, height, fps_n, fps_d;
+} MonitorChannelStats;
+
+/* One alarm kind's state; main thread only. */
+typedef struct
+{
+  SharpnessAlarm alarm;
+  gboolean active;
+  gboolean acked;
+  guint64 events_total;
+  gint64 last_change_us;        /* wall clock */
+  guint64 start_event_id;
+  /* The open alarm: where it started, and its thumbnail. */
+  guint64 start_rt, start_pts;
+  gint64 start_wall_us;
+  gdouble worst_score;
+  GstSample *thumb;
+  /* The last stretch's pts bounds (end NONE while open), and whether a
+   * freeze is a black stretch's. */
+  guint64 last_start_pts, last_end_pts;
+  gboolean inside_black;
+  guint tiles_cols, tiles_rows;
+  gfloat *tiles;                /* worst frame's map, or NULL */
+} MonitorAlarmState;
+
+struct _MonitorChannel
+{
+  gint ref_count;
+  Monitor *monitor;
+  MonitorChannelConfig *cfg;
+  guint index;
+
+  /* Main thread. */
+  GstElement *pipeline;
+  guint bus_watch;
+  MonitorChannelState state;
+  guint restart_id;
+  guint backoff_s;
+  guint64 reconnects;           /* failures followed by frames again */
+  guint64 restarts;             /* pipelines rebuilt after a failure */
+  gboolean reconnect_pending;
+  gint64 started_us, up_since_us;
+  gchar *last_error;
+  gboolean removed;
+  gchar *codec;
+  MonitorAlarmState alarms[MONITOR_N_KINDS];
+  gfloat spark[MONITOR_SPARK_POINTS];
+  guint spark_pos, spark_n;
+  guint64 thumb_seen_seq;
+  guint64 last_decoded_seen;
+
+  /* Streaming threads: the elements they touch (set before PLAYING). */
+  GstElement *analysis_queue, *scorer, *video_tee, *sink;
+  gboolean live;                /* the pipeline is live */
+  gint source_live;             /* atomic: a live source element was made */
+  gboolean video_linked, audio_linked;
+  GstSegment segment;           /* of the scorer's output */
+  guint64 frame_index;
+  guint64 thumb_last_pts;
+
+  /* Under lock. */
+  GMutex lock;
+  MonitorChannelStats st;
+  MonitorRingEntry ring[MONITOR_RING];
+  gfloat *ring_tiles;           /* MONITOR_RING x MONITOR_RING_MAX_TILES */
+  GstSample *thumb;             /* last thumbnail (JPEG) */
+  guint64 thumb_seq;
+  gboolean no_video;            /* the stream collection has no video */
+};
+
+MonitorChannel *monitor_channel_new (Monitor * monitor,
+    const MonitorChannelConfig * cfg, guint index);
+MonitorChannel *monitor_channel_ref (MonitorChannel * c);
+void monitor_channel_unref (MonitorChannel * c);
+
+/* Builds and plays the pipeline; on failure, schedules a restart. */
+void monitor_channel_start (MonitorChannel * c);
+/* Tears the pipeline down (off the main thread) and schedules a restart
+ * with backoff, counted as a reconnect; @why is logged. */
+void monitor_channel_fail (MonitorChannel * c, const gchar * why);
+/* Stops for good (removal, shutdown). */
+void monitor_channel_stop (MonitorChannel * c);
+/* Main loop's tick: restarts a channel silent for --restart-after, resets
+ * the backoff of a channel up long enough, samples the sparkline. */
+void monitor_channel_tick (MonitorChannel * c, gint64 now_us);
+
+/* A copy of the counters (taken under the lock, for rendering). */
+void monitor_channel_snapshot (MonitorChannel * c, MonitorChannelStats * st);
+/* The last thumbnail, or NULL (a reference). */
+GstSample *monitor_channel_get_thumbnail (MonitorChannel * c, guint64 * seq);
+/* The wall-clock time (µs) of @pts, from the remembered frame nearest it
+ * (extrapolated from the last frame when none is near). */
+gint64 monitor_channel_wall_clock_at (MonitorChannel * c, guint64 pts);
+/* The running time of @pts, from the remembered frame nearest it. */
+guint64 monitor_channel_running_time_at (MonitorChannel * c, guint64 pts);
+/* The tile map of @frame (or of the last frame when it is not remembered)
+ * into @tiles (@max at most); returns the count, 0 when none. */
+guint monitor_channel_tiles_of_frame (MonitorChannel * c, guint64 frame,
+    gfloat * tiles, guint max, guint * cols, guint * rows);
+
+/* Pipeline (monitor-pipeline.c). */
+GstElement *monitor_pipeline_build (MonitorChannel * c, GError ** error);
+/* Once the pipeline said whether it is live: its queues leak or block. */
+void monitor_pipeline_set_live (MonitorChannel * c, gboolean live);
+
+/* Streaming-thread probes (monitor-frames.c). */
+GstPadProbeReturn monitor_frames_scored_probe (GstPad * pad,
+    GstPadProbeInfo * info, gpointer user_data);
+GstPadProbeReturn monitor_frames_decoded_probe (GstPad * pad,
+    GstPadProbeInfo * info, gpointer user_data);
+GstPadProbeReturn monitor_frames_thumb_gate (GstPad * pad,
+    GstPadProbeInfo * info, gpointer user_data);
+void monitor_frames_queue_overrun (GstElement * queue, gpointer user_data);
+void monitor_frames_audio_overrun (GstElement * queue, gpointer user_data);
+
+G_END_DECLS
+#endif /* MONITOR_CHANNEL_H */

@@ -1,0 +1,68 @@
+/* sharpness-monitor's events: the start and end of every alarm, kept in
+ * memory for the API (the last ones), written to the JSON-lines log
+ * (rotated by size), and handed to the webhooks.
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef MONITOR_EVENTS_H
+#define MONITOR_EVENTS_H
+
+#include <gst/gst.h>
+
+#include "monitor.h"
+
+G_BEGIN_DECLS
+
+/* Events kept for /api/events. */
+#define MONITOR_EVENTS_KEPT 2000
+
+typedef struct
+{
+  gint ref_count;
+  guint64 id;                   /* from 1, in order */
+  gchar *channel;
+  MonitorKind kind;
+  gboolean is_end;
+  gint64 emitted_us;            /* wall clock when raised */
+  /* The alarm's first frame and (ends) the end of its last one: UTC wall
+   * clock (µs), running time and PTS (ns, NONE when unknown). */
+  gint64 start_wall_us, end_wall_us;
+  guint64 start_rt, end_rt, start_pts, end_pts;
+  gdouble duration;             /* s; ends */
+  guint64 start_frame, end_frame;       /* element kinds, else NONE */
+  gdouble min, mean, max;       /* scores (blur...), levels; NaN: none */
+  gdouble worst_score;
+  guint tiles_cols, tiles_rows;
+  gfloat *tiles;                /* the worst frame's map, or NULL */
+  GBytes *jpeg;                 /* its thumbnail, or NULL */
+} MonitorEvent;
+
+MonitorEvent *monitor_event_new (const gchar * channel, MonitorKind kind,
+    gboolean is_end);
+MonitorEvent *monitor_event_ref (MonitorEvent * e);
+void monitor_event_unref (MonitorEvent * e);
+/* The event as JSON; @thumbnail_inline: the JPEG in base64 (the log),
+ * else its URL (the API). */
+void monitor_event_to_json (const MonitorEvent * e, GString * out,
+    gboolean thumbnail_inline);
+
+typedef struct _MonitorEvents MonitorEvents;
+
+/* @path NULL: no log.  FALSE with @error when the log cannot be opened. */
+MonitorEvents *monitor_events_new (const gchar * path, guint64 max_bytes,
+    guint keep, GError ** error);
+void monitor_events_free (MonitorEvents * ev);
+/* Numbers, keeps and logs @e (a reference is taken). */
+void monitor_events_add (MonitorEvents * ev, MonitorEvent * e);
+/* JSON array of the kept events with id > @since (of @channel, NULL:
+ * all), at most @limit, oldest first. */
+void monitor_events_json (MonitorEvents * ev, guint64 since,
+    const gchar * channel, guint limit, GString * out);
+/* The kept event @id, or NULL (a reference). */
+MonitorEvent *monitor_events_get (MonitorEvents * ev, guint64 id);
+guint64 monitor_events_last_id (MonitorEvents * ev);
+guint64 monitor_events_log_errors (MonitorEvents * ev);
+
+G_END_DECLS
+#endif /* MONITOR_EVENTS_H */

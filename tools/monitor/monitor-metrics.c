@@ -1,0 +1,238 @@
+/* sharpness-monitor's /metrics: Prometheus' text format, names and units
+ * by its rules (docs/reference/sharpness-monitor.md lists them).  No label per frame, tile or
+ * ROI: one series per channel (and kind, reason), one latency histogram
+ * per device.  Each channel's counters are copied under its lock (the
+ * copy is the only thing done under it) and written afterwards.
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+
+#include "monitor-app.h"
+
+/* A label value: backslash, double quote and newline escaped. */
+static void
+label (GString * out, const gchar * v)
+{
+  g_string_append_c (out, '"');
+  for (const gchar * p = v; *p; p++) {
+    if (*p == '\\' || *p == '"')
+      g_string_append_c (out, '\\');
+    if (*p == '\n')
+      g_string_append (out, "\\n");
+    else
+      g_string_append_c (out, *p);
+  }
+  g_string_append_c (out, '"');
+}
+
+static void
+head (GString * out, const gchar * name, const gchar * type,
+    const gchar * help)
+{
+  g_string_append_printf (out, "# HELP %s %s\n# TYPE %s %s\n", name, help,
+      name, type);
+}
+
+static void
+value (GString * out, gdouble v)
+{
+  if (isnan (v))
+    g_string_append (out, " NaN\n");
+  else if (isinf (v))
+    g_string_append (out, v > 0 ? " +Inf\n" : " -Inf\n");
+  else
+    g_string_append_printf (out, " %.10g\n", v);
+}
+
+static void
+series (GString * out, const gchar * name, const gchar * channel,
+    const gchar * k2, const gchar * v2, gdouble v)
+{
+  g_string_append_printf (out, "%s{channel=", name);
+  label (out, channel);
+  if (k2) {
+    g_string_append_printf (out, ",%s=", k2);
+    label (out, v2);
+  }
+  g_string_append_c (out, '}');
+  value (out, v);
+}
+
+void
+monitor_metrics_render (Monitor * m, GString * out)
+{
+  guint n = m->channels->len;
+  MonitorChannelStats *st = g_new (MonitorChannelStats, MAX (n, 1));
+  guint64 lat[MONITOR_LATENCY_BUCKETS + 1] = { 0 }, lat_count = 0;
+  gdouble lat_sum = 0;
+
+  for (guint i = 0; i < n; i++)
+    monitor_channel_snapshot (g_ptr_array_index (m->channels, i), &st[i]);
+
+  head (out, "sharpness_build_info", "gauge", "Build of sharpness-monitor "
+      "(version, device: cpu or cuda:N).");
+  g_string_append_printf (out, "sharpness_build_info{version=\"%s\","
+      "device=\"%s\"} 1\n", VERSION, m->device_label);
+
+  head (out, "sharpness_channel_up", "gauge", "1 while the channel's frames "
+      "flow, else 0 (starting, retrying, finished).");
+  for (guint i = 0; i < n; i++) {
+    MonitorChannel *c = g_ptr_array_index (m->channels, i);
+    series (out, "sharpness_channel_up", c->cfg->name, NULL, NULL,
+        c->state == MONITOR_CHANNEL_UP && c->pipeline ? 1 : 0);
+  }
+
+#define COUNTER(metric, help, field) \
+  head (out, metric, "counter", help); \
+  for (guint i = 0; i < n; i++) { \
+    MonitorChannel *c = g_ptr_array_index (m->channels, i); \
+    series (out, metric, c->cfg->name, NULL, NULL, (gdouble) st[i].field); \
+  }
+  COUNTER ("sharpness_frames_decoded_total", "Frames decoded.", decoded);
+  COUNTER ("sharpness_frames_scored_total", "Frames scored.", scored);
+  COUNTER ("sharpness_blurry_frames_total", "Frames flagged blurry.",
+      blurry);
+#undef COUNTER
+
+  head (out, "sharpness_frames_dropped_total", "counter", "Frames dropped "
+      "before analysis, by reason.");
+  for (guint i = 0; i < n; i++) {
+    MonitorChannel *c = g_ptr_array_index (m->channels, i);
+    for (gint r = 0; r < MONITOR_N_DROP_REASONS; r++)
+      series (out, "sharpness_frames_dropped_total", c->cfg->name, "reason",
+          monitor_drop_reason_name (r), (gdouble) st[i].dropped[r]);
+  }
+
+  head (out, "sharpness_score", "gauge", "The last frame's score.");
+  for (guint i = 0; i < n; i++) {
+    MonitorChannel *c = g_ptr_array_index (m->channels, i);
+    series (out, "sharpness_score", c->cfg->name, "metric",
+        sharpness_metric_info[c->cfg->metric].nick, st[i].score);
+  }
+
+  head (out, "sharpness_frame_score", "histogram", "Frame scores; buckets "
+      "around the channel's threshold (decades without one).");
+  for (guint i = 0; i < n; i++) {
+    MonitorChannel *c = g_ptr_array_index (m->channels, i);
+    gboolean decades = c->cfg->threshold <= 0;
+    guint64 cum = 0;
+
+    for (guint b = 0; b <= MONITOR_SCORE_BUCKETS; b++) {
+      gchar le[32];
+      cum += st[i].score_buckets[b];
+      if (b < MONITOR_SCORE_BUCKETS)
+        g_ascii_formatd (le, sizeof (le), "%.6g", decades ?
+            monitor_score_bucket_decades[b] :
+            monitor_score_bucket_factors[b] * c->cfg->threshold);
+      else
+        g_strlcpy (le, "+Inf", sizeof (le));
+      series (out, "sharpness_frame_score_bucket", c->cfg->name, "le", le,
+          (gdouble) cum);
+    }
+    series (out, "sharpness_frame_score_sum", c->cfg->name, NULL, NULL,
+        st[i].score_sum);
+    series (out, "sharpness_frame_score_count", c->cfg->name, NULL, NULL,
+        (gdouble) cum);
+  }
+
+  head (out, "sharpness_alarm_active", "gauge", "1 while the alarm of this "
+      "kind is on.");
+  for (guint i = 0; i < n; i++) {
+    MonitorChannel *c = g_ptr_array_index (m->channels, i);
+    for (gint k = 0; k < MONITOR_N_KINDS; k++)
+      if (c->cfg->kinds[k].enabled)
+        series (out, "sharpness_alarm_active", c->cfg->name, "kind",
+            monitor_kind_name (k), c->alarms[k].active);
+  }
+  head (out, "sharpness_alarm_events_total", "counter", "Alarms raised (one "
+      "per start event).");
+  for (guint i = 0; i < n; i++) {
+    MonitorChannel *c = g_ptr_array_index (m->channels, i);
+    for (gint k = 0; k < MONITOR_N_KINDS; k++)
+      if (c->cfg->kinds[k].enabled)
+        series (out, "sharpness_alarm_events_total", c->cfg->name, "kind",
+            monitor_kind_name (k), (gdouble) c->alarms[k].events_total);
+  }
+  head (out, "sharpness_alarm_last_change_timestamp_seconds", "gauge",
+      "When the alarm last started or ended (Unix time), 0 never.");
+  for (guint i = 0; i < n; i++) {
+    MonitorChannel *c = g_ptr_array_index (m->channels, i);
+    for (gint k = 0; k < MONITOR_N_KINDS; k++)
+      if (c->cfg->kinds[k].enabled)
+        series (out, "sharpness_alarm_last_change_timestamp_seconds",
+            c->cfg->name, "kind", monitor_kind_name (k),
+            c->alarms[k].last_change_us / 1e6);
+  }
+  head (out, "sharpness_source_restarts_total", "counter", "Pipelines "
+      "rebuilt after a failure (each attempt).");
+  for (guint i = 0; i < n; i++) {
+    MonitorChannel *c = g_ptr_array_index (m->channels, i);
+    series (out, "sharpness_source_restarts_total", c->cfg->name, NULL,
+        NULL, (gdouble) c->restarts);
+  }
+  head (out, "sharpness_source_reconnects_total", "counter", "Failures "
+      "after which the channel's frames came back.");
+  for (guint i = 0; i < n; i++) {
+    MonitorChannel *c = g_ptr_array_index (m->channels, i);
+    series (out, "sharpness_source_reconnects_total", c->cfg->name, NULL,
+        NULL, (gdouble) c->reconnects);
+  }
+
+  head (out, "sharpness_compare_psnr_decibels", "gauge", "PSNR (average of "
+      "the planes) of the last compared pair.");
+  for (guint i = 0; i < n; i++) {
+    MonitorChannel *c = g_ptr_array_index (m->channels, i);
+    if (c->cfg->compare_with)
+      series (out, "sharpness_compare_psnr_decibels", c->cfg->name,
+          "reference", c->cfg->compare_with, st[i].psnr);
+  }
+  head (out, "sharpness_compare_ssim", "gauge", "SSIM (all planes) of the "
+      "last compared pair.");
+  for (guint i = 0; i < n; i++) {
+    MonitorChannel *c = g_ptr_array_index (m->channels, i);
+    if (c->cfg->compare_with)
+      series (out, "sharpness_compare_ssim", c->cfg->name, "reference",
+          c->cfg->compare_with, st[i].ssim);
+  }
+
+  for (guint i = 0; i < n; i++) {
+    for (guint b = 0; b <= MONITOR_LATENCY_BUCKETS; b++)
+      lat[b] += st[i].latency_buckets[b];
+    lat_sum += st[i].latency_sum;
+    lat_count += st[i].latency_count;
+  }
+  head (out, "sharpness_processing_latency_seconds", "histogram", "From a "
+      "frame's due time on its pipeline's clock to its score, per device.");
+  {
+    guint64 cum = 0;
+    for (guint b = 0; b <= MONITOR_LATENCY_BUCKETS; b++) {
+      cum += lat[b];
+      g_string_append_printf (out, "sharpness_processing_latency_seconds_"
+          "bucket{device=\"%s\",le=\"", m->device_label);
+      if (b < MONITOR_LATENCY_BUCKETS)
+        g_string_append_printf (out, "%g\"}", monitor_latency_buckets[b]);
+      else
+        g_string_append (out, "+Inf\"}");
+      g_string_append_printf (out, " %" G_GUINT64_FORMAT "\n", cum);
+    }
+    g_string_append_printf (out, "sharpness_processing_latency_seconds_sum{"
+        "device=\"%s\"}", m->device_label);
+    value (out, lat_sum);
+    g_string_append_printf (out, "sharpness_processing_latency_seconds_"
+        "count{device=\"%s\"} %" G_GUINT64_FORMAT "\n", m->device_label,
+        lat_count);
+  }
+
+  head (out, "sharpness_event_log_errors_total", "counter", "Event-log "
+      "writes that failed.");
+  g_string_append_printf (out, "sharpness_event_log_errors_total %"
+      G_GUINT64_FORMAT "\n", monitor_events_log_errors (m->events));
+  monitor_webhooks_metrics (m->webhooks, out);
+  g_free (st);
+}

@@ -1,0 +1,375 @@
+/* sharpness-monitor's command line: its options, their checks (each bad
+ * value named with what is valid), the channels of the command line and
+ * of --config, --shard, and the manual page (--help).
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <string.h>
+
+#include "monitor.h"
+
+#define DEFAULT_LISTEN "127.0.0.1:8080"
+#define DEFAULT_THUMB_WIDTH 320
+#define DEFAULT_RESTART_AFTER 10.0
+#define DEFAULT_EVENTS_MAX_MB 64
+#define DEFAULT_EVENTS_KEEP 5
+
+static gchar *opt_config, *opt_listen, *opt_token_file, *opt_token,
+    *opt_events,
+    *opt_shard, *opt_metric, *opt_tiles;
+static gchar **opt_webhooks, **opt_uris;
+static gint opt_max_backoff = 30;
+static gint opt_device = -1, opt_thumb = DEFAULT_THUMB_WIDTH,
+    opt_events_mb = DEFAULT_EVENTS_MAX_MB, opt_events_keep =
+    DEFAULT_EVENTS_KEEP;
+static gdouble opt_threshold = NAN, opt_signal_timeout = NAN,
+    opt_restart_after = DEFAULT_RESTART_AFTER;
+static gboolean opt_cpu, opt_afap, opt_loop, opt_quiet, opt_version,
+    opt_check;
+
+static GOptionEntry entries[] = {
+  {"config", 'c', 0, G_OPTION_ARG_FILENAME, &opt_config,
+      "Channels and their settings (YAML, docs/reference/sharpness-monitor.md)", "FILE"},
+  {"listen", 'l', 0, G_OPTION_ARG_STRING, &opt_listen,
+      "HTTP address (default " DEFAULT_LISTEN "; 0.0.0.0:PORT exposes it)",
+      "ADDR:PORT"},
+  {"api-token-file", 0, 0, G_OPTION_ARG_FILENAME, &opt_token_file,
+      "Allow POST/DELETE with the token this file holds", "FILE"},
+  {"api-token", 0, 0, G_OPTION_ARG_STRING, &opt_token,
+      "The same, the token given here (other users see it in ps: prefer "
+      "the file)", "TOKEN"},
+  {"events", 'e', 0, G_OPTION_ARG_FILENAME, &opt_events,
+      "Append every alarm event to FILE as a JSON line", "FILE"},
+  {"events-max-size", 0, 0, G_OPTION_ARG_INT, &opt_events_mb,
+      "Rotate the event log at this size (default 64)", "MB"},
+  {"events-keep", 0, 0, G_OPTION_ARG_INT, &opt_events_keep,
+      "Rotated event logs kept (default 5)", "N"},
+  {"webhook", 'w', 0, G_OPTION_ARG_STRING_ARRAY, &opt_webhooks,
+      "POST events to URL (Alertmanager's webhook format); repeatable",
+      "URL"},
+  {"cuda-device-id", 'd', 0, G_OPTION_ARG_INT, &opt_device,
+      "CUDA device of this process' channels (default -1: any)", "N"},
+  {"cpu", 0, 0, G_OPTION_ARG_NONE, &opt_cpu,
+      "Decode and score on the CPU even where a GPU is usable", NULL},
+  {"as-fast-as-possible", 0, 0, G_OPTION_ARG_NONE, &opt_afap,
+      "Play file:// inputs as fast as they decode, not at real-time pace",
+      NULL},
+  {"loop", 0, 0, G_OPTION_ARG_NONE, &opt_loop,
+      "Play file:// inputs again when they end", NULL},
+  {"shard", 0, 0, G_OPTION_ARG_STRING, &opt_shard,
+      "Monitor every N-th channel from the I-th (0-based)", "I/N"},
+  {"metric", 'm', 0, G_OPTION_ARG_STRING, &opt_metric,
+      "Metric of the command line's channels (default blur-effect)",
+      "NAME"},
+  {"threshold", 't', 0, G_OPTION_ARG_DOUBLE, &opt_threshold,
+      "Absolute blur threshold of the command line's channels, alone "
+      "(default: blur-effect > 0.5 or 0.8 of the recent sharpest, as "
+      "sharpness-scan; other metrics: the relative rule at 0.6)", "VALUE"},
+  {"tiles", 0, 0, G_OPTION_ARG_STRING, &opt_tiles,
+      "Tile map of the command line's channels", "COLSxROWS"},
+  {"signal-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &opt_signal_timeout,
+      "No frame this long: no-signal alarm (default 2)", "SECONDS"},
+  {"restart-after", 0, 0, G_OPTION_ARG_DOUBLE, &opt_restart_after,
+      "No frame this long: the channel's pipeline is rebuilt (default 10, "
+      "0 = never)", "SECONDS"},
+  {"max-backoff", 0, 0, G_OPTION_ARG_INT, &opt_max_backoff,
+      "Longest wait before restarting a failed channel (default 30)",
+      "SECONDS"},
+  {"thumbnail-width", 0, 0, G_OPTION_ARG_INT, &opt_thumb,
+      "Width of thumbnails (default 320)", "PIXELS"},
+  {"check-config", 0, 0, G_OPTION_ARG_NONE, &opt_check,
+      "Check the configuration and the URIs, print the channels, exit",
+      NULL},
+  {"quiet", 'q', 0, G_OPTION_ARG_NONE, &opt_quiet,
+      "Print errors only (not each alarm)", NULL},
+  {"version", 'V', 0, G_OPTION_ARG_NONE, &opt_version,
+      "Print the version and exit", NULL},
+  {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &opt_uris, NULL,
+      NULL},
+  {NULL}
+};
+
+static const gchar summary[] =
+    "Watches live video channels and raises alarms: blur, black, freeze,\n"
+    "audio silence, loss of signal, and PSNR/SSIM drops between two points\n"
+    "of a chain. Serves Prometheus metrics, a JSON API and a multiviewer\n"
+    "page; writes an event log; calls webhooks.";
+
+static const gchar description[] =
+    "INPUTS\n"
+    "  Each URI is a channel: udp://[@]ADDR:PORT (MPEG-TS, multicast too),\n"
+    "  rtp://, srt://HOST:PORT (caller) or srt://:PORT?mode=listener,\n"
+    "  rtsp://, http(s):// (HLS), file:// (a file name works too; played\n"
+    "  at real-time pace unless --as-fast-as-possible). A channel without\n"
+    "  a name is named after its URI: the file name, or host:port.\n"
+    "  --config names channels and sets each one's metric, thresholds,\n"
+    "  alarm onsets and hold-offs, tiles, ROIs, compare-with, or a\n"
+    "  GStreamer source fragment (a DeckLink or NDI source, say).\n"
+    "\n"
+    "DECODING\n"
+    "  On the GPU (nvh264dec ...) with one CUDA context for every channel\n"
+    "  where one is usable and not --cpu; on the CPU otherwise. A channel\n"
+    "  that fails (source gone, decoder error, garbage, no frame for\n"
+    "  --restart-after) is rebuilt after 1 s, 2 s ... up to 30 s, alone.\n"
+    "\n"
+    "ALARMS\n"
+    "  blur       the element's blurry runs (metric, threshold,\n"
+    "             min-blurry-duration = the onset, max-blurry-gap)\n"
+    "  black      black frames, as FFmpeg's blackdetect (onset: its d)\n"
+    "  freeze     frozen frames, as FFmpeg's freezedetect (onset: its d)\n"
+    "  silence    the first audio stream below -60 dBFS (level)\n"
+    "  no-signal  no frame for --signal-timeout\n"
+    "  psnr-drop, ssim-drop  a compared pair below 30 dB, 0.9\n"
+    "  A black or frozen stretch is never a blur alarm. Each alarm has a\n"
+    "  start and an end event: JSON lines (--events), webhooks\n"
+    "  (--webhook, Alertmanager's format: firing, resolved), gauges.\n"
+    "\n"
+    "HTTP\n"
+    "  /            the multiviewer page\n"
+    "  /metrics     Prometheus metrics\n"
+    "  /healthz     ok\n"
+    "  /api/channels, /api/channels/NAME, /api/events?since=ID\n"
+    "  POST /api/channels, DELETE /api/channels/NAME and\n"
+    "  POST /api/alarms/NAME/KIND/ack need the --api-token(-file) token\n"
+    "  (Authorization: Bearer TOKEN) and take URIs only.\n"
+    "\n"
+    "EXIT STATUS\n"
+    "  0  stopped by SIGINT or SIGTERM, or every file channel ended\n"
+    "  2  a bad command line or configuration, or the HTTP port is taken\n"
+    "\n"
+    "EXAMPLES\n"
+    "  sharpness-monitor udp://@239.1.1.1:5000 srt://encoder:9000\n"
+    "  sharpness-monitor --config channels.yaml --listen 0.0.0.0:8080 \\\n"
+    "      --events /var/log/sharpness/events.jsonl \\\n"
+    "      --webhook http://alertmanager:9093/api/v2/alerts\n"
+    "\n"
+    "See docs/reference/sharpness-monitor.md.\n";
+
+static gboolean
+parse_shard (const gchar * s, guint * i, guint * n)
+{
+  guint64 a, b;
+  gchar **p = g_strsplit (s, "/", 3);
+  gboolean ok = g_strv_length (p) == 2 &&
+      g_ascii_string_to_unsigned (p[0], 10, 0, 1000000, &a, NULL) &&
+      g_ascii_string_to_unsigned (p[1], 10, 1, 1000000, &b, NULL) && a < b;
+
+  g_strfreev (p);
+  if (ok) {
+    *i = (guint) a;
+    *n = (guint) b;
+  }
+  return ok;
+}
+
+static gint
+usage_error (const gchar * format, ...) G_GNUC_PRINTF (1, 2);
+
+static gint
+usage_error (const gchar * format, ...)
+{
+  va_list ap;
+  gchar *msg;
+
+  va_start (ap, format);
+  msg = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  g_printerr ("sharpness-monitor: %s\n", msg);
+  g_free (msg);
+  return 2;
+}
+
+gint
+monitor_options_parse (int *argc, char ***argv, MonitorSettings * s)
+{
+  GOptionContext *ctx = g_option_context_new ("[URI...]");
+  GError *error = NULL;
+  GPtrArray *all = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      monitor_channel_config_free);
+  GHashTable *names;
+  MonitorChannelConfig base;
+  gint status = -1;
+
+  g_option_context_set_summary (ctx, summary);
+  g_option_context_set_description (ctx, description);
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_add_group (ctx, gst_init_get_option_group ());
+  if (!g_option_context_parse (ctx, argc, argv, &error)) {
+    status = usage_error ("%s (see --help)", error->message);
+    goto out;
+  }
+  if (opt_version) {
+    g_print ("sharpness-monitor %s\n", VERSION);
+    status = 0;
+    goto out;
+  }
+  memset (s, 0, sizeof (*s));
+  s->listen = g_strdup (opt_listen ? opt_listen : DEFAULT_LISTEN);
+  s->cuda_device_id = opt_device;
+  s->cpu = opt_cpu;
+  s->as_fast_as_possible = opt_afap;
+  s->loop = opt_loop;
+  s->quiet = opt_quiet;
+  s->webhooks = g_strdupv (opt_webhooks);
+  s->events_path = g_strdup (opt_events);
+  s->shard_n = 1;
+  if (opt_device < -1)
+    status = usage_error ("--cuda-device-id must be -1 (any) or a device "
+        "number >= 0");
+  else if (opt_thumb < 16 || opt_thumb > 1920)
+    status = usage_error ("--thumbnail-width must be in [16, 1920]");
+  else if (opt_events_mb < 1)
+    status = usage_error ("--events-max-size must be at least 1 (MB)");
+  else if (opt_events_keep < 0 || opt_events_keep > 1000)
+    status = usage_error ("--events-keep must be in [0, 1000]");
+  else if (opt_max_backoff < 1 || opt_max_backoff > 3600)
+    status = usage_error ("--max-backoff must be in [1, 3600] s");
+  else if (!(opt_restart_after >= 0))
+    status = usage_error ("--restart-after must be >= 0 s (0: never)");
+  else if (!isnan (opt_signal_timeout) && !(opt_signal_timeout >= 0.1))
+    status = usage_error ("--signal-timeout must be at least 0.1 s");
+  else if (opt_shard && !parse_shard (opt_shard, &s->shard_i, &s->shard_n))
+    status = usage_error ("--shard '%s': I/N expected, 0 <= I < N (e.g. "
+        "0/4)", opt_shard);
+  for (gchar ** w = opt_webhooks; w && *w && status < 0; w++) {
+    gchar *scheme = g_uri_parse_scheme (*w);
+    if (!scheme || (g_ascii_strcasecmp (scheme, "http") &&
+            g_ascii_strcasecmp (scheme, "https")) ||
+        !g_uri_is_valid (*w, G_URI_FLAGS_NONE, NULL))
+      status = usage_error ("--webhook '%s': an http:// or https:// URL "
+          "expected", *w);
+    g_free (scheme);
+  }
+  if (status >= 0)
+    goto out;
+  s->thumbnail_width = opt_thumb;
+  s->events_max_bytes = (guint64) opt_events_mb * 1024 * 1024;
+  s->events_keep = opt_events_keep;
+  s->restart_after = opt_restart_after;
+  s->max_backoff = opt_max_backoff;
+
+  if (opt_token_file || opt_token) {
+    gchar *t = NULL;
+    if (opt_token_file && opt_token) {
+      status = usage_error ("give --api-token-file or --api-token, not "
+          "both");
+      goto out;
+    }
+    if (opt_token)
+      t = g_strdup (opt_token);
+    else if (!g_file_get_contents (opt_token_file, &t, NULL, &error)) {
+      status = usage_error ("--api-token-file: %s", error->message);
+      goto out;
+    }
+    g_strstrip (t);
+    if (strlen (t) < 16) {
+      g_free (t);
+      status = usage_error ("--api-token: the token must be at least 16 "
+          "characters (e.g. head -c 24 /dev/urandom | base64)");
+      goto out;
+    }
+    s->api_token = t;
+  }
+
+  /* The command line's channels: the defaults, and its options. */
+  monitor_channel_config_defaults (&base);
+  if (opt_metric) {
+    gint m = sharpness_metric_from_nick (opt_metric);
+    if (m < 0) {
+      status = usage_error ("--metric: unknown metric '%s' (see "
+          "gst-inspect-1.0 cudasharpness)", opt_metric);
+      goto out;
+    }
+    monitor_channel_config_set_metric (&base, m);
+  }
+  if (!isnan (opt_threshold)) {
+    base.threshold = opt_threshold;
+    base.relative_threshold = 0;
+  }
+  base.tiles = g_strdup (opt_tiles);
+  if (!isnan (opt_signal_timeout))
+    base.kinds[MONITOR_KIND_NO_SIGNAL].onset = opt_signal_timeout;
+  for (gchar ** u = opt_uris; u && *u; u++) {
+    MonitorChannelConfig *c = monitor_channel_config_copy (&base);
+    gchar *scheme = g_uri_parse_scheme (*u);
+
+    /* A plain file name is a file. */
+    if (!scheme) {
+      gchar *abs = g_canonicalize_filename (*u, NULL);
+      c->uri = g_filename_to_uri (abs, NULL, NULL);
+      g_free (abs);
+    } else {
+      c->uri = g_strdup (*u);
+    }
+    g_free (scheme);
+    c->name = monitor_channel_name_from_uri (c->uri);
+    if (!monitor_channel_config_check (c, *u, &error)) {
+      monitor_channel_config_free (c);
+      status = usage_error ("%s", error->message);
+      goto out_base;
+    }
+    g_ptr_array_add (all, c);
+  }
+  if (opt_config && !monitor_config_load (opt_config, all, &error)) {
+    status = usage_error ("%s", error->message);
+    goto out_base;
+  }
+  if (!isnan (opt_signal_timeout))
+    for (guint i = 0; i < all->len; i++)
+      ((MonitorChannelConfig *) g_ptr_array_index (all, i))->kinds
+          [MONITOR_KIND_NO_SIGNAL].onset = opt_signal_timeout;
+  if (all->len == 0) {
+    status = usage_error ("no channel: give URIs or --config FILE (see "
+        "--help)");
+    goto out_base;
+  }
+  names = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < all->len && status < 0; i++) {
+    MonitorChannelConfig *c = g_ptr_array_index (all, i);
+    MonitorChannelConfig *prev = g_hash_table_lookup (names, c->name);
+    if (prev)
+      status = usage_error ("two channels are named '%s'%s: names must be "
+          "unique (name them in --config)", c->name, c->line ?
+          g_strdup_printf (" (line %u)", c->line) : "");
+    g_hash_table_insert (names, c->name, c);
+  }
+  for (guint i = 0; i < all->len && status < 0; i++) {
+    MonitorChannelConfig *c = g_ptr_array_index (all, i);
+    if (c->compare_with && (!g_hash_table_lookup (names, c->compare_with) ||
+            g_str_equal (c->compare_with, c->name)))
+      status = usage_error ("channel '%s': compare-with '%s' is not another "
+          "configured channel", c->name, c->compare_with);
+  }
+  g_hash_table_unref (names);
+  if (status >= 0)
+    goto out_base;
+
+  /* --shard: every N-th channel, in configured order. */
+  s->channels = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      monitor_channel_config_free);
+  for (guint i = 0; i < all->len; i++)
+    if (i % s->shard_n == s->shard_i)
+      g_ptr_array_add (s->channels,
+          monitor_channel_config_copy (g_ptr_array_index (all, i)));
+  s->all_channels = g_ptr_array_ref (all);
+  if (opt_check) {
+    for (guint i = 0; i < s->channels->len; i++) {
+      MonitorChannelConfig *c = g_ptr_array_index (s->channels, i);
+      g_print ("%s\t%s\n", c->name, c->uri ? c->uri : c->source);
+    }
+    status = 0;
+  }
+out_base:
+  g_free (base.tiles);
+out:
+  g_clear_error (&error);
+  g_ptr_array_unref (all);
+  g_option_context_free (ctx);
+  return status;
+}

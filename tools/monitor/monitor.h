@@ -1,0 +1,123 @@
+/* sharpness-monitor: what its parts share.  The settings (command line
+ * and configuration file), the channels, the alarm kinds, and the monitor
+ * itself, which owns them on the main thread.
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Threads: the main loop owns the channels' lifecycle, the alarms, the
+ * event store, the webhooks and the HTTP server.  Streaming threads only
+ * update a channel's counters (MonitorChannelStats, under its lock, held
+ * for the update alone) and hand over thumbnails (a pointer swap).
+ */
+#ifndef MONITOR_H
+#define MONITOR_H
+
+#include <gst/gst.h>
+
+#include "sharpness-alarm.h"
+#include "sharpness-metric.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  MONITOR_KIND_BLUR,
+  MONITOR_KIND_BLACK,
+  MONITOR_KIND_FREEZE,
+  MONITOR_KIND_SILENCE,
+  MONITOR_KIND_NO_SIGNAL,
+  MONITOR_KIND_PSNR_DROP,
+  MONITOR_KIND_SSIM_DROP,
+  MONITOR_N_KINDS
+} MonitorKind;
+
+/* "blur", "black", "freeze", "silence", "no-signal", "psnr-drop",
+ * "ssim-drop"; monitor_kind_from_name: -1 when unknown. */
+const gchar *monitor_kind_name (MonitorKind kind);
+gint monitor_kind_from_name (const gchar * name);
+
+/* One alarm kind of one channel. */
+typedef struct
+{
+  gboolean enabled;
+  gdouble onset;                /* s the condition lasts before the alarm */
+  gdouble clear;                /* s it is gone before the alarm ends */
+  /* silence: dBFS below which audio is silent; psnr-drop: dB; ssim-drop:
+   * SSIM (all planes); unused by the others. */
+  gdouble level;
+} MonitorKindSettings;
+
+typedef struct
+{
+  gchar *name;
+  gchar *uri;                   /* or NULL with a source fragment */
+  gchar *source;                /* a GStreamer source fragment (config
+                                 * file only), or NULL */
+  guint line;                   /* where the configuration file names it */
+  SharpnessMetric metric;
+  gdouble threshold, relative_threshold;
+  guint window, max_blurry_gap;
+  gchar *tiles;                 /* "COLSxROWS" or NULL */
+  gchar *roi_types;             /* or NULL */
+  gchar *compare_with;          /* another channel's name, or NULL */
+  /* black: the element's black-pixel-threshold and black-ratio;
+   * freeze: its freeze-noise (dB). */
+  gdouble black_pixel_threshold, black_ratio, freeze_noise;
+  MonitorKindSettings kinds[MONITOR_N_KINDS];
+} MonitorChannelConfig;
+
+void monitor_channel_config_defaults (MonitorChannelConfig * c);
+/* @metric with its default thresholds (the scan tool's rule). */
+void monitor_channel_config_set_metric (MonitorChannelConfig * c,
+    gint metric);
+MonitorChannelConfig *monitor_channel_config_copy (const MonitorChannelConfig
+    * c);
+void monitor_channel_config_free (MonitorChannelConfig * c);
+/* The name of a channel given only as @uri: its file name, or host:port
+ * (newly allocated). */
+gchar *monitor_channel_name_from_uri (const gchar * uri);
+/* Whether @uri's scheme is one the monitor takes ("udp", "rtp", "srt",
+ * "rtsp", "http", "https", "file"); over HTTP, only these. */
+gboolean monitor_uri_scheme_allowed (const gchar * uri);
+
+typedef struct
+{
+  GPtrArray *channels;          /* MonitorChannelConfig: this shard's */
+  GPtrArray *all_channels;      /* every configured one (compare-with) */
+  gchar *listen;                /* ADDR:PORT */
+  gchar *api_token;             /* NULL: no mutating calls */
+  gchar *events_path;           /* JSON lines, or NULL */
+  guint64 events_max_bytes;     /* rotation size */
+  guint events_keep;            /* rotated files kept */
+  gchar **webhooks;
+  gint cuda_device_id;
+  gboolean cpu;                 /* CPU decoding and scoring */
+  gboolean as_fast_as_possible; /* file:// not paced */
+  gboolean loop;                /* file:// played again at its end */
+  guint shard_i, shard_n;
+  gdouble restart_after;        /* s without a frame before a restart */
+  guint max_backoff;            /* s, the longest wait before a restart */
+  guint thumbnail_width;
+  gboolean gpu_decode;          /* decided at start */
+  gboolean quiet;
+} MonitorSettings;
+
+/* Parses the command line and the configuration file; returns -1 to go
+ * on, else the exit status (a message was printed). */
+gint monitor_options_parse (int *argc, char ***argv, MonitorSettings * s);
+
+/* The configuration file (monitor-config.c): its channels appended to
+ * @channels, each checked against @defaults-based settings.  Errors name
+ * the file and line. */
+gboolean monitor_config_load (const gchar * path, GPtrArray * channels,
+    GError ** error);
+/* Checks a channel's settings (names the line when @c->line). */
+gboolean monitor_channel_config_check (const MonitorChannelConfig * c,
+    const gchar * where, GError ** error);
+
+typedef struct _Monitor Monitor;
+typedef struct _MonitorChannel MonitorChannel;
+
+G_END_DECLS
+#endif /* MONITOR_H */
