@@ -97,9 +97,15 @@ def main():
             rel = os.path.relpath(md, docs)
             if not rel.startswith('logs' + os.sep):
                 expected.append(p(docdir, rel))
+        unitdir = (opt.get('systemdsystemunitdir') or
+                   os.path.join(prefix, 'lib', 'systemd', 'system'))
         if 'sharpness-monitor' in have:
             expected += [p(opt['bindir'], 'sharpness-monitor'),
-                         p(opt['mandir'], 'man1', 'sharpness-monitor.1')]
+                         p(opt['mandir'], 'man1', 'sharpness-monitor.1'),
+                         os.path.join(dest, unitdir.lstrip('/'),
+                                      'sharpness-monitor.service'),
+                         p(opt['datadir'], 'gst-sharpness', 'monitor',
+                           'channels.example.yaml')]
         for path in expected:
             if not os.path.isfile(path):
                 errors.append('not installed: %s' % os.path.relpath(path,
@@ -109,8 +115,12 @@ def main():
         for d, _, files in os.walk(dest):
             installed += [os.path.join(d, f) for f in files]
         print('%d files installed under %s' % (len(installed), prefix))
+        # The unit may be placed outside the prefix on purpose
+        # (-Dsystemdsystemunitdir=/lib/systemd/system for Debian 12).
+        unit_root = os.path.join(dest, unitdir.lstrip('/'))
         for path in installed:
-            if not path.startswith(root + os.sep):
+            if not (path.startswith(root + os.sep) or
+                    path.startswith(unit_root + os.sep)):
                 errors.append('installed outside the prefix: %s' %
                               os.path.relpath(path, dest))
         for junk in ('meson.build', '__pycache__', '.pyc', '.log'):
