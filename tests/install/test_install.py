@@ -208,6 +208,10 @@ def main():
                 # Every installed file the page names is there.
                 with open(page, encoding='utf-8') as f:
                     source = f.read().replace('\\-', '-')
+                # whatis and apropos (and lintian) need "NAME - summary".
+                if not re.search(r'^\.SH NAME\n\S+ - \S', source, re.M):
+                    errors.append('man %s: no summary on its NAME line' %
+                                  name)
                 for path in sorted(set(re.findall(
                         re.escape(prefix.rstrip('/')) + r'/[\w./-]*\w',
                         source))):

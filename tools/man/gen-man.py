@@ -121,7 +121,8 @@ def section_body(lines, heading, name=''):
     return out
 
 
-def man_page(help_text, version_text, see_also, files, docdir=None):
+def man_page(help_text, version_text, see_also, files, docdir=None,
+             whatis=None):
     if docdir:
         help_text = re.sub(r'(?<![\w/.])docs/', docdir.rstrip('/') + '/',
                            help_text)
@@ -137,6 +138,12 @@ def man_page(help_text, version_text, see_also, files, docdir=None):
     # locale's ASCII.
     usage = usage.replace('[OPTION?]', '[OPTION...]')
     synopsis, _, summary = usage.partition(' - ')
+    # An empty NAME summary breaks whatis (apropos, lintian's
+    # bad-whatis-entry): the caller's, else none at all.
+    summary = summary.strip() or (whatis or '')
+    if not summary:
+        sys.exit('gen-man.py: no " - summary" on the Usage line and no '
+                 '--whatis')
     name = synopsis.split()[0]
     synopsis_args = synopsis[len(name):].strip()
 
@@ -231,12 +238,15 @@ def main():
     ap.add_argument('--file', action='append', default=[],
                     help='PATH:WHAT for the FILES section')
     ap.add_argument('--docdir')
+    ap.add_argument('--whatis',
+                    help='the NAME line\'s summary, for a tool whose --help '
+                    'has no "Usage: ... - summary"')
     ap.add_argument('tool')
     ap.add_argument('output')
     args = ap.parse_args()
     files = [tuple(f.split(':', 1)) for f in args.file]
     page = man_page(run(args.tool, '--help'), run(args.tool, '--version'),
-                    args.see_also, files, args.docdir)
+                    args.see_also, files, args.docdir, args.whatis)
     tmp = args.output + '.tmp'
     with open(tmp, 'w', encoding='utf-8') as f:
         f.write(page)
