@@ -89,7 +89,7 @@ def files(deb):
     return {line.split()[5].lstrip('.') for line in out.splitlines()}
 want = {
     sys.argv[1]: [r'/usr/lib/[^/]+/gstreamer-1\.0/libgstsharpness\.so$',
-                  r'/usr/share/doc/gst-sharpness/scan\.md$',
+                  r'/usr/share/doc/gst-sharpness/reference/sharpness-scan\.md$',
                   r'/usr/share/doc/gstreamer1\.0-sharpness/copyright$'],
     sys.argv[2]: [r'/usr/bin/sharpness-scan$',
                   r'/usr/share/man/man1/sharpness-scan\.1\.gz$',
@@ -166,7 +166,7 @@ scan() {
 # --help, and the packaged example configuration checked by the packaged
 # tool (the unit's file is read the same way).
 monitor() {
-  as_user sharpness-monitor --help | head -n 5 &&
+  as_user sharpness-monitor --help &&
     as_user sharpness-monitor --check-config \
       --config /usr/share/gst-sharpness/monitor/channels.example.yaml
 }
