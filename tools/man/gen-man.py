@@ -37,6 +37,11 @@ def esc(text):
     """roff-escaped text: backslashes, hyphens (so that options copy and
     paste as ASCII minus signs) and a leading dot or quote."""
     text = text.replace('\\', '\\e').replace('-', '\\-')
+    # A long path (the installed docs under /usr/local) may not fit an
+    # option's indented column: troff may break it after a '/' (\\:, no
+    # hyphen), which it would otherwise warn about.
+    if len(text) > 60:
+        text = re.sub(r'(?<=\S/)(?=[^\s/])', lambda m: '\\:', text)
     if text[:1] in ('.', "'"):
         text = '\\&' + text
     return text
