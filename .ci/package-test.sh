@@ -67,8 +67,10 @@ build() {
   mkdir -p "$CCACHE_DIR"
   ccache --zero-stats >/dev/null
   LINTIAN=0 DEB_BUILD_OPTIONS="nocheck cuda-archs=${CI_CUDA_ARCHS:-auto} parallel=$(nproc)" \
-    tools/package/build-debs.sh "$out" &&
-    ccache --show-stats | grep -E '^ *(Hits|Misses)' | head -n2
+    tools/package/build-debs.sh "$out" || return 1
+  # What the build took from the cache (shown, not checked).
+  ccache --show-stats >"$logs/ccache.txt"
+  grep -m2 -E '^ *(Hits|Misses)' "$logs/ccache.txt" || true
 }
 
 lint() {
@@ -151,7 +153,10 @@ nonroot() {
 }
 
 inspect() {
-  as_user gst-inspect-1.0 cudasharpness | tee "$logs/inspect.txt" | head -n 20 &&
+  # Into a file first: head closing the pipe early would kill tee
+  # (SIGPIPE, a failure under pipefail) whenever the output is long.
+  as_user gst-inspect-1.0 cudasharpness >"$logs/inspect.txt" &&
+    head -n 20 "$logs/inspect.txt" &&
     grep -q 'libgstsharpness.so' "$logs/inspect.txt"
 }
 
@@ -160,7 +165,7 @@ inspect() {
 scan() {
   as_user sharpness-scan --json - "$src/tests/data/testsrc2-320x240.h264" \
     >"$logs/scan.json" &&
-    grep -E '"frames": *[1-9]' "$logs/scan.json" | head -n1
+    grep -m1 -E '"frames": *[1-9]' "$logs/scan.json"
 }
 
 # --help, and the packaged example configuration checked by the packaged
