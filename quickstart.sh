@@ -35,6 +35,12 @@ PACKAGES="gcc meson ninja-build pkg-config
   ffmpeg python3-jsonschema chromium
   libsoup-3.0-dev libyaml-dev
   prometheus gir1.2-gst-rtsp-server-1.0 python3-pil"
+# The test suite only: Slurm for the archive-scan job array (tests/slurm
+# starts a cluster of its own, on 127.0.0.1 and for the length of the test;
+# it needs root and skips, saying so, otherwise).  Debian's slurmctld and
+# slurmd units do not start without /etc/slurm/slurm.conf, which the test
+# does not write; munge's unit starts (a local socket, no network port).
+[ "$mode" = test ] && PACKAGES="$PACKAGES slurm-wlm munge"
 
 missing=""
 for p in $PACKAGES; do
