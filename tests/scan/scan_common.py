@@ -104,6 +104,40 @@ def scene_clip():
         '-threads', '1', '-movflags', '+faststart'])
 
 
+_gst_version = None
+
+
+def gst_version():
+    """GStreamer's (major, minor), from gst-launch-1.0 --version."""
+    global _gst_version
+    if _gst_version is None:
+        out = subprocess.run(['gst-launch-1.0', '--version'],
+                             stdin=subprocess.DEVNULL, capture_output=True,
+                             text=True, timeout=60).stdout
+        m = re.search(r'GStreamer (\d+)\.(\d+)', out)
+        _gst_version = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+    return _gst_version
+
+
+def known_on_gst_1_26(what):
+    """True where @what is a failure seen on GStreamer 1.26 (Debian 13) and
+    not fixed yet (docs/reference/gstreamer-versions.md#known-failures-on-126),
+    said in the test's output; on 1.22 False, so the check still holds
+    there."""
+    if gst_version() >= (1, 26):
+        print('KNOWN FAILURE on GStreamer 1.26, not fixed yet: %s' % what)
+        return True
+    return False
+
+
+def skip_on_gst_1_26(what):
+    """Skip the whole test, saying why, on GStreamer 1.26 (see
+    known_on_gst_1_26)."""
+    if gst_version() >= (1, 26):
+        scaffold.skip('known failure on GStreamer 1.26, not fixed yet: %s'
+                      % what)
+
+
 def require_ffmpeg():
     for name in ('ffmpeg', 'ffprobe'):
         if not shutil.which(name):

