@@ -36,8 +36,8 @@ check() {
     echo "skipped $name: $(grep -m1 '^skipped:' "$logs/$name.log" | sed 's/^skipped: //')"
   else
     failed=$((failed + 1))
-    echo "FAIL    $name ($((SECONDS - t0)) s, exit status $rc):"
-    tail -n 60 "$logs/$name.log" | sed 's/^/    /'
+    echo "FAILED $name: exit status $rc after $((SECONDS - t0)) s; the last lines it printed:"
+    grep -v '^[[:space:]]*$' "$logs/$name.log" | tail -n 60 | sed 's/^/    /'
   fi
   return $rc
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 # Summarise a meson testlog.json: list every skipped test with its reason
 # (the "skipped: ..." line it printed: "no CUDA device", "numpy missing"),
-# every failed test, and end with "N passed, N failed, N skipped".
+# every failed test with the last lines of its output (a CI log is often
+# read from its tail only), and end with "N passed, N failed, N skipped".
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -10,6 +11,8 @@
 # Exits 1 when a test failed or none passed.
 import json
 import sys
+
+FAILED_TAIL_LINES = 12
 
 
 def skip_reason(test):
@@ -26,6 +29,14 @@ def skip_reason(test):
     return reason if ":" in reason else "skipped"
 
 
+def output_tail(test, count=FAILED_TAIL_LINES):
+    """The last lines the test printed (stdout, then stderr)."""
+    lines = []
+    for stream in ("stdout", "stderr"):
+        lines += (test.get(stream) or "").splitlines()
+    return [l for l in lines if l.strip()][-count:]
+
+
 def main(path):
     passed, failed, skipped = [], [], []
     with open(path, encoding="utf-8") as log:
@@ -37,12 +48,14 @@ def main(path):
             elif result == "SKIP":
                 skipped.append((test["name"], skip_reason(test)))
             else:
-                failed.append((test["name"], result))
+                failed.append((test["name"], result, output_tail(test)))
 
     for name, reason in skipped:
         print(f"{name}: {reason}")
-    for name, result in failed:
-        print(f"{name}: {result}")
+    for name, result, tail in failed:
+        print(f"FAILED {name}: {result}; the last lines it printed:")
+        for line in tail:
+            print(f"    {line}")
     print(f"{len(passed)} passed, {len(failed)} failed, "
           f"{len(skipped)} skipped")
     return 1 if failed or not passed else 0
