@@ -270,9 +270,9 @@ class Run:
         self.tmp = tmp
         self.procs = []
 
-    def start(self, cmd, name, stdout=None):
+    def start(self, cmd, name, stdout=None, env=None):
         f = open(os.path.join(self.tmp, name + '.log'), 'w')
-        p = subprocess.Popen(cmd, stdout=stdout or f, stderr=f,
+        p = subprocess.Popen(cmd, stdout=stdout or f, stderr=f, env=env,
                              stdin=subprocess.DEVNULL,
                              start_new_session=True,
                              text=stdout is not None)
@@ -290,6 +290,16 @@ class Run:
                 os.killpg(p.pid, signal.SIGKILL)
                 p.wait(10)
         self.procs = []
+
+
+def log_tail(path, lines=15):
+    """@path and its last lines, for an error message."""
+    try:
+        with open(path, errors='replace') as f:
+            tail = f.read().splitlines()[-lines:]
+    except OSError as e:
+        tail = ['(%s)' % e]
+    return '%s:\n    %s' % (path, '\n    '.join(tail))
 
 
 def http_get(port, path, timeout=10):
@@ -329,6 +339,54 @@ def rss_kb(pid):
             if line.startswith('VmRSS:'):
                 return int(line.split()[1])
     return 0
+
+
+def udp_drops():
+    """The host's UDP datagrams dropped for a full socket buffer
+    (RcvbufErrors) and in all (InErrors), from /proc/net/snmp."""
+    try:
+        with open('/proc/net/snmp') as f:
+            rows = [line.split() for line in f if line.startswith('Udp:')]
+        d = dict(zip(rows[0][1:], (int(x) for x in rows[1][1:])))
+    except (OSError, IndexError, ValueError):
+        return 0, 0
+    return d.get('RcvbufErrors', 0), d.get('InErrors', 0)
+
+
+def thread_cpu(pid):
+    """CPU seconds of each thread of @pid, by thread id: (name, seconds)."""
+    out = {}
+    tick = os.sysconf('SC_CLK_TCK')
+    try:
+        tids = os.listdir('/proc/%d/task' % pid)
+    except OSError:
+        return out
+    for tid in tids:
+        try:
+            with open('/proc/%d/task/%s/stat' % (pid, tid)) as f:
+                head, rest = f.read().rsplit(')', 1)
+            fields = rest.split()
+            out[tid] = (head.split('(', 1)[1],
+                        (int(fields[11]) + int(fields[12])) / tick)
+        except (OSError, IndexError, ValueError):
+            pass
+    return out
+
+
+def thread_profile(t0, t1, seconds):
+    """The threads' CPU over a window, grouped by name with the digits
+    dropped (GStreamer names a streaming thread after its pad, e.g.
+    "multiqueue12:src_0"): "group total/busiest thread" in cores, the
+    busiest groups first."""
+    groups = {}
+    for tid, (name, sec) in t1.items():
+        used = (sec - t0.get(tid, (name, 0.0))[1]) / max(seconds, 1e-9)
+        g = re.sub(r'\d+', '', name)
+        tot, top = groups.get(g, (0.0, 0.0))
+        groups[g] = (tot + used, max(top, used))
+    busy = sorted(groups.items(), key=lambda kv: -kv[1][0])[:8]
+    return ' '.join('%s=%.2f/%.2f' % (g.replace(' ', '_'), tot, top)
+                    for g, (tot, top) in busy)
 
 
 class Nvdec:
@@ -461,11 +519,12 @@ def monitor_step(args, tmp, n, seconds, warmup, metrics=False):
         black = start_senders(run, args, ports, 'm%d' % n)
         time.sleep(warmup)
 
-        def scored():
-            return {c['name']: c['frames_scored'] for c in json.loads(
+        def channels():
+            return {c['name']: c for c in json.loads(
                 http_get(http_port, '/api/channels', 30))}
-        s0, t0, c0, h0 = scored(), time.monotonic(), cpu_seconds(mon.pid), \
+        s0, t0, c0, h0 = channels(), time.monotonic(), cpu_seconds(mon.pid), \
             host_cpu()
+        u0, th0 = udp_drops(), thread_cpu(mon.pid)
         nv0 = len(nv.samples)
         rss = []
         end = time.monotonic() + seconds
@@ -473,11 +532,24 @@ def monitor_step(args, tmp, n, seconds, warmup, metrics=False):
             time.sleep(min(5, max(0.1, end - time.monotonic())))
             rss.append(rss_kb(mon.pid))
         if mon.poll() is not None:
-            raise RuntimeError('the monitor stopped (exit %s)' % mon.poll())
-        s1, t1, c1, h1 = scored(), time.monotonic(), cpu_seconds(mon.pid), \
+            raise RuntimeError('the monitor stopped (exit %s): %s' % (
+                mon.poll(), log_tail(os.path.join(tmp, 'monitor-%d.log' % n))))
+        s1, t1, c1, h1 = channels(), time.monotonic(), cpu_seconds(mon.pid), \
             host_cpu()
-        rates = [(s1[k] - s0.get(k, 0)) / (t1 - t0) for k in s1]
+        u1, th1 = udp_drops(), thread_cpu(mon.pid)
+
+        def rate(k, key):
+            return (s1[k][key] - s0.get(k, {}).get(key, 0)) / (t1 - t0)
+        rates = [rate(k, 'frames_scored') for k in s1]
         res.update({
+            # Where a channel's frames went missing: never decoded (the
+            # network, the socket buffer, the decoder) or decoded and
+            # dropped by the live queue before the scorer.
+            'min_decoded_fps': min(rate(k, 'frames_decoded') for k in s1),
+            'dropped_fps': sum(rate(k, 'frames_dropped') for k in s1),
+            'udp_rcvbuf_errors': u1[0] - u0[0],
+            'udp_in_errors': u1[1] - u0[1],
+            'threads': thread_profile(th0, th1, t1 - t0),
             'min_fps': min(rates), 'mean_fps': statistics.mean(rates),
             'holds': min(rates) >= 0.99 * FPS,
             'monitor_cpu_cores': (c1 - c0) / (t1 - t0),
@@ -504,6 +576,10 @@ def monitor_step(args, tmp, n, seconds, warmup, metrics=False):
             if due:
                 lat.append(t - max(due))
         res['alarms'] = len(lat)
+        res['black_events'] = sum(
+            1 for e in json.loads(http_get(http_port, '/api/events?since=0',
+                                           30))['events']
+            if e.get('kind') == 'black' and e.get('event') == 'start')
         res['alarm_latency_p50_ms'] = 1000 * percentile(lat, 50)
         res['alarm_latency_p99_ms'] = 1000 * percentile(lat, 99)
         if metrics:
@@ -522,30 +598,32 @@ def monitor_step(args, tmp, n, seconds, warmup, metrics=False):
 
 
 def decoder_step(args, tmp, n, seconds, warmup):
-    """N chains `udpsrc ! tsdemux ! h264parse ! DECODER ! fakesink` in one
+    """N chains `uridecodebin3 uri=udp://... ! fpsdisplaysink` in one
     gst-launch-1.0 (one pipeline: one CUDA context), fed like the
-    monitor's channels; frames counted by fpsdisplaysink."""
+    monitor's channels and through the same source and decoding bins as
+    its channels (DECODER ranked first, as the monitor ranks the NVIDIA
+    decoders); frames counted by fpsdisplaysink."""
     run = Run(tmp)
     nv = Nvdec()
     ports = [free_port(socket.SOCK_DGRAM) for _ in range(n)]
     chains = []
     for i, port in enumerate(ports):
         chains.append(
-            'udpsrc address=%s port=%d caps="video/mpegts,systemstream=true"'
-            ' ! tsdemux ignore-pcr=true ! h264parse ! %s ! fpsdisplaysink '
+            'uridecodebin3 uri=udp://%s:%d ! fpsdisplaysink '
             'name=d%d video-sink=fakesink text-overlay=false sync=false '
             'signal-fps-measurements=false fps-update-interval=500'
-            % (HOST, port, args.decoder, i))
+            % (HOST, port, i))
     counts = {}
     lock = threading.Lock()
     line_re = re.compile(r'FPSDisplaySink:d(\d+): last-message = rendered: '
                          r'(\d+)')
+    env = dict(os.environ, GST_PLUGIN_FEATURE_RANK='%s:MAX' % args.decoder)
     try:
         # gst-launch-1.0 -v prints fpsdisplaysink's counts; the shell
         # splits the description as a user's command line would.
         p = run.start(['sh', '-c', 'exec gst-launch-1.0 -v ' +
                        ' '.join(chains)], 'decoders-%d' % n,
-                      stdout=subprocess.PIPE)
+                      stdout=subprocess.PIPE, env=env)
 
         def reader():
             for line in p.stdout:
@@ -566,7 +644,7 @@ def decoder_step(args, tmp, n, seconds, warmup):
             c1 = dict(counts)
         if p.poll() is not None:
             raise RuntimeError('gst-launch-1.0 stopped (exit %s): %s' % (
-                p.poll(), os.path.join(tmp, 'decoders-%d.log' % n)))
+                p.poll(), log_tail(os.path.join(tmp, 'decoders-%d.log' % n))))
         rates = []
         for i in range(n):
             if i in c0 and i in c1 and c1[i][0] > c0[i][0]:
@@ -592,7 +670,12 @@ def search(step, tries, grow, max_n, resolution, rows, kind, save):
 
     def trial(n):
         log('%s, %d channels' % (kind, n))
-        r = step(n)
+        try:
+            r = step(n)
+        except (RuntimeError, OSError, ValueError) as e:
+            # One step that breaks is a failed step, not the end of the
+            # run: what it printed is kept in the row and in the log.
+            r = {'n': n, 'holds': False, 'error': str(e)}
         log('  ' + ', '.join('%s=%s' % (k, fmt(v)) for k, v in r.items()))
         rows.append(dict(r, step=kind))
         save()
@@ -630,7 +713,9 @@ KEYS = ['step', 'n', 'holds', 'min_fps', 'mean_fps', 'monitor_cpu_cores',
         'cpu_per_channel', 'host_cpu_busy', 'nvdec_util', 'gpu_util',
         'alarms', 'alarm_latency_p50_ms', 'alarm_latency_p99_ms',
         'metrics_render_p50_ms', 'metrics_render_p99_ms', 'rss_first_kb',
-        'rss_last_kb', 'rss_max_kb', 'rss_growth_after_warmup_pct']
+        'rss_last_kb', 'rss_max_kb', 'rss_growth_after_warmup_pct',
+        'min_decoded_fps', 'dropped_fps', 'udp_rcvbuf_errors',
+        'udp_in_errors', 'black_events', 'threads', 'error']
 
 
 def write_results(args, rows, summary):
@@ -776,7 +861,7 @@ def main():
                 'monitor: largest N with every channel >= 99 %% of %d fps: '
                 '%d (%s)' % (FPS, best, 'failed at %d' % fail if fail
                              else 'every N tried held, up to --max-n'),
-                'decoders alone (%s ! fakesink): %d (%s)' % (
+                'decoders alone (uridecodebin3, %s first): %d (%s)' % (
                     args.decoder, dbest, 'failed at %d' % dfail if dfail
                     else 'held up to --max-n'),
                 'monitor / decoders alone: %.0f %% (target >= 95 %%)' % (
