@@ -40,7 +40,10 @@ PACKAGES="gcc meson ninja-build pkg-config
 # it needs root and skips, saying so, otherwise).  Debian's slurmctld and
 # slurmd units do not start without /etc/slurm/slurm.conf, which the test
 # does not write; munge's unit starts (a local socket, no network port).
-[ "$mode" = test ] && PACKAGES="$PACKAGES slurm-wlm munge"
+# Alertmanager for the monitor's (tests/monitor starts its own, on
+# 127.0.0.1; Debian's unit listens on every address, so the test does
+# not use it).
+[ "$mode" = test ] && PACKAGES="$PACKAGES slurm-wlm munge prometheus-alertmanager"
 
 missing=""
 for p in $PACKAGES; do

@@ -315,6 +315,42 @@ def udp_sender(procs, ts, port, name='udp-sender', loop=False):
                        name)
 
 
+def start_prometheus(procs, target_port, job='monitor', rules=None,
+                     alertmanager_port=None):
+    """A real Prometheus on 127.0.0.1 scraping the monitor every second
+    (and evaluating @rules every second, alerting the Alertmanager on
+    @alertmanager_port); its port in .port once ready."""
+    port = free_port()
+    cfg = os.path.join(procs.tmp, 'prometheus.yml')
+    with open(cfg, 'w') as f:
+        f.write('global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n')
+        if rules:
+            f.write('rule_files: [%s]\n' % json.dumps(rules))
+        if alertmanager_port:
+            f.write('alerting:\n  alertmanagers:\n    - static_configs:\n'
+                    '        - targets: ["%s:%d"]\n' % (HOST,
+                                                        alertmanager_port))
+        f.write('scrape_configs:\n  - job_name: %s\n'
+                '    static_configs:\n      - targets: ["%s:%d"]\n'
+                % (job, HOST, target_port))
+    p = procs.start(['prometheus', '--config.file=' + cfg,
+                     '--storage.tsdb.path=' + os.path.join(procs.tmp, 'tsdb'),
+                     '--web.listen-address=%s:%d' % (HOST, port),
+                     '--log.level=warn'], 'prometheus')
+    p.port = port
+    wait_http(p, '/-/ready', 60)
+    return p
+
+
+def rtp_sender(procs, ts, port, name='rtp-sender'):
+    """MPEG-TS over RTP (payload type 33, as an IP encoder sends it)."""
+    return procs.start(['gst-launch-1.0', '-q', 'filesrc', 'location=%s' % ts,
+                        '!', 'tsparse', 'set-timestamps=true', '!',
+                        'rtpmp2tpay', 'pt=33', '!', 'udpsink',
+                        'host=%s' % HOST, 'port=%d' % port, 'sync=true'],
+                       name)
+
+
 def srt_listener(procs, ts, port, name='srt-sender'):
     return procs.start(['gst-launch-1.0', '-q', 'filesrc',
                         'location=%s' % ts, '!', 'tsparse',
@@ -483,16 +519,16 @@ def black_ts():
 
 
 def long_ts():
-    """A 160x90, 10 fps, 200 s test pattern with a tone: channels that
-    play through a soak without being rebuilt."""
+    """A 160x90, 10 fps, 320 s test pattern with a tone: channels that
+    play through a soak (5 minutes) without coming to the end."""
     def make(part):
         subprocess.run(['ffmpeg', '-nostdin', '-v', 'error', '-y', '-f',
-                        'lavfi', '-i', 'testsrc2=s=160x90:r=10:d=200', '-f',
-                        'lavfi', '-i', 'sine=f=440:d=200', '-c:v', 'libx264',
+                        'lavfi', '-i', 'testsrc2=s=160x90:r=10:d=320', '-f',
+                        'lavfi', '-i', 'sine=f=440:d=320', '-c:v', 'libx264',
                         '-preset', 'veryfast', '-g', '10', '-pix_fmt',
                         'yuv420p', '-c:a', 'aac', '-threads', '1', '-f',
                         'mpegts', part], check=True, timeout=300)
-    return _locked_make('long.ts', make)
+    return _locked_make('long-320s.ts', make)
 
 
 def degraded_ts():

@@ -1,8 +1,10 @@
 #!/usr/bin/python3
-# sharpness-monitor on four live sources of the faults clip (natural images
+# sharpness-monitor on five live sources of the faults clip (natural images
 # with known blurs, black cut and fade, freeze and audio silence; CPU
-# decoding and backend): a paced UDP MPEG-TS sender, an SRT listener, an
-# RTSP server and an HLS folder over HTTP, all on 127.0.0.1.  Checks:
+# decoding and backend): paced UDP MPEG-TS and RTP (MPEG-TS, payload type
+# 33) senders, an SRT listener, an RTSP server and an HLS folder over
+# HTTP, all on 127.0.0.1 (multicast is not tested: its group addresses are
+# not 127.0.0.1).  Checks:
 # - each expected alarm appears exactly once per channel, with its kind,
 #   start and end within one frame (by PTS) of the truth; no other event
 #   (the 0.3 s blur is below the onset; a freeze inside black is black's);
@@ -41,7 +43,7 @@ import monitor_common as mc  # noqa: E402
 
 FRAME = 1.0 / mc.FPS
 TOL = FRAME + 0.002
-CHANNELS = ['udp', 'srt', 'rtsp', 'hls']
+CHANNELS = ['udp', 'rtp', 'srt', 'rtsp', 'hls']
 END_FRAMES = mc.F(24.8)     # every fault has ended by then
 
 
@@ -75,23 +77,6 @@ class Hooks:
         self.hang = 'http://%s:%d/hang' % (mc.HOST, self.srv.server_address[1])
 
 
-def start_prometheus(procs, target_port):
-    port = mc.free_port()
-    cfg = os.path.join(procs.tmp, 'prometheus.yml')
-    with open(cfg, 'w') as f:
-        f.write('global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n'
-                'scrape_configs:\n  - job_name: monitor\n'
-                '    static_configs:\n      - targets: ["%s:%d"]\n'
-                % (mc.HOST, target_port))
-    p = procs.start(['prometheus', '--config.file=' + cfg,
-                     '--storage.tsdb.path=' + os.path.join(procs.tmp, 'tsdb'),
-                     '--web.listen-address=%s:%d' % (mc.HOST, port),
-                     '--log.level=warn'], 'prometheus')
-    p.port = port
-    mc.wait_http(p, '/-/ready', 60)
-    return p
-
-
 def prom_query(prom, q):
     q, _, at = q.partition('&time=')
     status, body = mc.get(prom, '/api/v1/query?query=' +
@@ -106,10 +91,10 @@ def channel_events(evs, channel):
     return [e for e in evs if e['channel'] == channel]
 
 
-# RTSP (MPEG-TS over RTP, as gst-rtsp-server sends it): the demuxer maps
-# audio through the PCR and the packets' arrival, and its audio comes out
-# up to about half a second off the video; silence is checked to that.
-AUDIO_TOL = {'rtsp': 0.6}
+# RTP and RTSP (MPEG-TS over RTP): the demuxer maps audio through the PCR
+# and the packets' arrival, and its audio comes out up to about half a
+# second off the video; silence is checked to that.
+AUDIO_TOL = {'rtp': 0.6, 'rtsp': 0.6}
 
 
 def check_channel(fx, evs, name, truth):
@@ -160,7 +145,7 @@ def check_thumbnail(b64):
 def main():
     mc.require_tools('ffmpeg', 'gst-launch-1.0', 'prometheus', 'promtool')
     mc.require_elements('tsparse', 'udpsink', 'srtsink', 'srtsrc',
-                        'rtpmp2tpay', 'hlsdemux', 'level', 'jpegenc')
+                        'rtpmp2tpay', 'rtpsrc', 'hlsdemux', 'level', 'jpegenc')
     if subprocess.run([sys.executable, '-c', 'import gi; gi.require_version('
                        '"GstRtspServer", "1.0")'],
                       capture_output=True).returncode:
@@ -174,6 +159,7 @@ def main():
     with mc.Procs() as procs:
         hooks = Hooks(procs)
         udp = mc.free_port(socket.SOCK_DGRAM)
+        rtp = mc.free_port(socket.SOCK_DGRAM)
         srt = mc.free_port(socket.SOCK_DGRAM)
         rtsp = mc.free_port()
         web = mc.http_folder(procs, hls)
@@ -183,6 +169,7 @@ def main():
         alarms['no-signal'] = {'onset': 3.0}
         cfg = mc.write_config(procs, [
             {'name': 'udp', 'uri': 'udp://%s:%d' % (mc.HOST, udp)},
+            {'name': 'rtp', 'uri': 'rtp://%s:%d' % (mc.HOST, rtp)},
             {'name': 'srt', 'uri': 'srt://%s:%d?mode=caller' % (mc.HOST, srt)},
             {'name': 'rtsp', 'uri': 'rtspt://%s:%d/faults' % (mc.HOST, rtsp)},
             {'name': 'hls', 'uri': 'http://%s:%d/index.m3u8' % (mc.HOST, web)},
@@ -193,11 +180,12 @@ def main():
         # Prometheus first: its start takes a core for a while, which the
         # channels' start would otherwise share.
         mon_port = mc.free_port()
-        prom = start_prometheus(procs, mon_port)
+        prom = mc.start_prometheus(procs, mon_port)
         mon = mc.start_monitor(procs, port=mon_port, args=[
             '--config', cfg, '--events', log_path, '--webhook', hooks.url,
             '--webhook', hooks.hang, '--restart-after', '0'])
         mc.udp_sender(procs, ts, udp)
+        mc.rtp_sender(procs, ts, rtp)
         t0 = time.monotonic()
 
         # Mid-clip: every channel at the source's rate, as Prometheus sees

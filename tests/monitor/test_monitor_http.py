@@ -110,6 +110,10 @@ def main():
         rc, out = run_tool(['--webhook', 'ftp://x/', tiny])
         fx.check(rc == 2 and '--webhook' in out, 'a webhook that is not '
                  'HTTP: refused: %s' % out.strip())
+        rc, out = run_tool(['--alertmanager', 'alertmanager:9093', tiny])
+        fx.check(rc == 2 and '--alertmanager' in out and 'http://' in out,
+                 'an Alertmanager address without a scheme: refused: %s' %
+                 out.strip())
         rc, out = run_tool(['--listen', 'nowhere', tiny])
         fx.check(rc == 0, '--check-config does not open the server')
 

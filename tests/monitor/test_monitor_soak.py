@@ -1,9 +1,9 @@
 #!/usr/bin/python3
-# sharpness-monitor soak, CI-sized: 8 channels (7 playing a 200 s clip at
+# sharpness-monitor soak, CI-sized: 8 channels (7 playing a 320 s clip at
 # real-time pace, CPU decoding, and one whose RTSP server refuses,
-# restarted about once a second) for MONITOR_SOAK_SECONDS (default 80 s, after a 60 s warm-up in
-# which the memory allocator's pools fill; the issue asks for 5 minutes,
-# which CI's time does not allow: set the variable to 300 to run that).
+# restarted about once a second) for 5 minutes: a 60 s warm-up in which
+# the memory allocator's pools fill, then MONITOR_SOAK_SECONDS (default
+# 240 s) measured.
 # Checks: the resident memory (median of three samples 5 s apart) grows
 # by less than 2 % from the end of the warm-up to the end, and the open
 # file descriptors do not grow across at least 50 restarts.
@@ -23,7 +23,7 @@ import time  # noqa: E402
 import monitor_common as mc  # noqa: E402
 
 WARMUP = 60
-SOAK = int(os.environ.get('MONITOR_SOAK_SECONDS', '80'))
+SOAK = int(os.environ.get('MONITOR_SOAK_SECONDS', '240'))
 
 
 def rss_kb(pid):

@@ -407,7 +407,7 @@ monitor_alarms_pipeline_gone (MonitorChannel * c)
   SharpnessAlarmEvent ev;
 
   for (gint k = 0; k < MONITOR_N_KINDS; k++) {
-    if (k == MONITOR_KIND_NO_SIGNAL)
+    if (k == MONITOR_KIND_NO_SIGNAL && !c->removed)
       continue;
     handle (c, k, sharpness_alarm_finish (&c->alarms[k].alarm, &ev), &ev,
         NULL);

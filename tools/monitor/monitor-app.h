@@ -45,13 +45,25 @@ gboolean monitor_remove_channel (Monitor * m, const gchar * name);
  * --loop, when no live channel is left). */
 void monitor_check_all_finished (Monitor * m);
 
-/* Webhooks (monitor-webhook.c). */
-MonitorWebhooks *monitor_webhooks_new (gchar ** urls);
-void monitor_webhooks_free (MonitorWebhooks * w);
+/* Webhooks and Alertmanagers (monitor-webhook.c): NULL when both lists
+ * are empty. */
+MonitorWebhooks *monitor_webhooks_new (gchar ** webhooks,
+    gchar ** alertmanagers);
+/* Runs the main context until every queue is empty or @timeout_ms has
+ * passed (the end events of a stop delivered, a hung receiver not waited
+ * for), then frees. */
+void monitor_webhooks_free (MonitorWebhooks * w, guint timeout_ms);
 /* Queues @e for every receiver; never blocks. */
-void monitor_webhooks_send (MonitorWebhooks * w, const MonitorEvent * e);
+void monitor_webhooks_send (MonitorWebhooks * w, MonitorEvent * e);
 /* Counters for /metrics. */
 void monitor_webhooks_metrics (MonitorWebhooks * w, GString * out);
+
+/* Alertmanager's API v2 (monitor-alertmanager.c): a JSON array of the
+ * alerts of @events (starts and ends); a start's endsAt is @ends_at_us. */
+GBytes *monitor_alertmanager_body (MonitorEvent * const *events, guint n,
+    gint64 ends_at_us);
+/* @us (UTC, µs since the epoch) as a JSON RFC 3339 string. */
+void monitor_rfc3339 (GString * out, gint64 us);
 
 /* Alarms (monitor-alarms.c): the channel's element events, level and
  * compare messages, and the main tick. */
@@ -61,7 +73,9 @@ void monitor_alarms_clear (MonitorChannel * c);
 gboolean monitor_alarms_message (MonitorChannel * c, GstMessage * msg);
 void monitor_alarms_tick (MonitorChannel * c, gint64 now_us);
 /* The pipeline went away (error, restart, end): open stretches of the
- * element's kinds end where they were last seen. */
+ * element's kinds end where they were last seen; a channel removed or
+ * stopped for good ends its no-signal alarm too (nothing watches it any
+ * more, and an alarm never ended would stay firing downstream). */
 void monitor_alarms_pipeline_gone (MonitorChannel * c);
 /* POST /api/alarms/CHANNEL/KIND/ack: FALSE when not active. */
 gboolean monitor_alarms_ack (MonitorChannel * c, MonitorKind kind);

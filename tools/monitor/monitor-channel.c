@@ -337,7 +337,12 @@ monitor_channel_stop (MonitorChannel * c)
     g_source_remove (c->restart_id);
     c->restart_id = 0;
   }
-  teardown (c);
+  /* A channel waiting to restart has no pipeline left, but may have
+   * alarms open (no signal): they end now all the same. */
+  if (c->pipeline)
+    teardown (c);
+  else
+    monitor_alarms_pipeline_gone (c);
 }
 
 void

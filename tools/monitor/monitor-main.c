@@ -22,6 +22,10 @@
 
 #define TICK_MS 100
 #define MONITOR_MALLOC_ARENAS 2
+/* At a stop, the end events of the alarms it closes get this long to
+ * reach the webhooks and Alertmanagers (a hung receiver is not waited
+ * for longer). */
+#define STOP_DELIVERY_MS 2000
 
 MonitorChannel *
 monitor_find_channel (Monitor * m, const gchar * name)
@@ -157,7 +161,8 @@ main (int argc, char **argv)
     g_printerr ("sharpness-monitor: %s\n", error->message);
     return 2;
   }
-  m.webhooks = monitor_webhooks_new (settings.webhooks);
+  m.webhooks = monitor_webhooks_new (settings.webhooks,
+      settings.alertmanagers);
   m.loop = g_main_loop_new (NULL, FALSE);
   m.http = monitor_http_new (&m, &error);
   if (!m.http) {
@@ -193,7 +198,7 @@ main (int argc, char **argv)
   for (guint i = 0; i < m.channels->len; i++)
     monitor_channel_unref (g_ptr_array_index (m.channels, i));
   g_ptr_array_unref (m.channels);
-  monitor_webhooks_free (m.webhooks);
+  monitor_webhooks_free (m.webhooks, STOP_DELIVERY_MS);
   monitor_events_free (m.events);
   if (m.cuda_context)
     gst_context_unref (m.cuda_context);

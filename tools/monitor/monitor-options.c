@@ -23,7 +23,7 @@
 static gchar *opt_config, *opt_listen, *opt_token_file, *opt_token,
     *opt_events,
     *opt_shard, *opt_metric, *opt_tiles;
-static gchar **opt_webhooks, **opt_uris;
+static gchar **opt_webhooks, **opt_alertmanagers, **opt_uris;
 static gint opt_max_backoff = 30;
 static gint opt_device = -1, opt_thumb = DEFAULT_THUMB_WIDTH,
     opt_events_mb = DEFAULT_EVENTS_MAX_MB, opt_events_keep =
@@ -52,6 +52,9 @@ static GOptionEntry entries[] = {
       "Rotated event logs kept (default 5)", "N"},
   {"webhook", 'w', 0, G_OPTION_ARG_STRING_ARRAY, &opt_webhooks,
       "POST events to URL (Alertmanager's webhook format); repeatable",
+      "URL"},
+  {"alertmanager", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opt_alertmanagers,
+      "Post alarms to the Alertmanager at URL (its API v2); repeatable",
       "URL"},
   {"cuda-device-id", 'd', 0, G_OPTION_ARG_INT, &opt_device,
       "CUDA device of this process' channels (default -1: any)", "N"},
@@ -128,7 +131,9 @@ static const gchar description[] =
     "  psnr-drop, ssim-drop  a compared pair below 30 dB, 0.9\n"
     "  A black or frozen stretch is never a blur alarm. Each alarm has a\n"
     "  start and an end event: JSON lines (--events), webhooks\n"
-    "  (--webhook, Alertmanager's format: firing, resolved), gauges.\n"
+    "  (--webhook, Alertmanager's format: firing, resolved), alerts in an\n"
+    "  Alertmanager (--alertmanager: active ones posted again every\n"
+    "  minute, resolved at their end), gauges.\n"
     "\n"
     "HTTP\n"
     "  /            the multiviewer page\n"
@@ -150,6 +155,18 @@ static const gchar description[] =
     "      --webhook http://alertmanager:9093/api/v2/alerts\n"
     "\n"
     "See docs/reference/sharpness-monitor.md.\n";
+
+static gboolean
+http_url (const gchar * url)
+{
+  gchar *scheme = g_uri_parse_scheme (url);
+  gboolean ok = scheme && (!g_ascii_strcasecmp (scheme, "http") ||
+      !g_ascii_strcasecmp (scheme, "https")) &&
+      g_uri_is_valid (url, G_URI_FLAGS_NONE, NULL);
+
+  g_free (scheme);
+  return ok;
+}
 
 static gboolean
 parse_shard (const gchar * s, guint * i, guint * n)
@@ -217,6 +234,7 @@ monitor_options_parse (int *argc, char ***argv, MonitorSettings * s)
   s->loop = opt_loop;
   s->quiet = opt_quiet;
   s->webhooks = g_strdupv (opt_webhooks);
+  s->alertmanagers = g_strdupv (opt_alertmanagers);
   s->events_path = g_strdup (opt_events);
   s->shard_n = 1;
   if (opt_device < -1)
@@ -237,15 +255,14 @@ monitor_options_parse (int *argc, char ***argv, MonitorSettings * s)
   else if (opt_shard && !parse_shard (opt_shard, &s->shard_i, &s->shard_n))
     status = usage_error ("--shard '%s': I/N expected, 0 <= I < N (e.g. "
         "0/4)", opt_shard);
-  for (gchar ** w = opt_webhooks; w && *w && status < 0; w++) {
-    gchar *scheme = g_uri_parse_scheme (*w);
-    if (!scheme || (g_ascii_strcasecmp (scheme, "http") &&
-            g_ascii_strcasecmp (scheme, "https")) ||
-        !g_uri_is_valid (*w, G_URI_FLAGS_NONE, NULL))
+  for (gchar ** w = opt_webhooks; w && *w && status < 0; w++)
+    if (!http_url (*w))
       status = usage_error ("--webhook '%s': an http:// or https:// URL "
           "expected", *w);
-    g_free (scheme);
-  }
+  for (gchar ** w = opt_alertmanagers; w && *w && status < 0; w++)
+    if (!http_url (*w))
+      status = usage_error ("--alertmanager '%s': an http:// or https:// "
+          "URL expected (Alertmanager's address, e.g. http://host:9093)", *w);
   if (status >= 0)
     goto out;
   s->thumbnail_width = opt_thumb;

@@ -91,6 +91,7 @@ typedef struct
   guint64 events_max_bytes;     /* rotation size */
   guint events_keep;            /* rotated files kept */
   gchar **webhooks;
+  gchar **alertmanagers;        /* base URLs */
   gint cuda_device_id;
   gboolean cpu;                 /* CPU decoding and scoring */
   gboolean as_fast_as_possible; /* file:// not paced */

@@ -22,8 +22,8 @@ MAX_AGE_DAYS=${TRIXIE_ROOT_MAX_AGE_DAYS:-30}
 
 # quickstart.sh's list (GStreamer 1.26 development files, plugins, the Python
 # side of the validation, the scan tests' jsonschema and chromium),
-# sharpness-monitor's (libsoup 3, libyaml; Prometheus, gst-rtsp-server's
-# introspection and PIL for its tests), plus g++ (nvcc's host compiler for cuda/, when
+# sharpness-monitor's (libsoup 3, libyaml; Prometheus, Alertmanager,
+# gst-rtsp-server's introspection and PIL for its tests), plus g++ (nvcc's host compiler for cuda/, when
 # /usr/local/cuda is bind-mounted) and gstreamer1.0-libav.
 PACKAGES="gcc g++ meson ninja-build pkg-config
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
@@ -34,7 +34,7 @@ PACKAGES="gcc g++ meson ninja-build pkg-config
   gir1.2-gst-plugins-base-1.0 python3-numpy python3-scipy python3-skimage
   ffmpeg python3-jsonschema chromium
   libsoup-3.0-dev libyaml-dev
-  prometheus gir1.2-gst-rtsp-server-1.0 python3-pil"
+  prometheus prometheus-alertmanager gir1.2-gst-rtsp-server-1.0 python3-pil"
 # Bump when the recipe below changes in a way that needs a fresh root.
 RECIPE=2
 
