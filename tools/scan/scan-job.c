@@ -48,6 +48,16 @@ scan_job_new (guint index, const gchar * input, const gchar * uri,
   return job;
 }
 
+ScanJob *
+scan_job_again (const ScanJob * job)
+{
+  ScanJob *again = scan_job_new (job->file.index, job->file.input,
+      job->file.uri, job->file.settings);
+
+  again->tries = job->tries;
+  return again;
+}
+
 void
 scan_job_release_results (ScanJob * job)
 {
@@ -349,6 +359,45 @@ on_warning (ScanJob * job, GstMessage * msg)
   g_free (dbg);
 }
 
+/* Whether the decoder @msg says is missing is installed after all: for
+ * some streams decodebin3 (GStreamer 1.26) looks for a decoder of the
+ * demuxer's caps while the parser's arrive, fails, and reports it missing
+ * (docs/reference/gstreamer-versions.md). */
+static gboolean
+decoder_installed (GstMessage * msg)
+{
+  const GstStructure *s = gst_message_get_structure (msg);
+  GstCaps *caps = NULL;
+  GList *decoders, *takers;
+  gboolean found;
+
+  if (g_strcmp0 (gst_structure_get_string (s, "type"), "decoder") ||
+      !gst_structure_get (s, "detail", GST_TYPE_CAPS, &caps, NULL))
+    return FALSE;
+  decoders = gst_element_factory_list_get_elements
+      (GST_ELEMENT_FACTORY_TYPE_DECODER, GST_RANK_MARGINAL);
+  takers = gst_element_factory_list_filter (decoders, caps, GST_PAD_SINK,
+      FALSE);
+  found = takers != NULL;
+  gst_plugin_feature_list_free (takers);
+  gst_plugin_feature_list_free (decoders);
+  gst_caps_unref (caps);
+  return found;
+}
+
+/* Whether the input can be read again from its start: not standard
+ * input, and nothing scored yet. */
+static gboolean
+restartable (ScanJob * job)
+{
+  guint64 frames;
+
+  g_mutex_lock (&job->lock);
+  frames = job->done_frames;
+  g_mutex_unlock (&job->lock);
+  return frames == 0 && g_strcmp0 (job->file.input, "-") != 0;
+}
+
 static gboolean
 bus_cb (GstBus * bus, GstMessage * msg, gpointer user_data)
 {
@@ -385,6 +434,7 @@ bus_cb (GstBus * bus, GstMessage * msg, gpointer user_data)
     case GST_MESSAGE_ELEMENT:
       if (gst_is_missing_plugin_message (msg)) {
         gchar *d = gst_missing_plugin_message_get_description (msg);
+        job->decoder_race = decoder_installed (msg) && restartable (job);
         scan_job_finish (job, g_strdup_printf ("no decoder: %s missing "
                 "(install the GStreamer plugin package that has it)", d));
         g_free (d);

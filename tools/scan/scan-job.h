@@ -70,6 +70,10 @@ struct _ScanJob
   GCancellable *diagnosis;
   gchar *source_warning;        /* last warning of the source element */
   gchar *scorer_warning;        /* first warning of a cudasharpness */
+  /* decodebin3 said a decoder was missing that is installed, before any
+   * frame (scan_job_decoder_race); @tries: the starts of this input. */
+  gboolean decoder_race;
+  guint tries;
 
   ScanJobDone done;
   gpointer done_data;
@@ -77,6 +81,9 @@ struct _ScanJob
 
 ScanJob *scan_job_new (guint index, const gchar * input, const gchar * uri,
     const ScanSettings * settings);
+/* A fresh job for @job's input, to start it again after a decoder race
+ * (its tries counted on). */
+ScanJob *scan_job_again (const ScanJob * job);
 void scan_job_free (ScanJob * job);
 
 /* Checks the input, builds the pipeline and sets it playing; an input that
