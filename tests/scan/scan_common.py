@@ -130,14 +130,6 @@ def known_on_gst_1_26(what):
     return False
 
 
-def skip_on_gst_1_26(what):
-    """Skip the whole test, saying why, on GStreamer 1.26 (see
-    known_on_gst_1_26)."""
-    if gst_version() >= (1, 26):
-        scaffold.skip('known failure on GStreamer 1.26, not fixed yet: %s'
-                      % what)
-
-
 def require_ffmpeg():
     for name in ('ffmpeg', 'ffprobe'):
         if not shutil.which(name):

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # sharpness-scan's errors say what went wrong, at once:
-# - an MP4 cut before its `moov` (a demuxer that fails while decodebin3 is
+# - an MP4 cut before its `moov` (a demuxer that fails while decodebin is
 #   still plugging it in), scanned beside another file: "no playable
 #   streams" within seconds, every time (it used to hang until the
 #   watchdog said "stalled", in some of the runs);

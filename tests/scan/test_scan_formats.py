@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# sharpness-scan scans what decodebin3 decodes, whatever its raw format:
+# sharpness-scan scans what decodebin decodes, whatever its raw format:
 # files made here with ffmpeg in formats cudasharpness does not take
 # natively (ProRes 422 and 4444, H.264 4:2:2 10-bit, libx264rgb's GBR,
 # FFV1 12-bit, yuva420p in FFV1 and VP9) and still images (PNG, JPEG) each

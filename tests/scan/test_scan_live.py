@@ -63,13 +63,14 @@ def main():
           f.get('stopped_by') == 'duration' and f.get('error') is None,
           '--duration 1: 25 frames, stopped_by duration (%s)' % text)
 
-    with open(ts, 'rb') as fh:
-        rc, f, text = scan_json(tmp, '-', stdin=fh, timeout=60)
-    check(rc == 0 and f.get('input') == '-' and
-          f.get('stream', {}).get('frames') == 75 or
-          'no decoder' in text and sc.known_on_gst_1_26(
-              'MPEG-TS on standard input sometimes stops with "no decoder"'),
-          "'-': standard input, 75 frames (%s)" % text)
+    # Five times: decodebin3 (GStreamer 1.26) failed about one run in ten
+    # here with "no decoder"; the tool's decodebin must not.
+    for run in range(5):
+        with open(ts, 'rb') as fh:
+            rc, f, text = scan_json(tmp, '-', stdin=fh, timeout=60)
+        check(rc == 0 and f.get('input') == '-' and
+              f.get('stream', {}).get('frames') == 75,
+              "'-': standard input, run %d: 75 frames (%s)" % (run + 1, text))
 
     # A live stream: ffmpeg sends in real time to 127.0.0.1 for up to 20 s.
     port = sc.free_port()

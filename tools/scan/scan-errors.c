@@ -4,12 +4,12 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Three things GStreamer leaves unsaid:
- * - Errors a bin drops.  parsebin ignores the errors of an element it is
+ * - Errors a bin drops.  decodebin ignores the errors of an element it is
  *   still plugging in (so that it can try another one), and keeps ignoring
  *   them once the element is in if they were posted before it was: a
  *   demuxer in pull mode that fails at once (an MP4 without `moov`) may
  *   post its error in that window, and the pipeline then waits for ever.
- *   A tracer hook sees every error parsebin's elements post; when the
+ *   A tracer hook sees every error decodebin's elements post; when the
  *   element that posted it is still in the pipeline and has started (the
  *   bin kept it: the error is real), the file fails with it.
  * - Why a network source failed: souphttpsrc ends a refused connection
@@ -72,15 +72,15 @@ top_of (GstObject * element)
   return top;
 }
 
-/* Whether @element was plugged in by a parsebin: the elements whose
+/* Whether @element was plugged in by a decodebin: the elements whose
  * errors it may drop.  (Other bins that handle their children's errors,
  * such as adaptive demuxers retrying a download, are left alone.) */
 static gboolean
-in_parsebin (GstElement * element)
+in_decodebin (GstElement * element)
 {
   GstObject *parent = gst_object_get_parent (GST_OBJECT (element));
   gboolean yes = parent &&
-      g_str_equal (G_OBJECT_TYPE_NAME (parent), "GstParseBin");
+      g_str_equal (G_OBJECT_TYPE_NAME (parent), "GstDecodeBin");
 
   if (parent)
     gst_object_unref (parent);
@@ -88,7 +88,7 @@ in_parsebin (GstElement * element)
 }
 
 /* Any thread: tells the job's main loop about every error posted by an
- * element of parsebin's in its pipeline, before parsebin can drop it. */
+ * element of decodebin's in its pipeline, before decodebin can drop it. */
 static void
 on_post_message (GObject * tracer, GstClockTime ts, GstElement * element,
     GstMessage * msg)
@@ -96,7 +96,7 @@ on_post_message (GObject * tracer, GstClockTime ts, GstElement * element,
   GstObject *top;
   GstBus *bus;
 
-  if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ERROR || !in_parsebin (element))
+  if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ERROR || !in_decodebin (element))
     return;
   top = top_of (GST_OBJECT (element));
   if (g_object_get_qdata (G_OBJECT (top), job_quark) &&

@@ -281,7 +281,7 @@ past_limit (ScanJob * job, guint64 index, guint64 pts)
   job->file.stopped = stop;
   gst_element_post_message (job->pipeline,
       gst_message_new_application (GST_OBJECT (job->pipeline),
-          gst_structure_new_empty ("sharpness-scan-limit")));
+          gst_structure_new_empty (SCAN_LIMIT_MESSAGE)));
   return TRUE;
 }
 

@@ -48,16 +48,6 @@ scan_job_new (guint index, const gchar * input, const gchar * uri,
   return job;
 }
 
-ScanJob *
-scan_job_again (const ScanJob * job)
-{
-  ScanJob *again = scan_job_new (job->file.index, job->file.input,
-      job->file.uri, job->file.settings);
-
-  again->tries = job->tries;
-  return again;
-}
-
 void
 scan_job_release_results (ScanJob * job)
 {
@@ -99,6 +89,7 @@ scan_job_free (ScanJob * job)
   g_ptr_array_unref (job->file.notes);
   g_free (job->source_warning);
   g_free (job->scorer_warning);
+  g_free (job->decoded_stream);
   gst_clear_caps (&job->sample_caps);
   scan_frames_clear_thumbs (job);
   sharpness_content_free (job->content);
@@ -359,43 +350,21 @@ on_warning (ScanJob * job, GstMessage * msg)
   g_free (dbg);
 }
 
-/* Whether the decoder @msg says is missing is installed after all: for
- * some streams decodebin3 (GStreamer 1.26) looks for a decoder of the
- * demuxer's caps while the parser's arrive, fails, and reports it missing
- * (docs/reference/gstreamer-versions.md). */
+/* Whether @msg says a decoder of a stream that is not scanned is missing
+ * (a data stream's, say): the video still is. */
 static gboolean
-decoder_installed (GstMessage * msg)
+missing_other_decoder (GstMessage * msg)
 {
   const GstStructure *s = gst_message_get_structure (msg);
   GstCaps *caps = NULL;
-  GList *decoders, *takers;
-  gboolean found;
+  gboolean other;
 
   if (g_strcmp0 (gst_structure_get_string (s, "type"), "decoder") ||
       !gst_structure_get (s, "detail", GST_TYPE_CAPS, &caps, NULL))
     return FALSE;
-  decoders = gst_element_factory_list_get_elements
-      (GST_ELEMENT_FACTORY_TYPE_DECODER, GST_RANK_MARGINAL);
-  takers = gst_element_factory_list_filter (decoders, caps, GST_PAD_SINK,
-      FALSE);
-  found = takers != NULL;
-  gst_plugin_feature_list_free (takers);
-  gst_plugin_feature_list_free (decoders);
+  other = scan_pipeline_caps_not_video (caps);
   gst_caps_unref (caps);
-  return found;
-}
-
-/* Whether the input can be read again from its start: not standard
- * input, and nothing scored yet. */
-static gboolean
-restartable (ScanJob * job)
-{
-  guint64 frames;
-
-  g_mutex_lock (&job->lock);
-  frames = job->done_frames;
-  g_mutex_unlock (&job->lock);
-  return frames == 0 && g_strcmp0 (job->file.input, "-") != 0;
+  return other;
 }
 
 static gboolean
@@ -427,14 +396,16 @@ bus_cb (GstBus * bus, GstMessage * msg, gpointer user_data)
     case GST_MESSAGE_APPLICATION:
       if (scan_errors_handle_application (job, msg))
         break;
-      /* --duration or --max-frames reached. */
-      if (gst_message_has_name (msg, "sharpness-scan-limit"))
+      if (gst_message_has_name (msg, SCAN_LIMIT_MESSAGE))
         scan_job_finish (job, NULL);
+      if (gst_message_has_name (msg, SCAN_NO_VIDEO_MESSAGE)) {
+        job->no_video = TRUE;
+        scan_job_finish (job, g_strdup ("no video stream (audio only?)"));
+      }
       break;
     case GST_MESSAGE_ELEMENT:
-      if (gst_is_missing_plugin_message (msg)) {
+      if (gst_is_missing_plugin_message (msg) && !missing_other_decoder (msg)) {
         gchar *d = gst_missing_plugin_message_get_description (msg);
-        job->decoder_race = decoder_installed (msg) && restartable (job);
         scan_job_finish (job, g_strdup_printf ("no decoder: %s missing "
                 "(install the GStreamer plugin package that has it)", d));
         g_free (d);

@@ -20,6 +20,12 @@ G_BEGIN_DECLS
 
 typedef struct _ScanJob ScanJob;
 
+/* Application messages of a job's pipeline to its bus watch: --duration
+ * or --max-frames reached (scan-frames.c); all streams out, none of them
+ * video (scan-pipeline.c). */
+#define SCAN_LIMIT_MESSAGE "sharpness-scan-limit"
+#define SCAN_NO_VIDEO_MESSAGE "sharpness-scan-no-video"
+
 typedef void (*ScanJobDone) (ScanJob * job, gpointer user_data);
 
 struct _ScanJob
@@ -54,8 +60,12 @@ struct _ScanJob
   GMutex lock;
   guint64 done_frames;
   guint64 position;             /* stream time of the last frame */
-  gboolean no_video;            /* the stream collection has no video */
+  gboolean no_video;            /* the input has no video stream */
   gboolean image_codec;         /* the video stream is of an image codec */
+  /* The video streams decodebin asked a decoder for, and the id (which may
+   * be NULL) of the first one, the one decoded (scan-pipeline.c). */
+  guint video_streams_seen;
+  gchar *decoded_stream;
 
   /* Main thread. */
   gint64 t_start;
@@ -70,10 +80,6 @@ struct _ScanJob
   GCancellable *diagnosis;
   gchar *source_warning;        /* last warning of the source element */
   gchar *scorer_warning;        /* first warning of a cudasharpness */
-  /* decodebin3 said a decoder was missing that is installed, before any
-   * frame (scan_job_decoder_race); @tries: the starts of this input. */
-  gboolean decoder_race;
-  guint tries;
 
   ScanJobDone done;
   gpointer done_data;
@@ -81,9 +87,6 @@ struct _ScanJob
 
 ScanJob *scan_job_new (guint index, const gchar * input, const gchar * uri,
     const ScanSettings * settings);
-/* A fresh job for @job's input, to start it again after a decoder race
- * (its tries counted on). */
-ScanJob *scan_job_again (const ScanJob * job);
 void scan_job_free (ScanJob * job);
 
 /* Checks the input, builds the pipeline and sets it playing; an input that
@@ -107,6 +110,9 @@ guint64 scan_job_progress (ScanJob * job, gdouble * fraction);
 /* scan-pipeline.c: the pipeline, its dynamic links and its bus. */
 gboolean scan_pipeline_build (ScanJob * job, GstContext * cuda_context,
     GError ** error);
+/* Whether @caps are those of a stream the scan does not decode: audio,
+ * subtitles, captions, metadata. */
+gboolean scan_pipeline_caps_not_video (const GstCaps * caps);
 
 /* scan-frames.c: the probe after the last scorer, and the one on the
  * decoder's pad (what it produced, before any conversion). */

@@ -135,7 +135,7 @@ static GOptionEntry entries[] = {
 
 static const gchar description[] =
     "DESCRIPTION\n"
-    "  Decodes each input with decodebin3 -- on the GPU (nvh264dec, ...)\n"
+    "  Decodes each input with decodebin -- on the GPU (nvh264dec, ...)\n"
     "  when one is usable and not --cpu -- converts the frames the scorers\n"
     "  do not take as they come (ProRes, 4:2:2, RGB, 12-bit...), scores\n"
     "  every frame with the cudasharpness element, one element per metric,\n"

@@ -1,8 +1,17 @@
 /* sharpness-scan's pipeline for one input:
- *   filesrc ! decodebin3 (local files) or uridecodebin3 (other URIs)
+ *   filesrc ! decodebin (local files), fdsrc ! decodebin (standard input)
+ *   or uridecodebin (other URIs)
  *     ! [videoconvert !] queue ! cudasharpness (one per metric; the first
  *     detects the content states) ! fakesink
  * running unsynchronised, and what links it as streams appear.
+ *
+ * decodebin, not decodebin3: GStreamer 1.26's decodebin3 sometimes looks
+ * for a decoder of a stream's caps as the demuxer gave them, before its
+ * parser completes them, finds none and fails the stream ("No suitable
+ * plugins found"; docs/reference/gstreamer-versions.md).  decodebin picks
+ * each decoder for the parser's caps.  Only the first video stream is
+ * decoded: audio and subtitle streams, and later video streams, leave
+ * decodebin as they are and end in a fakesink.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -20,18 +29,103 @@
 #include "scan-setup.h"
 #include "sharpness-tool-gpu.h"
 
+/* Whether @pad carries decoded video. */
 static gboolean
-is_video_pad (GstPad * pad)
+is_raw_video_pad (GstPad * pad)
 {
-  GstStream *stream = gst_pad_get_stream (pad);
+  GstCaps *caps = gst_pad_get_current_caps (pad);
   gboolean video;
 
+  if (!caps)
+    caps = gst_pad_query_caps (pad, NULL);
+  video = !gst_caps_is_empty (caps) && gst_structure_has_name
+      (gst_caps_get_structure (caps, 0), "video/x-raw");
+  gst_caps_unref (caps);
+  return video;
+}
+
+gboolean
+scan_pipeline_caps_not_video (const GstCaps * caps)
+{
+  static const gchar *prefixes[] = { "audio/", "text/", "subpicture/",
+    "subtitle/", "closedcaption/", "meta/", "private/",
+    "application/x-subtitle", "application/x-ssa", "application/x-ass",
+    "application/x-teletext", "application/x-scte"
+  };
+  const gchar *name;
+
+  if (!caps || gst_caps_is_empty (caps) || gst_caps_is_any (caps))
+    return FALSE;
+  name = gst_structure_get_name (gst_caps_get_structure (caps, 0));
+  for (guint i = 0; i < G_N_ELEMENTS (prefixes); i++)
+    if (g_str_has_prefix (name, prefixes[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* Streams other than video are neither parsed nor decoded: decodebin
+ * exposes them as they are.  Their type comes from their stream-start
+ * event or, without one, from their caps. */
+static gboolean
+autoplug_continue (GstElement * dec, GstPad * pad, GstCaps * caps,
+    gpointer user_data)
+{
+  GstStream *stream = gst_pad_get_stream (pad);
+  GstStreamType type = GST_STREAM_TYPE_UNKNOWN;
+
   if (stream) {
-    video = (gst_stream_get_stream_type (stream) & GST_STREAM_TYPE_VIDEO) != 0;
+    type = gst_stream_get_stream_type (stream);
     gst_object_unref (stream);
-    return video;
   }
-  return g_str_has_prefix (GST_PAD_NAME (pad), "video");
+  if (type & (GST_STREAM_TYPE_AUDIO | GST_STREAM_TYPE_TEXT))
+    return FALSE;
+  return (type & GST_STREAM_TYPE_VIDEO) || !scan_pipeline_caps_not_video (caps);
+}
+
+/* decodebin's GstAutoplugSelectResult, which no public header declares. */
+typedef enum
+{
+  AUTOPLUG_TRY = 0,
+  AUTOPLUG_EXPOSE = 1,
+} AutoplugSelect;
+
+/* Decoders are plugged for the first video stream only; later ones are
+ * exposed undecoded.  The codec and whether it is a still image come from
+ * the caps the decoder is picked for, unless a demuxer's stream collection
+ * said them already. */
+static AutoplugSelect
+autoplug_select (GstElement * dec, GstPad * pad, GstCaps * caps,
+    GstElementFactory * factory, gpointer user_data)
+{
+  ScanJob *job = user_data;
+  gchar *id;
+  AutoplugSelect result = AUTOPLUG_TRY;
+
+  if (!gst_element_factory_list_is_type (factory,
+          GST_ELEMENT_FACTORY_TYPE_DECODER) || gst_caps_is_empty (caps))
+    return AUTOPLUG_TRY;
+  id = gst_pad_get_stream_id (pad);
+  g_mutex_lock (&job->lock);
+  if (!job->video_streams_seen) {
+    const gchar *name = gst_structure_get_name (gst_caps_get_structure
+        (caps, 0));
+
+    job->video_streams_seen = 1;
+    job->decoded_stream = g_strdup (id);
+    job->image_codec = g_str_has_prefix (name, "image/");
+    if (!job->file.codec && !(job->file.codec =
+            gst_pb_utils_get_codec_description (caps)))
+      job->file.codec = g_strdup (name);
+  } else if (g_strcmp0 (job->decoded_stream, id) != 0) {
+    /* Asked once per stream: exposed, it is not asked again. */
+    job->video_streams_seen++;
+    result = AUTOPLUG_EXPOSE;
+  }
+  job->file.video_streams = MAX (job->file.video_streams,
+      job->video_streams_seen);
+  g_mutex_unlock (&job->lock);
+  g_free (id);
+  return result;
 }
 
 /* The converter between the decoder's @pad and the scorers, or NULL to
@@ -111,7 +205,7 @@ pad_added (GstElement * dec, GstPad * pad, gpointer user_data)
 
   if (GST_PAD_DIRECTION (pad) != GST_PAD_SRC)
     return;
-  if (!job->linked && is_video_pad (pad)) {
+  if (!job->linked && is_raw_video_pad (pad)) {
     job->linked = link_video (job, pad);
     if (job->linked)
       return;
@@ -126,23 +220,18 @@ pad_added (GstElement * dec, GstPad * pad, gpointer user_data)
   gst_element_sync_state_with_parent (fake);
 }
 
-/* Decode the first video stream only: no time spent on audio.  Streams
- * are compared by id: the signal may pass a stream object of another
- * collection than the one it passes (decodebin3 merges them), and
- * selecting nothing would stall the pipeline. */
-static gint
-select_stream (GstElement * dec, GstStreamCollection * collection,
-    GstStream * stream, gpointer user_data)
+/* All streams are out and none is decoded video: no video stream at all
+ * (a video stream without a decoder has posted its missing-plugin message
+ * before this, and that one ends the file).  Said on the bus, from the
+ * streaming thread. */
+static void
+no_more_pads (GstElement * dec, gpointer user_data)
 {
-  if (!(gst_stream_get_stream_type (stream) & GST_STREAM_TYPE_VIDEO))
-    return 0;
-  for (guint i = 0; i < gst_stream_collection_get_size (collection); i++) {
-    GstStream *s = gst_stream_collection_get_stream (collection, i);
-    if (gst_stream_get_stream_type (s) & GST_STREAM_TYPE_VIDEO)
-      return g_strcmp0 (gst_stream_get_stream_id (s),
-          gst_stream_get_stream_id (stream)) == 0 ? 1 : 0;
-  }
-  return 1;
+  ScanJob *job = user_data;
+
+  if (!job->linked)
+    gst_element_post_message (dec, gst_message_new_application (GST_OBJECT
+            (dec), gst_structure_new_empty (SCAN_NO_VIDEO_MESSAGE)));
 }
 
 static void
@@ -227,52 +316,40 @@ make (const gchar * factory, GError ** error)
   return e;
 }
 
-/* The source and decoder: filesrc ! decodebin3 for local files, what
- * uridecodebin3 builds for them minus urisourcebin, whose dynamically
- * added queue sometimes never starts when pipelines follow one another in
- * a process (GStreamer 1.22: the second of four files stalled about one
- * run in ten); fdsrc ! typefind ! decodebin3 for standard input
- * ("fd://0");
- * uridecodebin3 for other URIs.  Returns the element whose pads
- * appear. */
+/* The source and decoder: filesrc ! decodebin for local files (what
+ * uridecodebin builds for them minus its source bin, whose dynamically
+ * added queue sometimes never started when pipelines followed one another
+ * in a process), fdsrc ! decodebin for standard input ("fd://0"),
+ * uridecodebin for other URIs.  Returns the element whose pads appear. */
 static GstElement *
 add_source (ScanJob * job, GError ** error)
 {
-  GstElement *src;
+  GstElement *src, *reader;
   gchar *path = g_str_has_prefix (job->file.uri, "file:") ?
       g_filename_from_uri (job->file.uri, NULL, NULL) : NULL;
   gboolean fd = g_str_has_prefix (job->file.uri, "fd://");
 
-  if (path || fd) {
-    GstElement *reader = make (fd ? "fdsrc" : "filesrc", error);
-    /* A pipe cannot be pulled from: decodebin3 then wants typed data (it
-     * leaves its first buffers unlinked otherwise). */
-    GstElement *typefind = fd ? make ("typefind", error) : NULL;
-
-    if (!reader || (fd && !typefind) || !(src = make ("decodebin3", error))) {
-      g_free (path);
-      return NULL;
-    }
-    if (fd)
-      g_object_set (reader, "fd", atoi (job->file.uri + 5), NULL);
-    else
-      g_object_set (reader, "location", path, NULL);
-    g_free (path);
-    gst_bin_add_many (GST_BIN (job->pipeline), reader, src, NULL);
-    if (typefind) {
-      gst_bin_add (GST_BIN (job->pipeline), typefind);
-      if (!gst_element_link_many (reader, typefind, src, NULL))
-        return NULL;
-    } else if (!gst_element_link (reader, src)) {
-      return NULL;
-    }
-  } else {
-    if (!(src = make ("uridecodebin3", error)))
+  if (!path && !fd) {
+    if (!(src = make ("uridecodebin", error)))
       return NULL;
     g_object_set (src, "uri", job->file.uri, NULL);
     gst_bin_add (GST_BIN (job->pipeline), src);
+    return src;
   }
-  return src;
+  if (!(reader = make (fd ? "fdsrc" : "filesrc", error)) ||
+      !(src = make ("decodebin", error))) {
+    if (reader)
+      gst_object_unref (reader);
+    g_free (path);
+    return NULL;
+  }
+  if (fd)
+    g_object_set (reader, "fd", atoi (job->file.uri + 5), NULL);
+  else
+    g_object_set (reader, "location", path, NULL);
+  g_free (path);
+  gst_bin_add_many (GST_BIN (job->pipeline), reader, src, NULL);
+  return gst_element_link (reader, src) ? src : NULL;
 }
 
 gboolean
@@ -328,7 +405,10 @@ scan_pipeline_build (ScanJob * job, GstContext * cuda_context,
       GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, scan_frames_probe, job, NULL);
   gst_object_unref (pad);
   g_signal_connect (src, "pad-added", G_CALLBACK (pad_added), job);
-  g_signal_connect (src, "select-stream", G_CALLBACK (select_stream), job);
+  g_signal_connect (src, "autoplug-continue", G_CALLBACK (autoplug_continue),
+      job);
+  g_signal_connect (src, "autoplug-select", G_CALLBACK (autoplug_select), job);
+  g_signal_connect (src, "no-more-pads", G_CALLBACK (no_more_pads), job);
   g_signal_connect (job->pipeline, "deep-element-added",
       G_CALLBACK (element_added), job);
 

@@ -21,9 +21,6 @@
 /* A file whose pipeline makes no progress for STALL_SECONDS fails, so
  * that one bad input cannot hang a batch. */
 #define STALL_SECONDS 60
-/* Starts of one input, at most, while decodebin3 reports its installed
- * decoder missing (scan_job_again). */
-#define DECODER_RACE_TRIES 3
 
 static void start_jobs (ScanScheduler * sched);
 
@@ -93,60 +90,11 @@ emit_ready (ScanScheduler * sched)
   fflush (stdout);
 }
 
-/* The job that replaced @old in its slot, started; @old freed. */
-static gboolean
-start_again (gpointer old)
-{
-  ScanJob *job = old;
-  ScanScheduler *sched = job->done_data;
-
-  for (guint i = 0; i < sched->n_jobs; i++) {
-    ScanJob *again = sched->jobs[i];
-    if (again->file.index != job->file.index || again == job)
-      continue;
-    if (sched->signal) {
-      /* Stopped in between: the input ends with nothing, as the others
-       * that were running. */
-      again->file.stopped = SCAN_STOP_SIGNAL;
-      again->running = TRUE;
-      scan_job_finish (again, NULL);
-    } else {
-      scan_job_start (again, sched->cuda_context);
-    }
-  }
-  scan_job_free (job);
-  return G_SOURCE_REMOVE;
-}
-
 static void
 job_done (ScanJob * job, gpointer user_data)
 {
   ScanScheduler *sched = user_data;
 
-  /* A decoder race of decodebin3's, before any frame: the same input
-   * again, in the same place, a few times at most.  The slot holds the
-   * new job at once (so that no emit takes the old one for the file's
-   * result); the old one is freed, and the new one started, from the main
-   * loop (this runs inside the old one's bus watch). */
-  if (job->decoder_race && job->tries + 1 < DECODER_RACE_TRIES &&
-      !sched->signal) {
-    for (guint i = 0; i < sched->n_jobs; i++) {
-      if (sched->jobs[i] != job)
-        continue;
-      sched->jobs[i] = scan_job_again (job);
-      sched->jobs[i]->tries++;
-      sched->jobs[i]->done = job_done;
-      sched->jobs[i]->done_data = sched;
-      if (!sched->settings->quiet) {
-        clear_progress (sched);
-        g_printerr ("sharpness-scan: %s: the decoder was reported missing "
-            "before any frame, though installed (a race of GStreamer's "
-            "decodebin3): starting it again\n", job->file.input);
-      }
-      g_idle_add (start_again, job);
-      return;
-    }
-  }
   sched->running--;
   emit_ready (sched);
   /* From start_jobs () (an input that failed at once), its loop goes on;
