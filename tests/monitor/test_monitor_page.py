@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 # The multiviewer page in headless Chromium, at 4 and 32 channels (small
-# looping clips, CPU decoding): the screenshot shows the thumbnails (the
-# test pattern's colours), the alarmed channel's tile in the alarm colour
-# (a black clip: its black alarm is on), and the page logs no console
-# error.  Everything on 127.0.0.1; Chromium gets its own profile folder.
+# looping clips, CPU decoding; other counts: SHARPNESS_PAGE_CHANNELS): the
+# screenshot shows the thumbnails (the test pattern's colours), the alarmed
+# channel's tile in the alarm colour (a black clip: its black alarm is on),
+# and the page logs no console error.  Everything on 127.0.0.1; Chromium
+# gets its own profile folder.
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -51,6 +52,18 @@ def shoot(procs, port, n, size):
     return out, r.returncode, console
 
 
+def steps():
+    """(channels, window size) of each screenshot: 4 and 32, or the counts
+    in SHARPNESS_PAGE_CHANNELS (e.g. "200" for the 200-channel check of
+    docs/reference/sharpness-monitor.md, too slow for CI on 2 cores)."""
+    counts = os.environ.get('SHARPNESS_PAGE_CHANNELS')
+    if not counts:
+        return ((4, (1000, 700)), (32, (1600, 1400)))
+    # About 8 tiles a row at 1600 pixels, 160 pixels a row of tiles.
+    return [(n, (1600, max(700, 200 + 200 * ((n + 7) // 8))))
+            for n in map(int, counts.split(','))]
+
+
 def near(img, colour, tol=12):
     return np.all(np.abs(img.astype(int) - colour) <= tol, axis=2)
 
@@ -62,7 +75,7 @@ def main():
     black = mc.black_ts()
     fx = mc.Failures()
 
-    for n, size in ((4, (1000, 700)), (32, (1600, 1400))):
+    for n, size in steps():
         with mc.Procs() as procs:
             chans = [{'name': 'black', 'uri': 'file://' + black}] + [
                 {'name': 'ch%02d' % i, 'uri': 'file://' + tiny}
@@ -76,7 +89,8 @@ def main():
                 cs = mc.get_json(mon, '/api/channels')
                 return (all(c['thumbnail_seq'] > 0 for c in cs) and
                         cs[0]['alarms']['black']['active'])
-            mc.wait_until('thumbnails and the black alarm', ready, 60)
+            mc.wait_until('thumbnails and the black alarm', ready,
+                          60 + n // 2)
             path, rc, console = shoot(procs, mon.port, n, size)
             img = np.asarray(Image.open(path).convert('RGB'))
             fx.check(rc == 0, '%d channels: screenshot taken' % n)
