@@ -144,5 +144,9 @@ sharpness_alarm_finish (SharpnessAlarm * a, SharpnessAlarmEvent * event)
         a->now : a->false_since, event);
   forget_run (a);
   a->condition = FALSE;
+  /* The next stream's time line starts where it will (a rebuilt
+   * pipeline's timestamps start again): the last one's present, kept,
+   * would make the first run of the next look long past its onset. */
+  a->now = 0;
   return was_active ? SHARPNESS_ALARM_ENDED : SHARPNESS_ALARM_NO_CHANGE;
 }

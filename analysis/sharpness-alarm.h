@@ -81,7 +81,8 @@ SharpnessAlarmChange sharpness_alarm_tick (SharpnessAlarm * alarm,
     guint64 now, SharpnessAlarmEvent * event);
 
 /* The stream ended or was lost: an active alarm ends where the condition
- * was last seen (or at the last time given); an open run is forgotten. */
+ * was last seen (or at the last time given); an open run is forgotten,
+ * and time starts again: the next stream's may start anywhere. */
 SharpnessAlarmChange sharpness_alarm_finish (SharpnessAlarm * alarm,
     SharpnessAlarmEvent * event);
 

@@ -94,6 +94,12 @@ test_finish (void)
   CHECK (sharpness_alarm_finish (&a, &e) == SHARPNESS_ALARM_ENDED);
   CHECK (e.start == 0 && e.end == 300 * MS);
   CHECK (!sharpness_alarm_finish (&a, &e));
+  /* The next stream's times start again, below the last one's: its run
+   * alarms after its own onset, not at once. */
+  CHECK (!sharpness_alarm_push (&a, 10 * MS, TRUE, NAN, &e));
+  CHECK (!sharpness_alarm_tick (&a, 50 * MS, &e));
+  CHECK (sharpness_alarm_tick (&a, 110 * MS, &e) == SHARPNESS_ALARM_STARTED);
+  CHECK (e.start == 10 * MS);
 }
 
 int

@@ -346,8 +346,10 @@ monitor_alarms_tick (MonitorChannel * c, gint64 now_us)
   seq = c->thumb_seq;
   g_mutex_unlock (&c->lock);
 
-  /* Hold-offs of the stream's kinds run on its timestamps. */
-  if (st.last_frame_mono_us && st.pts != NONE)
+  /* Hold-offs of the stream's kinds run on its timestamps: those of the
+   * pipeline playing (a failed one's last frame, kept until the rebuild,
+   * would move the next one's time line on to it). */
+  if (c->pipeline && st.last_frame_mono_us && st.pts != NONE)
     for (gint k = 0; k < MONITOR_N_KINDS; k++) {
       if (k == MONITOR_KIND_NO_SIGNAL)
         continue;
