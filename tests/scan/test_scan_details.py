@@ -7,6 +7,8 @@
 # - a stream whose size changes: every size with the frame it starts at;
 # - interlaced H.264: said (JSON, note), frames scored as delivered;
 # - a second video stream: a warning, once;
+# - a new program mid-stream (MPEG-TS whose PIDs change, with audio):
+#   both programs' frames scanned, one video stream;
 # - the progress line's ETA in whole seconds (stderr on a terminal).
 #
 # Copyright (C) 2026 The gst-sharpness authors
@@ -81,7 +83,25 @@ def clips():
     two = sc.ffmpeg_clip('two-videos.mkv', [
         '-f', 'lavfi', '-i', 'testsrc2=s=320x180:r=25:d=1', '-f', 'lavfi',
         '-i', 'testsrc=s=160x90:r=25:d=1', '-map', '0', '-map', '1'] + X264)
-    return rotated, sizes, interlaced, two
+    return rotated, sizes, interlaced, two, new_program()
+
+
+def new_program():
+    """Two 1 s TS with audio, the second under other PIDs and 1 s later,
+    one after the other: decodebin replaces its pads at the second PMT."""
+    path = os.path.join(sc.WORK, 'new-program.ts')
+    av = ['-f', 'lavfi', '-i', 'testsrc2=s=320x180:r=25:d=1', '-f', 'lavfi',
+          '-i', 'sine=f=440:d=1'] + X264 + ['-c:a', 'aac']
+    first = sc.ffmpeg_clip('program-1.ts', av)
+    second = sc.ffmpeg_clip('program-2.ts', av + [
+        '-output_ts_offset', '1', '-mpegts_pmt_start_pid', '0x1100',
+        '-mpegts_start_pid', '0x200'])
+    with open(path + '.part', 'wb') as out:
+        for name in (first, second):
+            with open(name, 'rb') as f:
+                out.write(f.read())
+    os.rename(path + '.part', path)
+    return path
 
 
 def check_eta(clip):
@@ -126,11 +146,11 @@ def main():
     sc.require_elements('cudasharpness', 'qtdemux', 'matroskademux',
                         'tsdemux', 'avdec_h264')
     validator = sc.validator()
-    rotated, sizes, interlaced, two = clips()
+    rotated, sizes, interlaced, two, program = clips()
     tmp = tempfile.mkdtemp(prefix='scan-details-')
     j, h = os.path.join(tmp, 'd.json'), os.path.join(tmp, 'd.html')
     rc, out, err = sc.run('--json', j, '--report', h, rotated, sizes,
-                          interlaced, two, timeout=120)
+                          interlaced, two, program, timeout=120)
     check(rc == 0, 'exit 0 (got %d: %s)' % (rc, err))
     doc = sc.load_json(j)
     errors = [e.message for e in validator.iter_errors(doc)]
@@ -198,6 +218,14 @@ def main():
           'second video stream: one warning (%r)' % notes)
     check(all(not n for n in (files[k]['notes'] for k in ('sizes.ts',))),
           'no warning without one')
+
+    # A new program.
+    f = files['new-program.ts']
+    check(f['error'] is None and f['stream']['frames'] == 50 and
+          f['stream']['video_streams'] == 1,
+          'new program: 50 frames, one video stream (%s, %r frames, %r)' % (
+              f['error'], f['stream'].get('frames'),
+              f['stream'].get('video_streams')))
 
     if sc.have_element('udpsrc'):
         check_eta(sc.small_clip())

@@ -3,15 +3,9 @@
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Three things GStreamer leaves unsaid:
- * - Errors a bin drops.  decodebin ignores the errors of an element it is
- *   still plugging in (so that it can try another one), and keeps ignoring
- *   them once the element is in if they were posted before it was: a
- *   demuxer in pull mode that fails at once (an MP4 without `moov`) may
- *   post its error in that window, and the pipeline then waits for ever.
- *   A tracer hook sees every error decodebin's elements post; when the
- *   element that posted it is still in the pipeline and has started (the
- *   bin kept it: the error is real), the file fails with it.
+ * Two things GStreamer leaves unsaid (a third, the errors decodebin drops,
+ * comes back on the bus through tools/common/sharpness-tool-dropped-errors.c
+ * and is said here as any other):
  * - Why a network source failed: souphttpsrc ends a refused connection
  *   with a bare flow error ("Internal data stream error").  The tool then
  *   connects to the server itself and says what happened.
@@ -27,173 +21,11 @@
 
 #include "scan-job.h"
 
-#define SEEN_ERROR "sharpness-scan-error-seen"
-/* A dropped error is checked every CHECK_MS, at most MAX_CHECKS times:
- * long enough for the bin to finish plugging the element in. */
-#define CHECK_MS 100
-#define MAX_CHECKS 50
 #define CONNECT_TIMEOUT_S 10
-
-static GQuark job_quark;
-
-typedef struct
-{
-  GstTracer parent;
-} ScanErrorTracer;
-
-typedef struct
-{
-  GstTracerClass parent_class;
-} ScanErrorTracerClass;
-
-GType scan_error_tracer_get_type (void);
-G_DEFINE_TYPE (ScanErrorTracer, scan_error_tracer, GST_TYPE_TRACER);
-
-static void
-scan_error_tracer_class_init (ScanErrorTracerClass * klass)
-{
-}
-
-static void
-scan_error_tracer_init (ScanErrorTracer * self)
-{
-}
-
-/* The pipeline @element is in (a reference), or NULL. */
-static GstObject *
-top_of (GstObject * element)
-{
-  GstObject *top = gst_object_ref (element), *parent;
-
-  while ((parent = gst_object_get_parent (top))) {
-    gst_object_unref (top);
-    top = parent;
-  }
-  return top;
-}
-
-/* Whether @element was plugged in by a decodebin: the elements whose
- * errors it may drop.  (Other bins that handle their children's errors,
- * such as adaptive demuxers retrying a download, are left alone.) */
-static gboolean
-in_decodebin (GstElement * element)
-{
-  GstObject *parent = gst_object_get_parent (GST_OBJECT (element));
-  gboolean yes = parent &&
-      g_str_equal (G_OBJECT_TYPE_NAME (parent), "GstDecodeBin");
-
-  if (parent)
-    gst_object_unref (parent);
-  return yes;
-}
-
-/* Any thread: tells the job's main loop about every error posted by an
- * element of decodebin's in its pipeline, before decodebin can drop it. */
-static void
-on_post_message (GObject * tracer, GstClockTime ts, GstElement * element,
-    GstMessage * msg)
-{
-  GstObject *top;
-  GstBus *bus;
-
-  if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ERROR || !in_decodebin (element))
-    return;
-  top = top_of (GST_OBJECT (element));
-  if (g_object_get_qdata (G_OBJECT (top), job_quark) &&
-      (bus = gst_element_get_bus (GST_ELEMENT (top)))) {
-    gst_bus_post (bus, gst_message_new_application (top,
-            gst_structure_new (SEEN_ERROR, "message", GST_TYPE_MESSAGE, msg,
-                NULL)));
-    gst_object_unref (bus);
-  }
-  gst_object_unref (top);
-}
-
-void
-scan_errors_init (void)
-{
-  static GstTracer *tracer;
-
-  if (tracer)
-    return;
-  job_quark = g_quark_from_static_string ("sharpness-scan-job");
-  tracer = g_object_new (scan_error_tracer_get_type (), NULL);
-  gst_tracing_register_hook (tracer, "element-post-message-pre",
-      G_CALLBACK (on_post_message));
-}
-
-void
-scan_errors_watch_pipeline (ScanJob * job)
-{
-  g_object_set_qdata (G_OBJECT (job->pipeline), job_quark, job);
-}
-
-static gboolean
-check_dropped_error (gpointer user_data)
-{
-  ScanJob *job = user_data;
-  GstObject *src = GST_MESSAGE_SRC (job->dropped_error);
-  GstObject *parent = gst_object_get_parent (src);
-  GstState state;
-
-  if (parent)
-    gst_object_unref (parent);
-  if (!parent || job->finished) {
-    /* The bin took the element out: it was trying it, and the error was
-     * part of that. */
-    job->dropped_error_timer = 0;
-    gst_clear_message (&job->dropped_error);
-    return G_SOURCE_REMOVE;
-  }
-  GST_OBJECT_LOCK (src);
-  state = GST_STATE (src);
-  GST_OBJECT_UNLOCK (src);
-  if (state >= GST_STATE_PAUSED) {
-    gchar *text;
-
-    /* Kept and started: nobody will report the error but us. */
-    job->dropped_error_timer = 0;
-    text = scan_errors_describe (job, job->dropped_error);
-    if (text)
-      scan_job_finish (job, text);
-    return G_SOURCE_REMOVE;
-  }
-  if (++job->dropped_error_checks >= MAX_CHECKS) {
-    job->dropped_error_timer = 0;
-    gst_clear_message (&job->dropped_error);
-    return G_SOURCE_REMOVE;
-  }
-  return G_SOURCE_CONTINUE;
-}
-
-gboolean
-scan_errors_handle_application (ScanJob * job, GstMessage * msg)
-{
-  const GstStructure *s = gst_message_get_structure (msg);
-  GstMessage *seen = NULL;
-
-  if (!gst_structure_has_name (s, SEEN_ERROR))
-    return FALSE;
-  /* The first one only: if the pipeline reports it, it ends the file. */
-  if (job->dropped_error || job->finished || job->diagnosis)
-    return TRUE;
-  gst_structure_get (s, "message", GST_TYPE_MESSAGE, &seen, NULL);
-  if (!seen)
-    return TRUE;
-  job->dropped_error = seen;
-  job->dropped_error_checks = 0;
-  job->dropped_error_timer = g_timeout_add (CHECK_MS, check_dropped_error,
-      job);
-  return TRUE;
-}
 
 void
 scan_errors_stop (ScanJob * job)
 {
-  if (job->dropped_error_timer)
-    g_source_remove (job->dropped_error_timer);
-  job->dropped_error_timer = 0;
-  gst_clear_message (&job->dropped_error);
   if (job->diagnosis)
     g_cancellable_cancel (job->diagnosis);
   g_clear_object (&job->diagnosis);

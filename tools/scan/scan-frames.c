@@ -385,7 +385,7 @@ on_buffer (ScanJob * job, GstBuffer * buf)
   g_array_append_vals (job->file.scores, scores, s->n_metrics);
   /* A still image's frame, for its thumbnail (dropped if the stream turns
    * out to have more frames: motion JPEG). */
-  if (index == 0 && job->image_codec)
+  if (index == 0 && scan_pipeline_image_codec (job))
     job->file.image = scan_thumb_copy_frame (&job->vinfo, job->sample_caps,
         buf);
 

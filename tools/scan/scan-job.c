@@ -89,7 +89,8 @@ scan_job_free (ScanJob * job)
   g_ptr_array_unref (job->file.notes);
   g_free (job->source_warning);
   g_free (job->scorer_warning);
-  g_free (job->decoded_stream);
+  if (job->decode)
+    sharpness_tool_decode_unref (job->decode);
   gst_clear_caps (&job->sample_caps);
   scan_frames_clear_thumbs (job);
   sharpness_content_free (job->content);
@@ -173,7 +174,8 @@ describe_stream (ScanJob * job)
     f->width = g_array_index (f->sizes, ScanSize, 0).width;
     f->height = g_array_index (f->sizes, ScanSize, 0).height;
   }
-  f->kind = job->image_codec && scan_file_frames (f) == 1 ?
+  scan_pipeline_describe (job);
+  f->kind = scan_pipeline_image_codec (job) && scan_file_frames (f) == 1 ?
       SCAN_KIND_IMAGE : SCAN_KIND_VIDEO;
   if (f->kind != SCAN_KIND_IMAGE)
     scan_clear_sample (&f->image);
@@ -280,6 +282,7 @@ scan_job_finish (ScanJob * job, gchar * error)
     g_source_remove (job->bus_watch);
   job->bus_watch = 0;
   job->decodebin = NULL;
+  gst_clear_object (&job->video_branch);
   g_clear_pointer (&job->pipeline, gst_object_unref);
 
   error = check_frames (job, error);
@@ -350,23 +353,6 @@ on_warning (ScanJob * job, GstMessage * msg)
   g_free (dbg);
 }
 
-/* Whether @msg says a decoder of a stream that is not scanned is missing
- * (a data stream's, say): the video still is. */
-static gboolean
-missing_other_decoder (GstMessage * msg)
-{
-  const GstStructure *s = gst_message_get_structure (msg);
-  GstCaps *caps = NULL;
-  gboolean other;
-
-  if (g_strcmp0 (gst_structure_get_string (s, "type"), "decoder") ||
-      !gst_structure_get (s, "detail", GST_TYPE_CAPS, &caps, NULL))
-    return FALSE;
-  other = scan_pipeline_caps_not_video (caps);
-  gst_caps_unref (caps);
-  return other;
-}
-
 static gboolean
 bus_cb (GstBus * bus, GstMessage * msg, gpointer user_data)
 {
@@ -394,17 +380,18 @@ bus_cb (GstBus * bus, GstMessage * msg, gpointer user_data)
         scan_job_finish (job, g_strdup ("no video stream (audio only?)"));
       break;
     case GST_MESSAGE_APPLICATION:
-      if (scan_errors_handle_application (job, msg))
-        break;
       if (gst_message_has_name (msg, SCAN_LIMIT_MESSAGE))
         scan_job_finish (job, NULL);
-      if (gst_message_has_name (msg, SCAN_NO_VIDEO_MESSAGE)) {
+      if (gst_message_has_name (msg, SHARPNESS_TOOL_DECODE_NO_VIDEO)) {
         job->no_video = TRUE;
         scan_job_finish (job, g_strdup ("no video stream (audio only?)"));
       }
       break;
     case GST_MESSAGE_ELEMENT:
-      if (gst_is_missing_plugin_message (msg) && !missing_other_decoder (msg)) {
+      /* A decoder missing for a stream that is not scanned (a data
+       * stream's, say): the video still is. */
+      if (gst_is_missing_plugin_message (msg) &&
+          !sharpness_tool_decode_missing_not_video (msg)) {
         gchar *d = gst_missing_plugin_message_get_description (msg);
         scan_job_finish (job, g_strdup_printf ("no decoder: %s missing "
                 "(install the GStreamer plugin package that has it)", d));
@@ -436,7 +423,6 @@ scan_job_start (ScanJob * job, GstContext * cuda_context)
     g_clear_error (&err);
     return;
   }
-  scan_errors_watch_pipeline (job);
   bus = gst_element_get_bus (job->pipeline);
   job->bus_watch = gst_bus_add_watch (bus, bus_cb, job);
   gst_object_unref (bus);

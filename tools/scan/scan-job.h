@@ -15,16 +15,15 @@
 #include <gio/gio.h>
 
 #include "scan.h"
+#include "sharpness-tool-decode.h"
 
 G_BEGIN_DECLS
 
 typedef struct _ScanJob ScanJob;
 
-/* Application messages of a job's pipeline to its bus watch: --duration
- * or --max-frames reached (scan-frames.c); all streams out, none of them
- * video (scan-pipeline.c). */
+/* The application message of a job's pipeline to its bus watch:
+ * --duration or --max-frames reached (scan-frames.c). */
 #define SCAN_LIMIT_MESSAGE "sharpness-scan-limit"
-#define SCAN_NO_VIDEO_MESSAGE "sharpness-scan-no-video"
 
 typedef void (*ScanJobDone) (ScanJob * job, gpointer user_data);
 
@@ -33,6 +32,7 @@ struct _ScanJob
   ScanFile file;
   GstElement *pipeline;
   GstElement *decodebin;        /* demuxers, parsers and decoders are in it */
+  SharpnessToolDecode *decode;  /* what decodebin decodes and found */
   guint bus_watch;
 
   /* Streaming thread (the probes), then the main thread after the end. */
@@ -49,8 +49,8 @@ struct _ScanJob
   GstSample *open_thumb[SHARPNESS_EVENT_N_KINDS];
   guint64 open_thumb_frame[SHARPNESS_EVENT_N_KINDS];
   gboolean prev_black, prev_frozen;     /* of the previous frame */
-  GstElement *queue;            /* where the video pad links */
-  gboolean linked;
+  GstElement *queue;            /* the scorers' queue */
+  GstPad *video_branch;         /* where decoded video links */
   guint64 first_pts;            /* stream time of the first frame */
   guint64 prev_pts, prev_duration;      /* of the previous frame */
   gboolean limit_reached;       /* --duration or --max-frames: frames after
@@ -61,11 +61,6 @@ struct _ScanJob
   guint64 done_frames;
   guint64 position;             /* stream time of the last frame */
   gboolean no_video;            /* the input has no video stream */
-  gboolean image_codec;         /* the video stream is of an image codec */
-  /* The video streams decodebin asked a decoder for, and the id (which may
-   * be NULL) of the first one, the one decoded (scan-pipeline.c). */
-  guint video_streams_seen;
-  gchar *decoded_stream;
 
   /* Main thread. */
   gint64 t_start;
@@ -73,10 +68,7 @@ struct _ScanJob
   /* Watchdog: frames seen at the last check, and when they last changed. */
   guint64 watch_frames;
   gint64 watch_time;
-  /* scan-errors.c: an error a bin dropped, the checks of it, and the
-   * network check of a source's unexplained error. */
-  GstMessage *dropped_error;
-  guint dropped_error_timer, dropped_error_checks;
+  /* scan-errors.c: the network check of a source's unexplained error. */
   GCancellable *diagnosis;
   gchar *source_warning;        /* last warning of the source element */
   gchar *scorer_warning;        /* first warning of a cudasharpness */
@@ -110,9 +102,13 @@ guint64 scan_job_progress (ScanJob * job, gdouble * fraction);
 /* scan-pipeline.c: the pipeline, its dynamic links and its bus. */
 gboolean scan_pipeline_build (ScanJob * job, GstContext * cuda_context,
     GError ** error);
-/* Whether @caps are those of a stream the scan does not decode: audio,
- * subtitles, captions, metadata. */
-gboolean scan_pipeline_caps_not_video (const GstCaps * caps);
+/* Whether the video stream decoded is of a still image's codec (any
+ * thread). */
+gboolean scan_pipeline_image_codec (ScanJob * job);
+/* Once the pipeline stopped: the video streams decodebin found, and the
+ * codec of the one scanned unless a demuxer's stream collection named it
+ * already. */
+void scan_pipeline_describe (ScanJob * job);
 
 /* scan-frames.c: the probe after the last scorer, and the one on the
  * decoder's pad (what it produced, before any conversion). */
@@ -126,16 +122,10 @@ void scan_frames_finish (ScanJob * job);
 void scan_frames_clear_thumbs (ScanJob * job);
 
 /* scan-errors.c: why an input failed, in words a user can act on. */
-/* Makes the errors that bins drop visible (once, before any pipeline). */
-void scan_errors_init (void);
-/* Tags @pipeline as @job's, for the above. */
-void scan_errors_watch_pipeline (ScanJob * job);
 /* The text of @msg, an ERROR of @job's pipeline, or NULL when a check has
  * started that will finish the job itself. */
 gchar *scan_errors_describe (ScanJob * job, GstMessage * msg);
-/* An application message of scan_errors_init's: handled. */
-gboolean scan_errors_handle_application (ScanJob * job, GstMessage * msg);
-/* Stops the checks of a finished job. */
+/* Stops the network check of a finished job. */
 void scan_errors_stop (ScanJob * job);
 
 G_END_DECLS

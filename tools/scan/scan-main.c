@@ -113,7 +113,6 @@ main (int argc, char **argv)
     g_ptr_array_unref (inputs);
     return 2;
   }
-  scan_errors_init ();
 
   if (s->cpu) {
     sharpness_tool_gpu_rank_decoders (GST_RANK_NONE);

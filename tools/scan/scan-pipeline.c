@@ -5,13 +5,13 @@
  *     detects the content states) ! fakesink
  * running unsynchronised, and what links it as streams appear.
  *
- * decodebin, not decodebin3: GStreamer 1.26's decodebin3 sometimes looks
- * for a decoder of a stream's caps as the demuxer gave them, before its
- * parser completes them, finds none and fails the stream ("No suitable
- * plugins found"; docs/reference/gstreamer-versions.md).  decodebin picks
- * each decoder for the parser's caps.  Only the first video stream is
- * decoded: audio and subtitle streams, and later video streams, leave
- * decodebin as they are and end in a fakesink.
+ * decodebin, not decodebin3 (GStreamer 1.26's decodebin3 sometimes fails
+ * a stream with "no decoder": tools/common/sharpness-tool-decode.h), with
+ * the stream policy the monitor shares: only the first video stream is
+ * decoded; audio and subtitle streams, and later video streams, leave
+ * decodebin undecoded and end in a fakesink.  A new program (MPEG-TS)
+ * makes decodebin replace its pads: the new program's video is scanned
+ * on, through the same converter and scorers.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -23,110 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gst/pbutils/pbutils.h>
-
 #include "scan-job.h"
 #include "scan-setup.h"
+#include "sharpness-tool-decode.h"
 #include "sharpness-tool-gpu.h"
-
-/* Whether @pad carries decoded video. */
-static gboolean
-is_raw_video_pad (GstPad * pad)
-{
-  GstCaps *caps = gst_pad_get_current_caps (pad);
-  gboolean video;
-
-  if (!caps)
-    caps = gst_pad_query_caps (pad, NULL);
-  video = !gst_caps_is_empty (caps) && gst_structure_has_name
-      (gst_caps_get_structure (caps, 0), "video/x-raw");
-  gst_caps_unref (caps);
-  return video;
-}
-
-gboolean
-scan_pipeline_caps_not_video (const GstCaps * caps)
-{
-  static const gchar *prefixes[] = { "audio/", "text/", "subpicture/",
-    "subtitle/", "closedcaption/", "meta/", "private/",
-    "application/x-subtitle", "application/x-ssa", "application/x-ass",
-    "application/x-teletext", "application/x-scte"
-  };
-  const gchar *name;
-
-  if (!caps || gst_caps_is_empty (caps) || gst_caps_is_any (caps))
-    return FALSE;
-  name = gst_structure_get_name (gst_caps_get_structure (caps, 0));
-  for (guint i = 0; i < G_N_ELEMENTS (prefixes); i++)
-    if (g_str_has_prefix (name, prefixes[i]))
-      return TRUE;
-  return FALSE;
-}
-
-/* Streams other than video are neither parsed nor decoded: decodebin
- * exposes them as they are.  Their type comes from their stream-start
- * event or, without one, from their caps. */
-static gboolean
-autoplug_continue (GstElement * dec, GstPad * pad, GstCaps * caps,
-    gpointer user_data)
-{
-  GstStream *stream = gst_pad_get_stream (pad);
-  GstStreamType type = GST_STREAM_TYPE_UNKNOWN;
-
-  if (stream) {
-    type = gst_stream_get_stream_type (stream);
-    gst_object_unref (stream);
-  }
-  if (type & (GST_STREAM_TYPE_AUDIO | GST_STREAM_TYPE_TEXT))
-    return FALSE;
-  return (type & GST_STREAM_TYPE_VIDEO) || !scan_pipeline_caps_not_video (caps);
-}
-
-/* decodebin's GstAutoplugSelectResult, which no public header declares. */
-typedef enum
-{
-  AUTOPLUG_TRY = 0,
-  AUTOPLUG_EXPOSE = 1,
-} AutoplugSelect;
-
-/* Decoders are plugged for the first video stream only; later ones are
- * exposed undecoded.  The codec and whether it is a still image come from
- * the caps the decoder is picked for, unless a demuxer's stream collection
- * said them already. */
-static AutoplugSelect
-autoplug_select (GstElement * dec, GstPad * pad, GstCaps * caps,
-    GstElementFactory * factory, gpointer user_data)
-{
-  ScanJob *job = user_data;
-  gchar *id;
-  AutoplugSelect result = AUTOPLUG_TRY;
-
-  if (!gst_element_factory_list_is_type (factory,
-          GST_ELEMENT_FACTORY_TYPE_DECODER) || gst_caps_is_empty (caps))
-    return AUTOPLUG_TRY;
-  id = gst_pad_get_stream_id (pad);
-  g_mutex_lock (&job->lock);
-  if (!job->video_streams_seen) {
-    const gchar *name = gst_structure_get_name (gst_caps_get_structure
-        (caps, 0));
-
-    job->video_streams_seen = 1;
-    job->decoded_stream = g_strdup (id);
-    job->image_codec = g_str_has_prefix (name, "image/");
-    if (!job->file.codec && !(job->file.codec =
-            gst_pb_utils_get_codec_description (caps)))
-      job->file.codec = g_strdup (name);
-  } else if (g_strcmp0 (job->decoded_stream, id) != 0) {
-    /* Asked once per stream: exposed, it is not asked again. */
-    job->video_streams_seen++;
-    result = AUTOPLUG_EXPOSE;
-  }
-  job->file.video_streams = MAX (job->file.video_streams,
-      job->video_streams_seen);
-  g_mutex_unlock (&job->lock);
-  g_free (id);
-  return result;
-}
 
 /* The converter between the decoder's @pad and the scorers, or NULL to
  * link them straight.  The decoder's caps are not known yet when its pad
@@ -167,71 +67,49 @@ make_converter (ScanJob * job, GstPad * pad, GstPad * queue_sink)
   return gst_element_factory_make ("videoconvert", NULL);
 }
 
-/* Links the decoder's video @pad to the queue, through a converter when
- * one is needed (make_converter ()). */
-static gboolean
-link_video (ScanJob * job, GstPad * pad)
+/* The scorers' branch for decoded video like @pad's: the queue, with a
+ * converter before it when one is needed (make_converter ()), and a probe
+ * that sees the decoder's caps.  Returns the pad decoded video links to
+ * (a reference), or NULL. */
+static GstPad *
+make_video_branch (ScanJob * job, GstPad * pad)
 {
-  GstPad *queue_sink = gst_element_get_static_pad (job->queue, "sink");
-  GstElement *convert = make_converter (job, pad, queue_sink);
-  gboolean ok;
+  GstPad *in = gst_element_get_static_pad (job->queue, "sink");
+  GstElement *convert = make_converter (job, pad, in);
 
-  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
-      scan_frames_decoded_probe, job, NULL);
-  if (!convert) {
-    ok = gst_pad_link (pad, queue_sink) == GST_PAD_LINK_OK;
-  } else {
-    GstPad *convert_sink = gst_element_get_static_pad (convert, "sink");
-
+  if (convert) {
     gst_bin_add (GST_BIN (job->pipeline), convert);
-    ok = gst_element_link (convert, job->queue) &&
-        gst_pad_link (pad, convert_sink) == GST_PAD_LINK_OK;
-    gst_object_unref (convert_sink);
+    if (!gst_element_link (convert, job->queue)) {
+      gst_bin_remove (GST_BIN (job->pipeline), convert);
+      gst_object_unref (in);
+      return NULL;
+    }
     gst_element_sync_state_with_parent (convert);
+    gst_object_unref (in);
+    in = gst_element_get_static_pad (convert, "sink");
   }
+  gst_pad_add_probe (in, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
+      scan_frames_decoded_probe, job, NULL);
   GST_DEBUG ("%s: decoder linked %s%s", job->file.input, convert ?
       "through " : "straight to the scorers", convert ?
       GST_OBJECT_NAME (gst_element_get_factory (convert)) : "");
-  gst_object_unref (queue_sink);
-  return ok;
+  return in;
 }
 
+/* Decoded video goes to the scorers, every other stream is drained. */
 static void
 pad_added (GstElement * dec, GstPad * pad, gpointer user_data)
 {
   ScanJob *job = user_data;
-  GstPad *sink;
-  GstElement *bin = job->pipeline, *fake;
 
-  if (GST_PAD_DIRECTION (pad) != GST_PAD_SRC)
-    return;
-  if (!job->linked && is_raw_video_pad (pad)) {
-    job->linked = link_video (job, pad);
-    if (job->linked)
+  if (sharpness_tool_decode_output (pad) == SHARPNESS_TOOL_OUTPUT_VIDEO) {
+    if (!job->video_branch)
+      job->video_branch = make_video_branch (job, pad);
+    if (job->video_branch && sharpness_tool_decode_link (pad,
+            job->video_branch))
       return;
   }
-  /* Any other stream that shows up is dropped. */
-  fake = gst_element_factory_make ("fakesink", NULL);
-  g_object_set (fake, "sync", FALSE, "async", FALSE, NULL);
-  gst_bin_add (GST_BIN (bin), fake);
-  sink = gst_element_get_static_pad (fake, "sink");
-  gst_pad_link (pad, sink);
-  gst_object_unref (sink);
-  gst_element_sync_state_with_parent (fake);
-}
-
-/* All streams are out and none is decoded video: no video stream at all
- * (a video stream without a decoder has posted its missing-plugin message
- * before this, and that one ends the file).  Said on the bus, from the
- * streaming thread. */
-static void
-no_more_pads (GstElement * dec, gpointer user_data)
-{
-  ScanJob *job = user_data;
-
-  if (!job->linked)
-    gst_element_post_message (dec, gst_message_new_application (GST_OBJECT
-            (dec), gst_structure_new_empty (SCAN_NO_VIDEO_MESSAGE)));
+  sharpness_tool_decode_drain (pad);
 }
 
 static void
@@ -255,17 +133,17 @@ element_added (GstBin * bin, GstBin * sub, GstElement * element,
   }
 }
 
-/* The stream collection tells whether there is video at all (an
+/* A demuxer's stream collection tells whether there is video at all (an
  * audio-only file is an error, said as such), how many video streams
- * there are (the first one is scanned), and whether it is a still image.
- * Streaming thread, before the frames flow. */
+ * there are (the first one is scanned), those without a decoder too, and
+ * the codec as the container names it.  Streaming thread, before the
+ * frames flow. */
 static GstBusSyncReply
 sync_handler (GstBus * bus, GstMessage * msg, gpointer user_data)
 {
   ScanJob *job = user_data;
   GstStreamCollection *c = NULL;
   guint videos = 0;
-  gboolean image = FALSE;
   gchar *codec = NULL;
 
   if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_STREAM_COLLECTION)
@@ -280,21 +158,14 @@ sync_handler (GstBus * bus, GstMessage * msg, gpointer user_data)
     if (videos++ > 0)
       continue;
     caps = gst_stream_get_caps (s);
-    if (caps && gst_caps_get_size (caps)) {
-      const gchar *name = gst_structure_get_name (gst_caps_get_structure
-          (caps, 0));
-      codec = gst_pb_utils_get_codec_description (caps);
-      if (!codec)
-        codec = g_strdup (name);
-      image = g_str_has_prefix (name, "image/");
-    }
+    if (caps && gst_caps_get_size (caps))
+      codec = sharpness_tool_codec_description (caps);
     gst_clear_caps (&caps);
   }
   if (c)
     gst_object_unref (c);
   g_mutex_lock (&job->lock);
   job->no_video = videos == 0;
-  job->image_codec = image;
   job->file.video_streams = MAX (job->file.video_streams, videos);
   if (codec) {
     g_free (job->file.codec);
@@ -302,6 +173,32 @@ sync_handler (GstBus * bus, GstMessage * msg, gpointer user_data)
   }
   g_mutex_unlock (&job->lock);
   return GST_BUS_PASS;
+}
+
+gboolean
+scan_pipeline_image_codec (ScanJob * job)
+{
+  GstCaps *caps = job->decode ?
+      sharpness_tool_decode_video_caps (job->decode) : NULL;
+  gboolean image = caps && sharpness_tool_codec_is_image (caps);
+
+  gst_clear_caps (&caps);
+  return image;
+}
+
+void
+scan_pipeline_describe (ScanJob * job)
+{
+  GstCaps *caps;
+
+  if (!job->decode)
+    return;
+  caps = sharpness_tool_decode_video_caps (job->decode);
+  job->file.video_streams = MAX (job->file.video_streams,
+      sharpness_tool_decode_video_streams (job->decode));
+  if (caps && !job->file.codec)
+    job->file.codec = sharpness_tool_codec_description (caps);
+  gst_clear_caps (&caps);
 }
 
 static GstElement *
@@ -368,6 +265,7 @@ scan_pipeline_build (ScanJob * job, GstContext * cuda_context,
   if (!(src = add_source (job, error)))
     return FALSE;
   job->decodebin = src;
+  job->decode = sharpness_tool_decode_attach (src, FALSE);
   if (!(queue = make ("queue", error)) || !(sink = make ("fakesink", error)))
     return FALSE;
   job->queue = queue;
@@ -405,10 +303,6 @@ scan_pipeline_build (ScanJob * job, GstContext * cuda_context,
       GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, scan_frames_probe, job, NULL);
   gst_object_unref (pad);
   g_signal_connect (src, "pad-added", G_CALLBACK (pad_added), job);
-  g_signal_connect (src, "autoplug-continue", G_CALLBACK (autoplug_continue),
-      job);
-  g_signal_connect (src, "autoplug-select", G_CALLBACK (autoplug_select), job);
-  g_signal_connect (src, "no-more-pads", G_CALLBACK (no_more_pads), job);
   g_signal_connect (job->pipeline, "deep-element-added",
       G_CALLBACK (element_added), job);
 
