@@ -163,6 +163,9 @@ make_audio_branch (MonitorChannel * c, GstElement * bin)
   }
   g_object_set (q, "max-size-buffers", AUDIO_QUEUE_BUFFERS,
       "max-size-bytes", 0, "max-size-time", (guint64) 0, NULL);
+  /* A live channel's leaky queue drops audio: counted. */
+  g_signal_connect (q, "overrun", G_CALLBACK (monitor_frames_audio_overrun),
+      c);
   gst_object_set_name (GST_OBJECT (q), AUDIO_QUEUE_NAME);
   gst_object_set_name (GST_OBJECT (sink), AUDIO_SINK_NAME);
   g_object_set (sink, "async", FALSE, NULL);
