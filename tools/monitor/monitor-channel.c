@@ -331,7 +331,7 @@ monitor_channel_start (MonitorChannel * c)
       break;
     case GST_STATE_CHANGE_ASYNC:
     case GST_STATE_CHANGE_SUCCESS:
-      /* urisourcebin hides its live source's NO_PREROLL; the source was
+      /* uridecodebin hides its live source's NO_PREROLL; the source was
        * made (deep-element-added) during the state change. */
       if (g_atomic_int_get (&c->source_live))
         monitor_pipeline_set_live (c, TRUE);

@@ -426,7 +426,7 @@ element_added (GstBin * bin, GstBin * sub, GstElement * element,
   const MonitorChannelConfig *cfg = c->cfg;
   GstElementFactory *f = gst_element_get_factory (element);
 
-  /* A live source (udpsrc, srtsrc...) inside urisourcebin does not make
+  /* A live source (udpsrc, srtsrc...) inside uridecodebin does not make
    * the pipeline's state change answer NO_PREROLL: the channel would sync
    * on the stream's timestamps and hold every frame for the sender's
    * buffering delay, and its queues would block instead of leaking. */
