@@ -12,9 +12,12 @@
 #     which every channel keeps >= 99 % of the source's 30 fps; per step
 #     the monitor's CPU (per channel), the host's CPU, NVDEC utilisation
 #     (nvidia-smi), RSS;
-#   - decoders alone, in the same run: the largest N of `udpsrc ! tsdemux
-#     ! h264parse ! nvh264dec ! fakesink` chains in one gst-launch-1.0
-#     (one CUDA context, as in the monitor);
+#   - decoders alone, in the same run: the largest N of `uridecodebin
+#     uri=udp://... ! fpsdisplaysink` chains in one gst-launch-1.0 (one
+#     CUDA context, as in the monitor): the monitor's own source and
+#     decoding bin, uridecodebin (not uridecodebin3, as the monitor since
+#     it left decodebin3: docs/reference/gstreamer-versions.md), with
+#     nvh264dec ranked first as the monitor ranks it;
 #   - alarm latency: each sender notes when the clip's first black frame
 #     leaves it; latency = black alarm's webhook received - (that time +
 #     the black onset); p50 and p99;
@@ -598,18 +601,19 @@ def monitor_step(args, tmp, n, seconds, warmup, metrics=False):
 
 
 def decoder_step(args, tmp, n, seconds, warmup):
-    """N chains `uridecodebin3 uri=udp://... ! fpsdisplaysink` in one
+    """N chains `uridecodebin uri=udp://... ! fpsdisplaysink` in one
     gst-launch-1.0 (one pipeline: one CUDA context), fed like the
-    monitor's channels and through the same source and decoding bins as
-    its channels (DECODER ranked first, as the monitor ranks the NVIDIA
-    decoders); frames counted by fpsdisplaysink."""
+    monitor's channels and through the same source and decoding bin as
+    its channels (uridecodebin, as the monitor; DECODER ranked first, as
+    the monitor ranks the NVIDIA decoders); frames counted by
+    fpsdisplaysink."""
     run = Run(tmp)
     nv = Nvdec()
     ports = [free_port(socket.SOCK_DGRAM) for _ in range(n)]
     chains = []
     for i, port in enumerate(ports):
         chains.append(
-            'uridecodebin3 uri=udp://%s:%d ! fpsdisplaysink '
+            'uridecodebin uri=udp://%s:%d ! fpsdisplaysink '
             'name=d%d video-sink=fakesink text-overlay=false sync=false '
             'signal-fps-measurements=false fps-update-interval=500'
             % (HOST, port, i))
@@ -861,7 +865,7 @@ def main():
                 'monitor: largest N with every channel >= 99 %% of %d fps: '
                 '%d (%s)' % (FPS, best, 'failed at %d' % fail if fail
                              else 'every N tried held, up to --max-n'),
-                'decoders alone (uridecodebin3, %s first): %d (%s)' % (
+                'decoders alone (uridecodebin, %s first): %d (%s)' % (
                     args.decoder, dbest, 'failed at %d' % dfail if dfail
                     else 'held up to --max-n'),
                 'monitor / decoders alone: %.0f %% (target >= 95 %%)' % (
