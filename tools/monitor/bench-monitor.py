@@ -12,12 +12,13 @@
 #     which every channel keeps >= 99 % of the source's 30 fps; per step
 #     the monitor's CPU (per channel), the host's CPU, NVDEC utilisation
 #     (nvidia-smi), RSS;
-#   - decoders alone, in the same run: the largest N of `uridecodebin
-#     uri=udp://... ! fpsdisplaysink` chains in one gst-launch-1.0 (one
-#     CUDA context, as in the monitor): the monitor's own source and
-#     decoding bin, uridecodebin (not uridecodebin3, as the monitor since
-#     it left decodebin3: docs/reference/gstreamer-versions.md), with
-#     nvh264dec ranked first as the monitor ranks it;
+#   - decoders alone, in the same run: the largest N of `udpsrc
+#     buffer-size=4194304 ! decodebin ! fpsdisplaysink` chains in one
+#     gst-launch-1.0 (one CUDA context, as in the monitor): what the
+#     monitor's uridecodebin makes of udp:// (decodebin, not decodebin3,
+#     as the monitor since it left decodebin3:
+#     docs/reference/gstreamer-versions.md), with the monitor's socket
+#     buffer and nvh264dec ranked first as the monitor ranks it;
 #   - alarm latency: each sender notes when the clip's first black frame
 #     leaves it; latency = black alarm's webhook received - (that time +
 #     the black onset); p50 and p99;
@@ -63,6 +64,7 @@ BLACK_ONSET = 1.0
 TS = 188
 DGRAM = 7 * TS          # 1316 bytes, as udpsink sends MPEG-TS
 SENDERS_PER_PROCESS = 16
+UDP_BUFFER = 4 * 1024 * 1024   # the monitor's --udp-buffer-size default
 STAGGER_S = 3.0         # channels start spread over this much
 
 
@@ -601,11 +603,12 @@ def monitor_step(args, tmp, n, seconds, warmup, metrics=False):
 
 
 def decoder_step(args, tmp, n, seconds, warmup):
-    """N chains `uridecodebin uri=udp://... ! fpsdisplaysink` in one
-    gst-launch-1.0 (one pipeline: one CUDA context), fed like the
-    monitor's channels and through the same source and decoding bin as
-    its channels (uridecodebin, as the monitor; DECODER ranked first, as
-    the monitor ranks the NVIDIA decoders); frames counted by
+    """N chains `udpsrc buffer-size=UDP_BUFFER ! decodebin ! fpsdisplaysink`
+    in one gst-launch-1.0 (one pipeline: one CUDA context), fed like the
+    monitor's channels and through the same elements as its channels
+    (what uridecodebin makes of udp://, with the monitor's default socket
+    buffer, which uridecodebin gives no way to set here; DECODER ranked
+    first, as the monitor ranks the NVIDIA decoders); frames counted by
     fpsdisplaysink."""
     run = Run(tmp)
     nv = Nvdec()
@@ -613,10 +616,11 @@ def decoder_step(args, tmp, n, seconds, warmup):
     chains = []
     for i, port in enumerate(ports):
         chains.append(
-            'uridecodebin uri=udp://%s:%d ! fpsdisplaysink '
-            'name=d%d video-sink=fakesink text-overlay=false sync=false '
-            'signal-fps-measurements=false fps-update-interval=500'
-            % (HOST, port, i))
+            'udpsrc address=%s port=%d buffer-size=%d '
+            'caps=video/mpegts,systemstream=true ! decodebin ! '
+            'fpsdisplaysink name=d%d video-sink=fakesink text-overlay=false '
+            'sync=false signal-fps-measurements=false '
+            'fps-update-interval=500' % (HOST, port, UDP_BUFFER, i))
     counts = {}
     lock = threading.Lock()
     line_re = re.compile(r'FPSDisplaySink:d(\d+): last-message = rendered: '
@@ -865,7 +869,7 @@ def main():
                 'monitor: largest N with every channel >= 99 %% of %d fps: '
                 '%d (%s)' % (FPS, best, 'failed at %d' % fail if fail
                              else 'every N tried held, up to --max-n'),
-                'decoders alone (uridecodebin, %s first): %d (%s)' % (
+                'decoders alone (udpsrc ! decodebin, %s first): %d (%s)' % (
                     args.decoder, dbest, 'failed at %d' % dfail if dfail
                     else 'held up to --max-n'),
                 'monitor / decoders alone: %.0f %% (target >= 95 %%)' % (

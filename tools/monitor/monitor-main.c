@@ -10,6 +10,7 @@
 #endif
 
 #include <stdlib.h>
+#include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -108,6 +109,35 @@ on_signal (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/* UDP sources get --udp-buffer-size, but without root the kernel caps a
+ * socket's buffer at net.core.rmem_max (about 200 kB by default): said
+ * once at the start, with the fix, when a channel is a UDP one. */
+static void
+note_udp_buffer_cap (const MonitorSettings * s)
+{
+  gchar *text = NULL;
+  guint64 max;
+  gboolean udp = FALSE;
+
+  for (guint i = 0; i < s->channels->len; i++) {
+    const MonitorChannelConfig *c = g_ptr_array_index (s->channels, i);
+    udp |= c->uri && (g_str_has_prefix (c->uri, "udp://") ||
+        g_str_has_prefix (c->uri, "rtp://"));
+  }
+  if (!udp || s->udp_buffer_size == 0 || geteuid () == 0 ||
+      !g_file_get_contents ("/proc/sys/net/core/rmem_max", &text, NULL,
+          NULL))
+    return;
+  max = g_ascii_strtoull (text, NULL, 10);
+  if (max > 0 && max < s->udp_buffer_size)
+    g_printerr ("sharpness-monitor: UDP receive buffers stay at %"
+        G_GUINT64_FORMAT " bytes (net.core.rmem_max), below --udp-buffer-size "
+        "%u: with many channels datagrams may be dropped; raise it: sysctl "
+        "-w net.core.rmem_max=%u\n", max, s->udp_buffer_size,
+        s->udp_buffer_size);
+  g_free (text);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -129,6 +159,7 @@ main (int argc, char **argv)
   if (status >= 0)
     return status;
   gst_init (NULL, NULL);
+  note_udp_buffer_cap (&settings);
   if (!gst_element_factory_find ("cudasharpness")) {
     g_printerr ("sharpness-monitor: element cudasharpness missing: is the "
         "gst-sharpness plugin installed, or GST_PLUGIN_PATH set?\n");

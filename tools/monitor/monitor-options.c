@@ -19,6 +19,10 @@
 #define DEFAULT_RESTART_AFTER 10.0
 #define DEFAULT_EVENTS_MAX_MB 64
 #define DEFAULT_EVENTS_KEEP 5
+/* Bytes of a UDP source's receive buffer: over a second of a 20 Mbit/s
+ * feed, against the system default of about 200 kB, which overflowed when
+ * a hundred channels shared the host. */
+#define DEFAULT_UDP_BUFFER (4 * 1024 * 1024)
 
 static gchar *opt_config, *opt_listen, *opt_token_file, *opt_token,
     *opt_events,
@@ -27,7 +31,7 @@ static gchar **opt_webhooks, **opt_alertmanagers, **opt_uris;
 static gint opt_max_backoff = 30;
 static gint opt_device = -1, opt_thumb = DEFAULT_THUMB_WIDTH,
     opt_events_mb = DEFAULT_EVENTS_MAX_MB, opt_events_keep =
-    DEFAULT_EVENTS_KEEP;
+    DEFAULT_EVENTS_KEEP, opt_udp_buffer = DEFAULT_UDP_BUFFER;
 static gdouble opt_threshold = NAN, opt_signal_timeout = NAN,
     opt_restart_after = DEFAULT_RESTART_AFTER;
 static gboolean opt_cpu, opt_afap, opt_loop, opt_quiet, opt_version,
@@ -86,6 +90,9 @@ static GOptionEntry entries[] = {
       "SECONDS"},
   {"thumbnail-width", 0, 0, G_OPTION_ARG_INT, &opt_thumb,
       "Width of thumbnails (default 320)", "PIXELS"},
+  {"udp-buffer-size", 0, 0, G_OPTION_ARG_INT, &opt_udp_buffer,
+      "Receive buffer of each UDP source (default 4194304; 0: the "
+      "system's; capped by net.core.rmem_max unless root)", "BYTES"},
   {"check-config", 0, 0, G_OPTION_ARG_NONE, &opt_check,
       "Check the configuration and the URIs, print the channels, exit",
       NULL},
@@ -248,6 +255,9 @@ monitor_options_parse (int *argc, char ***argv, MonitorSettings * s)
     status = usage_error ("--events-keep must be in [0, 1000]");
   else if (opt_max_backoff < 1 || opt_max_backoff > 3600)
     status = usage_error ("--max-backoff must be in [1, 3600] s");
+  else if (opt_udp_buffer < 0)
+    status = usage_error ("--udp-buffer-size must be 0 (the system's) or "
+        "a number of bytes");
   else if (!(opt_restart_after >= 0))
     status = usage_error ("--restart-after must be >= 0 s (0: never)");
   else if (!isnan (opt_signal_timeout) && !(opt_signal_timeout >= 0.1))
@@ -266,6 +276,7 @@ monitor_options_parse (int *argc, char ***argv, MonitorSettings * s)
   if (status >= 0)
     goto out;
   s->thumbnail_width = opt_thumb;
+  s->udp_buffer_size = opt_udp_buffer;
   s->events_max_bytes = (guint64) opt_events_mb * 1024 * 1024;
   s->events_keep = opt_events_keep;
   s->restart_after = opt_restart_after;

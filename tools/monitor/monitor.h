@@ -100,6 +100,7 @@ typedef struct
   gdouble restart_after;        /* s without a frame before a restart */
   guint max_backoff;            /* s, the longest wait before a restart */
   guint thumbnail_width;
+  guint udp_buffer_size;        /* bytes, each udpsrc's; 0: the system's */
   gboolean gpu_decode;          /* decided at start */
   gboolean quiet;
 } MonitorSettings;
