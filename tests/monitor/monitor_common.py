@@ -238,45 +238,6 @@ def tiny_ts():
     return _locked_make('tiny.ts', make)
 
 
-def new_program_ts():
-    """tiny_ts() and then tiny_ts() again under other PIDs, its timestamps
-    6 s on: a new program (PMT) mid-stream, for which decodebin replaces
-    its pads; 12 s, 120 frames."""
-    ts = tiny_ts()
-
-    def make(part):
-        again = part + '.2'
-        subprocess.run(['ffmpeg', '-nostdin', '-v', 'error', '-y', '-i', ts,
-                        '-c', 'copy', '-map', '0', '-output_ts_offset', '6',
-                        '-mpegts_pmt_start_pid', '0x1100',
-                        '-mpegts_start_pid', '0x200', '-f', 'mpegts', again],
-                       check=True, timeout=120)
-        with open(part, 'wb') as out:
-            for name in (ts, again):
-                with open(name, 'rb') as f:
-                    out.write(f.read())
-        os.remove(again)
-    return _locked_make('new-program.ts', make)
-
-
-def moovless_mp4():
-    """An MP4 cut before its index (`moov`, at the end without faststart):
-    its demuxer fails at once, while decodebin is plugging it in."""
-    def make(part):
-        whole = part + '.whole.mp4'
-        subprocess.run(['ffmpeg', '-nostdin', '-v', 'error', '-y', '-f',
-                        'lavfi', '-i', 'testsrc2=s=160x90:r=10:d=3',
-                        '-c:v', 'libx264', '-preset', 'veryfast',
-                        '-pix_fmt', 'yuv420p', '-threads', '1', whole],
-                       check=True, timeout=120)
-        with open(whole, 'rb') as f:
-            data = f.read()
-        with open(part, 'wb') as f:
-            f.write(data[:len(data) * 3 // 5])
-        os.remove(whole)
-    return _locked_make('moovless.mp4', make)
-
-
 def free_port(kind=socket.SOCK_STREAM):
     s = socket.socket(socket.AF_INET, kind)
     s.bind((HOST, 0))

@@ -13,12 +13,10 @@
 #     the monitor's CPU (per channel), the host's CPU, NVDEC utilisation
 #     (nvidia-smi), RSS;
 #   - decoders alone, in the same run: the largest N of `udpsrc
-#     buffer-size=4194304 ! decodebin ! fpsdisplaysink` chains in one
-#     gst-launch-1.0 (one CUDA context, as in the monitor): what the
-#     monitor's uridecodebin makes of udp:// (decodebin, not decodebin3,
-#     as the monitor since it left decodebin3:
-#     docs/reference/gstreamer-versions.md), with the monitor's socket
-#     buffer and nvh264dec ranked first as the monitor ranks it;
+#     buffer-size=0 ! decodebin ! fpsdisplaysink` chains in one
+#     gst-launch-1.0 (one CUDA context, as in the monitor), with the
+#     monitor's socket buffer and nvh264dec ranked first as the monitor
+#     ranks it (decodebin: `decodebin3 ! fpsdisplaysink` stalls);
 #   - alarm latency: each sender notes when the clip's first black frame
 #     leaves it; latency = black alarm's webhook received - (that time +
 #     the black onset); p50 and p99;
@@ -64,7 +62,7 @@ BLACK_ONSET = 1.0
 TS = 188
 DGRAM = 7 * TS          # 1316 bytes, as udpsink sends MPEG-TS
 SENDERS_PER_PROCESS = 16
-UDP_BUFFER = 4 * 1024 * 1024   # the monitor's --udp-buffer-size default
+UDP_BUFFER = 0          # the monitor's --udp-buffer-size default
 STAGGER_S = 3.0         # channels start spread over this much
 
 
@@ -605,10 +603,9 @@ def monitor_step(args, tmp, n, seconds, warmup, metrics=False):
 def decoder_step(args, tmp, n, seconds, warmup):
     """N chains `udpsrc buffer-size=UDP_BUFFER ! decodebin ! fpsdisplaysink`
     in one gst-launch-1.0 (one pipeline: one CUDA context), fed like the
-    monitor's channels and through the same elements as its channels
-    (what uridecodebin makes of udp://, with the monitor's default socket
-    buffer, which uridecodebin gives no way to set here; DECODER ranked
-    first, as the monitor ranks the NVIDIA decoders); frames counted by
+    monitor's channels, with the monitor's default socket buffer (DECODER
+    ranked first, as the monitor ranks the NVIDIA decoders; decodebin, as
+    decodebin3 ! fpsdisplaysink stalls); frames counted by
     fpsdisplaysink."""
     run = Run(tmp)
     nv = Nvdec()

@@ -15,8 +15,6 @@
 #include <math.h>
 #include <string.h>
 
-#include <gst/pbutils/pbutils.h>
-
 #include "monitor-app.h"
 
 #define BACKOFF_MIN_S 1
@@ -74,6 +72,7 @@ reset_stats (MonitorChannel * c)
   c->st.score = NAN;
   c->st.psnr = c->st.ssim = NAN;
   c->st.last_frame_mono_us = 0;
+  c->no_video = FALSE;
   g_mutex_unlock (&c->lock);
 }
 
@@ -147,10 +146,6 @@ teardown (MonitorChannel * c)
     c->bus_watch = 0;
   }
   c->pipeline = NULL;
-  if (c->decode) {
-    sharpness_tool_decode_unref (c->decode);
-    c->decode = NULL;
-  }
   c->analysis_queue = c->scorer = c->video_tee = NULL;
   c->sink = NULL;
   monitor_alarms_pipeline_gone (c);
@@ -206,45 +201,33 @@ finished (MonitorChannel * c)
   monitor_check_all_finished (c->monitor);
 }
 
-/* The source's decodebin found no video stream. */
+/* Whether the stream collection has any video. */
 static void
-no_video (MonitorChannel * c, GstMessage * msg)
+check_collection (MonitorChannel * c, GstMessage * msg)
 {
-  gchar *why;
+  GstStreamCollection *col = NULL;
+  guint videos = 0;
 
-  if (g_str_equal (GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)),
-          MONITOR_REFERENCE_SOURCE))
-    why = g_strdup_printf ("no video stream in the input of '%s' "
-        "(compare-with): compare with a channel that carries video",
-        c->cfg->compare_with);
-  else
-    why = g_strdup ("no video stream in the input: monitor a URI that "
-        "carries video");
-  monitor_channel_fail (c, why);
-  g_free (why);
-}
-
-/* A plugin is missing: without the video's decoder (or the URI's
- * source), the channel cannot run; without the audio's decoder (the only
- * other stream decoded), it runs without its silence alarm, said once. */
-static void
-missing_plugin (MonitorChannel * c, GstMessage * msg)
-{
-  gchar *d = gst_missing_plugin_message_get_description (msg);
-  gchar *why;
-
-  if (!sharpness_tool_decode_missing_not_video (msg)) {
-    why = g_strdup_printf ("%s missing (install the GStreamer plugin "
-        "package that has it)", d);
-    monitor_channel_fail (c, why);
-    g_free (why);
-  } else if (!c->said_missing && !c->monitor->settings->quiet) {
-    g_printerr ("sharpness-monitor: %s: no silence alarm: %s missing "
-        "(install the GStreamer plugin package that has it)\n",
-        c->cfg->name, d);
-    c->said_missing = TRUE;
+  gst_message_parse_stream_collection (msg, &col);
+  for (guint i = 0; col && i < gst_stream_collection_get_size (col); i++) {
+    GstStream *s = gst_stream_collection_get_stream (col, i);
+    if (gst_stream_get_stream_type (s) & GST_STREAM_TYPE_VIDEO) {
+      if (!videos++) {
+        GstCaps *caps = gst_stream_get_caps (s);
+        if (caps && gst_caps_get_size (caps)) {
+          g_free (c->codec);
+          c->codec = g_strdup (gst_structure_get_name
+              (gst_caps_get_structure (caps, 0)));
+        }
+        gst_clear_caps (&caps);
+      }
+    }
   }
-  g_free (d);
+  if (col) {
+    if (!videos && gst_stream_collection_get_size (col) > 0)
+      c->no_video = TRUE;
+    gst_object_unref (col);
+  }
 }
 
 static gboolean
@@ -278,15 +261,14 @@ bus_cb (GstBus * bus, GstMessage * msg, gpointer data)
         monitor_channel_fail (c, "the source ended (end of stream)");
       }
       break;
-    case GST_MESSAGE_APPLICATION:
-      if (gst_message_has_name (msg, SHARPNESS_TOOL_DECODE_NO_VIDEO))
-        no_video (c, msg);
+    case GST_MESSAGE_STREAM_COLLECTION:
+      check_collection (c, msg);
+      if (c->no_video)
+        monitor_channel_fail (c, "no video stream in the input: monitor a "
+            "URI that carries video");
       break;
     case GST_MESSAGE_ELEMENT:
-      if (gst_is_missing_plugin_message (msg))
-        missing_plugin (c, msg);
-      else
-        monitor_alarms_message (c, msg);
+      monitor_alarms_message (c, msg);
       break;
     default:
       break;
@@ -304,6 +286,7 @@ monitor_channel_start (MonitorChannel * c)
   if (c->removed || c->monitor->stopping || c->pipeline)
     return;
   reset_stats (c);
+  c->video_linked = c->audio_linked = FALSE;
   gst_segment_init (&c->segment, GST_FORMAT_UNDEFINED);
   c->frame_index = 0;
   c->thumb_last_pts = GST_CLOCK_TIME_NONE;
@@ -331,7 +314,7 @@ monitor_channel_start (MonitorChannel * c)
       break;
     case GST_STATE_CHANGE_ASYNC:
     case GST_STATE_CHANGE_SUCCESS:
-      /* uridecodebin hides its live source's NO_PREROLL; the source was
+      /* urisourcebin hides its live source's NO_PREROLL; the source was
        * made (deep-element-added) during the state change. */
       if (g_atomic_int_get (&c->source_live))
         monitor_pipeline_set_live (c, TRUE);
@@ -362,21 +345,6 @@ monitor_channel_stop (MonitorChannel * c)
     monitor_alarms_pipeline_gone (c);
 }
 
-/* The media type of the video decoded ("video/x-h264"), for the API. */
-static void
-note_codec (MonitorChannel * c)
-{
-  GstCaps *caps = c->decode ? sharpness_tool_decode_video_caps (c->decode) :
-      NULL;
-
-  if (!caps)
-    return;
-  g_free (c->codec);
-  c->codec = g_strdup (gst_structure_get_name (gst_caps_get_structure (caps,
-              0)));
-  gst_caps_unref (caps);
-}
-
 void
 monitor_channel_tick (MonitorChannel * c, gint64 now_us)
 {
@@ -395,7 +363,6 @@ monitor_channel_tick (MonitorChannel * c, gint64 now_us)
     if (c->state == MONITOR_CHANNEL_STARTING) {
       c->state = MONITOR_CHANNEL_UP;
       c->up_since_us = now_us;
-      note_codec (c);
       /* A reconnect is a failed channel that got frames again, however
        * many attempts it took. */
       if (c->reconnect_pending)

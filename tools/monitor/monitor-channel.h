@@ -13,7 +13,6 @@
 #include <gst/video/video.h>
 
 #include "monitor.h"
-#include "sharpness-tool-decode.h"
 
 G_BEGIN_DECLS
 
@@ -128,9 +127,7 @@ struct _MonitorChannel
   gint64 started_us, up_since_us;
   gchar *last_error;
   gboolean removed;
-  SharpnessToolDecode *decode;  /* what the source's decodebin found */
-  gchar *codec;                 /* the video's media type, once up */
-  gboolean said_missing;        /* a missing audio decoder was said */
+  gchar *codec;
   MonitorAlarmState alarms[MONITOR_N_KINDS];
   gfloat spark[MONITOR_SPARK_POINTS];
   guint spark_pos, spark_n;
@@ -141,6 +138,7 @@ struct _MonitorChannel
   GstElement *analysis_queue, *scorer, *video_tee, *sink;
   gboolean live;                /* the pipeline is live */
   gint source_live;             /* atomic: a live source element was made */
+  gboolean video_linked, audio_linked;
   GstSegment segment;           /* of the scorer's output */
   guint64 frame_index;
   guint64 thumb_last_pts;
@@ -152,6 +150,7 @@ struct _MonitorChannel
   gfloat *ring_tiles;           /* MONITOR_RING x MONITOR_RING_MAX_TILES */
   GstSample *thumb;             /* last thumbnail (JPEG) */
   guint64 thumb_seq;
+  gboolean no_video;            /* the stream collection has no video */
 };
 
 MonitorChannel *monitor_channel_new (Monitor * monitor,
@@ -184,11 +183,8 @@ guint64 monitor_channel_running_time_at (MonitorChannel * c, guint64 pts);
 guint monitor_channel_tiles_of_frame (MonitorChannel * c, guint64 frame,
     gfloat * tiles, guint max, guint * cols, guint * rows);
 
-/* Pipeline (monitor-pipeline.c); sets c->decode. */
+/* Pipeline (monitor-pipeline.c). */
 GstElement *monitor_pipeline_build (MonitorChannel * c, GError ** error);
-/* The name of a compared channel's decodebin of its reference: what it
- * posts says which source it is about. */
-#define MONITOR_REFERENCE_SOURCE "reference-source"
 /* Once the pipeline said whether it is live: its queues leak or block. */
 void monitor_pipeline_set_live (MonitorChannel * c, gboolean live);
 

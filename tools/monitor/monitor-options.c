@@ -19,10 +19,10 @@
 #define DEFAULT_RESTART_AFTER 10.0
 #define DEFAULT_EVENTS_MAX_MB 64
 #define DEFAULT_EVENTS_KEEP 5
-/* Bytes of a UDP source's receive buffer: over a second of a 20 Mbit/s
- * feed, against the system default of about 200 kB, which overflowed when
- * a hundred channels shared the host. */
-#define DEFAULT_UDP_BUFFER (4 * 1024 * 1024)
+/* Bytes of a UDP source's receive buffer; 0: the system's (about 200 kB).
+ * The system's held more 1080p30 channels on the GPU machine than 4 MiB,
+ * whose backlog after a slow start took seconds to drain. */
+#define DEFAULT_UDP_BUFFER 0
 
 static gchar *opt_config, *opt_listen, *opt_token_file, *opt_token,
     *opt_events,
@@ -91,8 +91,8 @@ static GOptionEntry entries[] = {
   {"thumbnail-width", 0, 0, G_OPTION_ARG_INT, &opt_thumb,
       "Width of thumbnails (default 320)", "PIXELS"},
   {"udp-buffer-size", 0, 0, G_OPTION_ARG_INT, &opt_udp_buffer,
-      "Receive buffer of each UDP source (default 4194304; 0: the "
-      "system's; capped by net.core.rmem_max unless root)", "BYTES"},
+      "Receive buffer of each UDP source (default 0: the system's; "
+      "capped by net.core.rmem_max unless root)", "BYTES"},
   {"check-config", 0, 0, G_OPTION_ARG_NONE, &opt_check,
       "Check the configuration and the URIs, print the channels, exit",
       NULL},

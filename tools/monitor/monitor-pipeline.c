@@ -4,18 +4,13 @@
  *                                                         tee ! thumbnails
  *   source's first audio stream ! queue ! audioconvert ! level ! fakesink
  *
- * The source is uridecodebin for a URI (filesrc ! decodebin for a local
+ * The source is uridecodebin3 for a URI (filesrc ! decodebin3 for a local
  * file, as sharpness-scan does), or the configuration's source fragment
- * followed by decodebin; decodebin, not decodebin3, and the stream policy
- * sharpness-scan uses (tools/common/sharpness-tool-decode.h): the first
- * video stream decoded, the first audio stream too when the silence alarm
- * is on, every other stream drained undecoded.  A new program (MPEG-TS)
- * makes decodebin replace its pads: the new ones take the branches over.
- * A compared channel puts cudacompare before the scorer, its reference
- * decoded from the other channel's source.  The thumbnail branch takes
- * about one frame a second (a pad probe drops the others), scales and
- * JPEG-encodes it on its own queue's thread, and an appsink hands it to
- * the channel.
+ * followed by decodebin3.  A compared channel puts cudacompare before the
+ * scorer, its reference decoded from the other channel's source.  The
+ * thumbnail branch takes about one frame a second (a pad probe drops the
+ * others), scales and JPEG-encodes it on its own queue's thread, and an
+ * appsink hands it to the channel.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -30,7 +25,6 @@
 #include <gst/base/gstbasesrc.h>
 
 #include "monitor-app.h"
-#include "sharpness-tool-decode.h"
 #include "sharpness-tool-gpu.h"
 
 /* What the analysis queue holds before a live channel leaks: about a
@@ -110,56 +104,136 @@ monitor_pipeline_set_live (MonitorChannel * c, gboolean live)
     audio_set_live (c, c->pipeline, live);
 }
 
-/* The analysis chain's input for decoded video like @pad's, before @to:
- * CUDA memory stays on the GPU (cudaconvert passes through what the
- * scorer takes); system memory goes through videoconvert, which passes
- * through what it can.  Returns the converter's sink pad (a reference),
- * or NULL. */
-static GstPad *
-make_video_branch (MonitorChannel * c, GstElement * bin, GstPad * pad,
-    GstPad * to)
+static GstStreamType
+pad_stream_type (GstPad * pad)
+{
+  GstStream *stream = gst_pad_get_stream (pad);
+  GstStreamType t = 0;
+
+  if (stream) {
+    t = gst_stream_get_stream_type (stream);
+    gst_object_unref (stream);
+  } else if (g_str_has_prefix (GST_PAD_NAME (pad), "video")) {
+    t = GST_STREAM_TYPE_VIDEO;
+  } else if (g_str_has_prefix (GST_PAD_NAME (pad), "audio")) {
+    t = GST_STREAM_TYPE_AUDIO;
+  }
+  return t;
+}
+
+static void
+sink_unused (GstElement * bin, GstPad * pad)
+{
+  GstElement *fake = gst_element_factory_make ("fakesink", NULL);
+  GstPad *sink;
+
+  g_object_set (fake, "sync", FALSE, "async", FALSE, NULL);
+  gst_bin_add (GST_BIN (bin), fake);
+  sink = gst_element_get_static_pad (fake, "sink");
+  gst_pad_link (pad, sink);
+  gst_object_unref (sink);
+  gst_element_sync_state_with_parent (fake);
+}
+
+/* Adds @factories in a chain after @pad; returns FALSE when one is missing
+ * or a link fails. */
+static gboolean
+link_chain (GstElement * bin, GstPad * pad, GstPad * to,
+    const gchar * const *factories)
+{
+  GstElement *prev = NULL, *first = NULL;
+  GstPad *sink;
+  gboolean ok = TRUE;
+
+  for (guint i = 0; factories[i] && ok; i++) {
+    GstElement *e = gst_element_factory_make (factories[i], NULL);
+    if (!e)
+      return FALSE;
+    gst_bin_add (GST_BIN (bin), e);
+    if (prev)
+      ok = gst_element_link (prev, e);
+    else
+      first = e;
+    prev = e;
+  }
+  if (!ok || !first)
+    return FALSE;
+  {
+    GstPad *src = gst_element_get_static_pad (prev, "src");
+    ok = gst_pad_link (src, to) == GST_PAD_LINK_OK;
+    gst_object_unref (src);
+  }
+  sink = gst_element_get_static_pad (first, "sink");
+  ok = ok && gst_pad_link (pad, sink) == GST_PAD_LINK_OK;
+  gst_object_unref (sink);
+  for (GstElement * e = first; e;) {
+    GstPad *src = gst_element_get_static_pad (e, "src");
+    GstPad *peer = src ? gst_pad_get_peer (src) : NULL;
+    GstElement *next = peer ? gst_pad_get_parent_element (peer) : NULL;
+
+    gst_element_sync_state_with_parent (e);
+    if (src)
+      gst_object_unref (src);
+    if (peer)
+      gst_object_unref (peer);
+    if (next)
+      gst_object_unref (next);
+    e = (e == prev) ? NULL : next;
+  }
+  return ok;
+}
+
+/* The converter before the scorer: CUDA memory stays on the GPU
+ * (cudaconvert passes through what the scorer takes); system memory goes
+ * through videoconvert, which passes through what it can. */
+static const gchar *const cpu_convert[] = { "videoconvert", NULL };
+static const gchar *const gpu_convert[] = { "cudaconvert", NULL };
+
+static gboolean
+link_video (MonitorChannel * c, GstElement * bin, GstPad * pad, GstPad * to)
 {
   GstElementFactory *f = gst_element_factory_find ("cudaconvert");
-  gboolean cuda = f && c->monitor->settings->gpu_decode &&
-      sharpness_tool_pad_offers_cuda (pad);
-  GstElement *convert = gst_element_factory_make (cuda ? "cudaconvert" :
-      "videoconvert", NULL);
-  GstPad *src;
-  gboolean linked;
+  gboolean cuda = c->monitor->settings->gpu_decode && f && sharpness_tool_pad_offers_cuda (pad);
 
   if (f)
     gst_object_unref (f);
-  if (!convert)
-    return NULL;
-  gst_bin_add (GST_BIN (bin), convert);
-  src = gst_element_get_static_pad (convert, "src");
-  linked = gst_pad_link (src, to) == GST_PAD_LINK_OK;
-  gst_object_unref (src);
-  if (!linked) {
-    gst_bin_remove (GST_BIN (bin), convert);
-    return NULL;
-  }
-  gst_element_sync_state_with_parent (convert);
-  return gst_element_get_static_pad (convert, "sink");
+  return link_chain (bin, pad, to, cuda ? gpu_convert : cpu_convert);
 }
 
-/* The silence alarm's branch: queue ! audioconvert ! level ! fakesink.
- * Returns the queue's sink pad (a reference), or NULL when an element is
- * missing (no silence alarm then: the audio is only drained). */
-static GstPad *
-make_audio_branch (MonitorChannel * c, GstElement * bin)
+typedef struct
+{
+  MonitorChannel *channel;
+  GstPad *to;                   /* where video goes */
+  gboolean reference;           /* the compared pair's reference source */
+  gboolean linked_video, linked_audio;
+} SourceLink;
+
+static void
+source_link_free (gpointer data, GClosure * closure)
+{
+  SourceLink *l = data;
+
+  gst_object_unref (l->to);
+  g_free (l);
+}
+
+static void
+link_audio (MonitorChannel * c, GstElement * bin, GstPad * pad)
 {
   GstElement *q = gst_element_factory_make ("queue", NULL);
   GstElement *conv = gst_element_factory_make ("audioconvert", NULL);
   GstElement *level = gst_element_factory_make ("level", NULL);
   GstElement *sink = gst_element_factory_make ("fakesink", NULL);
+  GstPad *qsink;
 
   if (!q || !conv || !level || !sink) {
+    /* Without level, no silence alarm: the stream is only drained. */
     g_clear_object (&q);
     g_clear_object (&conv);
     g_clear_object (&level);
     g_clear_object (&sink);
-    return NULL;
+    sink_unused (bin, pad);
+    return;
   }
   g_object_set (q, "max-size-buffers", AUDIO_QUEUE_BUFFERS,
       "max-size-bytes", 0, "max-size-time", (guint64) 0, NULL);
@@ -175,129 +249,134 @@ make_audio_branch (MonitorChannel * c, GstElement * bin)
   /* The state change may not have returned yet: the source says. */
   audio_set_live (c, bin, c->live || g_atomic_int_get (&c->source_live));
   gst_element_link_many (q, conv, level, sink, NULL);
+  qsink = gst_element_get_static_pad (q, "sink");
+  gst_pad_link (pad, qsink);
+  gst_object_unref (qsink);
   gst_element_sync_state_with_parent (sink);
   gst_element_sync_state_with_parent (level);
   gst_element_sync_state_with_parent (conv);
   gst_element_sync_state_with_parent (q);
-  return gst_element_get_static_pad (q, "sink");
 }
 
-/* Where one source's decoded streams go; written by its decodebin's
- * streaming threads. */
-typedef struct
-{
-  MonitorChannel *channel;
-  GstPad *to;                   /* where video goes */
-  gboolean audio;               /* its audio feeds the silence alarm */
-  GstPad *video_branch, *audio_branch;  /* their inputs, once made */
-} SourceLink;
-
-static void
-source_link_free (gpointer data, GClosure * closure)
-{
-  SourceLink *l = data;
-
-  gst_object_unref (l->to);
-  g_clear_object (&l->video_branch);
-  g_clear_object (&l->audio_branch);
-  g_free (l);
-}
-
-/* Decoded video goes to the analysis chain, decoded audio to the silence
- * alarm's branch; the first pad of a kind makes its branch, and a pad
- * that replaces it (a new program) takes the branch over.  Every other
- * stream is drained. */
 static void
 pad_added (GstElement * dec, GstPad * pad, gpointer user_data)
 {
   SourceLink *l = user_data;
+  MonitorChannel *c = l->channel;
   GstElement *bin = GST_ELEMENT (gst_element_get_parent (dec));
-  GstPad *branch = NULL;
+  GstStreamType t;
 
-  if (!bin)
+  if (GST_PAD_DIRECTION (pad) != GST_PAD_SRC || !bin) {
+    if (bin)
+      gst_object_unref (bin);
     return;
-  switch (sharpness_tool_decode_output (pad)) {
-    case SHARPNESS_TOOL_OUTPUT_VIDEO:
-      if (!l->video_branch)
-        l->video_branch = make_video_branch (l->channel, bin, pad, l->to);
-      branch = l->video_branch;
-      break;
-    case SHARPNESS_TOOL_OUTPUT_AUDIO:
-      if (l->audio && !l->audio_branch)
-        l->audio_branch = make_audio_branch (l->channel, bin);
-      branch = l->audio_branch;
-      break;
-    case SHARPNESS_TOOL_OUTPUT_OTHER:
-      break;
   }
-  if (!branch || !sharpness_tool_decode_link (pad, branch))
-    sharpness_tool_decode_drain (pad);
+  t = pad_stream_type (pad);
+  if ((t & GST_STREAM_TYPE_VIDEO) && !l->linked_video) {
+    l->linked_video = link_video (c, bin, pad, l->to);
+    if (!l->reference)
+      c->video_linked = l->linked_video;
+    if (l->linked_video) {
+      gst_object_unref (bin);
+      return;
+    }
+  } else if ((t & GST_STREAM_TYPE_AUDIO) && !l->linked_audio &&
+      !l->reference && c->cfg->kinds[MONITOR_KIND_SILENCE].enabled) {
+    l->linked_audio = TRUE;
+    c->audio_linked = TRUE;
+    link_audio (c, bin, pad);
+    gst_object_unref (bin);
+    return;
+  }
+  sink_unused (bin, pad);
   gst_object_unref (bin);
 }
 
-/* The source of @cfg, added to @bin: the element whose pads appear,
- * named @name (NULL: a name of its own); NULL on error. */
+/* The first video and the first audio stream; nothing else is decoded.
+ * Streams are compared by id (decodebin3 may pass a stream of another
+ * collection than @collection). */
+static gint
+select_stream (GstElement * dec, GstStreamCollection * collection,
+    GstStream * stream, gpointer user_data)
+{
+  GstStreamType want = gst_stream_get_stream_type (stream);
+
+  if (!(want & (GST_STREAM_TYPE_VIDEO | GST_STREAM_TYPE_AUDIO)))
+    return 0;
+  for (guint i = 0; i < gst_stream_collection_get_size (collection); i++) {
+    GstStream *s = gst_stream_collection_get_stream (collection, i);
+    if (gst_stream_get_stream_type (s) & want & (GST_STREAM_TYPE_VIDEO |
+            GST_STREAM_TYPE_AUDIO))
+      return g_strcmp0 (gst_stream_get_stream_id (s),
+          gst_stream_get_stream_id (stream)) == 0 ? 1 : 0;
+  }
+  return 1;
+}
+
+/* The source of @cfg, added to @bin; returns the element whose pads
+ * appear. */
 static GstElement *
 add_source (GstElement * bin, const MonitorChannelConfig * cfg,
-    const gchar * name, GError ** error)
+    GError ** error)
 {
-  GstElement *dec = make (cfg->source || is_file (cfg) ? "decodebin" :
-      "uridecodebin", error);
-  GstElement *src;
+  GstElement *dec;
 
-  if (!dec)
-    return NULL;
-  gst_object_set_name (GST_OBJECT (dec), name);
-  gst_bin_add (GST_BIN (bin), dec);
   if (cfg->source) {
-    if (!(src = gst_parse_bin_from_description (cfg->source, TRUE, error))) {
+    GstElement *src = gst_parse_bin_from_description (cfg->source, TRUE,
+        error);
+    if (!src) {
       g_prefix_error (error, "source '%s': ", cfg->source);
       return NULL;
     }
-    gst_bin_add (GST_BIN (bin), src);
+    if (!(dec = make ("decodebin3", error))) {
+      gst_object_unref (src);
+      return NULL;
+    }
+    gst_bin_add_many (GST_BIN (bin), src, dec, NULL);
     if (!gst_element_link (src, dec)) {
       g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
-          "source '%s' cannot feed decodebin (its last element needs a "
+          "source '%s' cannot feed decodebin3 (its last element needs a "
           "free src pad)", cfg->source);
       return NULL;
     }
   } else if (is_file (cfg)) {
     gchar *path = g_filename_from_uri (cfg->uri, NULL, NULL);
+    GstElement *src = make ("filesrc", error);
 
-    if (!path) {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-          "'%s' is not a local file URI", cfg->uri);
-      return NULL;
-    }
-    if (!(src = make ("filesrc", error))) {
+    if (!src || !path || !(dec = make ("decodebin3", error))) {
       g_free (path);
+      if (src)
+        gst_object_unref (src);
+      if (!path && error && !*error)
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+            "'%s' is not a local file URI", cfg->uri);
       return NULL;
     }
     g_object_set (src, "location", path, NULL);
     g_free (path);
-    gst_bin_add (GST_BIN (bin), src);
+    gst_bin_add_many (GST_BIN (bin), src, dec, NULL);
     gst_element_link (src, dec);
   } else {
+    if (!(dec = make ("uridecodebin3", error)))
+      return NULL;
     g_object_set (dec, "uri", cfg->uri, NULL);
+    gst_bin_add (GST_BIN (bin), dec);
   }
+  g_signal_connect (dec, "select-stream", G_CALLBACK (select_stream), NULL);
   return dec;
 }
 
-/* Decodes @dec's streams into @to (and the audio into the silence alarm's
- * branch when @audio); returns what the policy finds (a reference). */
-static SharpnessToolDecode *
+static void
 connect_source (MonitorChannel * c, GstElement * dec, GstPad * to,
-    gboolean audio)
+    gboolean reference)
 {
-  SharpnessToolDecode *d = sharpness_tool_decode_attach (dec, audio);
   SourceLink *l = g_new0 (SourceLink, 1);
 
   l->channel = c;
   l->to = gst_object_ref (to);
-  l->audio = audio;
+  l->reference = reference;
   g_signal_connect_data (dec, "pad-added", G_CALLBACK (pad_added), l,
       source_link_free, 0);
-  return d;
 }
 
 static GstFlowReturn
@@ -426,7 +505,7 @@ element_added (GstBin * bin, GstBin * sub, GstElement * element,
   const MonitorChannelConfig *cfg = c->cfg;
   GstElementFactory *f = gst_element_get_factory (element);
 
-  /* A live source (udpsrc, srtsrc...) inside uridecodebin does not make
+  /* A live source (udpsrc, srtsrc...) inside urisourcebin does not make
    * the pipeline's state change answer NO_PREROLL: the channel would sync
    * on the stream's timestamps and hold every frame for the sender's
    * buffering delay, and its queues would block instead of leaking. */
@@ -554,21 +633,19 @@ monitor_pipeline_build (MonitorChannel * c, GError ** error)
     gst_object_unref (rpad);
     gst_object_unref (to);
     to = gst_element_get_static_pad (cmp, "dist_sink");
-    if (!(rdec = add_source (pipe, ref, MONITOR_REFERENCE_SOURCE, error))) {
+    if (!(rdec = add_source (pipe, ref, error))) {
       gst_object_unref (to);
       goto fail_link;
     }
-    /* The reference's video only: what it finds is not needed. */
     rpad = gst_element_get_static_pad (cmp, "ref_sink");
-    sharpness_tool_decode_unref (connect_source (c, rdec, rpad, FALSE));
+    connect_source (c, rdec, rpad, TRUE);
     gst_object_unref (rpad);
   }
-  if (!(dec = add_source (pipe, cfg, NULL, error))) {
+  if (!(dec = add_source (pipe, cfg, error))) {
     gst_object_unref (to);
     goto fail_link;
   }
-  c->decode = connect_source (c, dec, to,
-      cfg->kinds[MONITOR_KIND_SILENCE].enabled);
+  connect_source (c, dec, to, FALSE);
   gst_object_unref (to);
   return pipe;
 
