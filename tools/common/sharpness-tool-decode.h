@@ -1,6 +1,8 @@
-/* The tools' decoding, shared by sharpness-scan and sharpness-monitor:
- * which streams a decodebin (or uridecodebin) decodes, what it found, and
- * what its pads carry.
+/* sharpness-scan's decoding: which streams a decodebin (or uridecodebin)
+ * decodes, what it found, and what its pads carry.  sharpness-monitor
+ * still decodes with decodebin3: on decodebin it held fewer channels on
+ * the GPU (docs/reference/gstreamer-versions.md); the audio stream below
+ * is for it, when it moves.
  *
  * decodebin, not decodebin3: GStreamer 1.26's decodebin3 sometimes looks
  * for a decoder of a stream's caps as the demuxer gave them, before its
@@ -8,7 +10,7 @@
  * plugins found"; docs/reference/gstreamer-versions.md).  decodebin picks
  * each decoder for the parser's caps, but has no stream selection: the
  * policy attached here is one.  The first video stream is decoded, and
- * the first audio stream when asked (the monitor's silence alarm); every
+ * the first audio stream when asked (a monitor's silence alarm); every
  * other stream leaves decodebin as its demuxer (or, for a later stream of
  * a decoded kind, its parser) gives it, and the tool drains it.
  *

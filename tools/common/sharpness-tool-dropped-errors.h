@@ -1,5 +1,5 @@
-/* Errors decodebin drops, reported all the same (sharpness-scan,
- * sharpness-monitor; set up by sharpness_tool_decode_attach ()).
+/* Errors decodebin drops, reported all the same (sharpness-scan; set up
+ * by sharpness_tool_decode_attach ()).
  *
  * decodebin ignores the errors of an element it is still plugging in (so
  * that it can try another one), and keeps ignoring them once the element
