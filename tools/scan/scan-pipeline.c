@@ -7,7 +7,7 @@
  *
  * decodebin, not decodebin3 (GStreamer 1.26's decodebin3 sometimes fails
  * a stream with "no decoder": tools/common/sharpness-tool-decode.h), with
- * the stream policy the monitor shares: only the first video stream is
+ * its stream policy (tools/common): only the first video stream is
  * decoded; audio and subtitle streams, and later video streams, leave
  * decodebin undecoded and end in a fakesink.  A new program (MPEG-TS)
  * makes decodebin replace its pads: the new program's video is scanned
