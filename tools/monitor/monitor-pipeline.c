@@ -523,9 +523,9 @@ element_added (GstBin * bin, GstBin * sub, GstElement * element,
       && g_object_class_find_property (G_OBJECT_GET_CLASS (element),
           "thread-type"))
     gst_util_set_object_arg (G_OBJECT (element), "thread-type", "slice");
-  /* The system's default receive buffer (about 200 kB) overflowed when a
-   * hundred channels shared the host, dropping datagrams before they were
-   * read; a size a source fragment sets is kept. */
+  /* --udp-buffer-size, for feeds of a higher rate or burstier than the
+   * system's default buffer (about 200 kB) holds; a size a source fragment
+   * sets is kept. */
   if (f && g_str_equal (GST_OBJECT_NAME (f), "udpsrc") &&
       c->monitor->settings->udp_buffer_size > 0) {
     gint size = 0;
