@@ -25,6 +25,11 @@
  * kernel is the extended one's code with the tile paths compiled out
  * (kNoTiles) and the whole plane as its rectangle: no cost when tiles are
  * off.
+ *
+ * The content kernel (classical_content_kernel) is the plain one with a
+ * frame's content items (content.cuh: black, edges, freeze SAD) after its
+ * bands, for the variants the decoders' frames take: a frame score and its
+ * content measurement cost one launch and one ending.
  */
 #ifndef SHARPNESS_CLASSICAL_CUH
 #define SHARPNESS_CLASSICAL_CUH
@@ -34,6 +39,8 @@
 #include <cstring>
 
 #include "classical-terms.h"
+#include "classical-variant.h"
+#include "content.cuh"
 #include "sharpness-cuda-private.h"
 #include "sharpness-tiles.h"
 #include "gray-chunk.cuh"
@@ -596,11 +603,15 @@ wait_rows (const SharpnessCudaArrival & a, int last_row)
   }
 }
 
-template <SharpnessMetric M, class L>
-__global__ void __launch_bounds__ (kBlockThreads)
-classical_kernel (const __grid_constant__ SharpnessPlane plane, int segments,
-    int items, SharpnessCudaAccum * accum, SharpnessCudaResult * result,
-    unsigned long long seq, const SharpnessCudaArrival arrival)
+/* The plain launch's work, for every thread of the grid: the metric's
+ * items over @plane and, with kContent, then the frame's content items
+ * (content.cuh), each kind ended as its own launch would end it. */
+template <SharpnessMetric M, class L, bool kContent>
+__device__ __forceinline__ void
+classical_frame (const SharpnessPlane & plane, int segments, int items,
+    SharpnessCudaAccum * accum, SharpnessCudaResult * result,
+    unsigned long long seq, const SharpnessCudaArrival & arrival,
+    const content::Launch * cl)
 {
   using W = typename Metric < M >::Window;
   constexpr bool kHist = M == SHARPNESS_METRIC_ENTROPY;
@@ -610,6 +621,7 @@ classical_kernel (const __grid_constant__ SharpnessPlane plane, int segments,
   const Bounds bd = { 0, plane.width, 0, plane.height };
   TileSink none;                /* unused: kNoTiles */
   unsigned long long sum = 0, sum_sq = 0;
+  unsigned long long black = 0, edges = 0, sad = 0;
 
   if constexpr (kHist) {
     for (int k = threadIdx.x; k < 256; k += kBlockThreads)
@@ -618,12 +630,19 @@ classical_kernel (const __grid_constant__ SharpnessPlane plane, int segments,
   }
 
   /* Items go band by band down the plane, so with an arriving plane the
-   * warps work on the bands already there while the rest is copied. */
-  for (int item = blockIdx.x * kBlockWarps + warp; item < items;
+   * warps work on the bands already there while the rest is copied.  The
+   * content items come after the metric's bands, the longer work first. */
+  const int total = kContent ? items + cl->items : items;
+  for (int item = blockIdx.x * kBlockWarps + warp; item < total;
       item += gridDim.x * kBlockWarps) {
+    if (kContent && item >= items) {
+      content::run_item (*cl, item - items, lane, black, edges, sad);
+      continue;
+    }
     const int segment = item % segments, band = item / segments;
-    if (arrival.flag && !wait_rows (arrival, min ((band + 1) * L::kBandRows
-                - 1 + W::kBelow, plane.height - 1))) {
+    if (!kContent && arrival.flag && !wait_rows (arrival,
+            min ((band + 1) * L::kBandRows - 1 + W::kBelow,
+                plane.height - 1))) {
       /* The launch reports no result: the host sees @late. */
       if (lane == 0)
         result->late = 1;
@@ -635,6 +654,36 @@ classical_kernel (const __grid_constant__ SharpnessPlane plane, int segments,
 
   finish_launch < kHist, M == SHARPNESS_METRIC_VARIANCE > (sum, sum_sq, hist,
       accum, result, seq);
+  if constexpr (kContent)
+    content::finish (*cl, black, edges, sad);
+}
+
+template <SharpnessMetric M, class L>
+__global__ void __launch_bounds__ (kBlockThreads)
+classical_kernel (const __grid_constant__ SharpnessPlane plane, int segments,
+    int items, SharpnessCudaAccum * accum, SharpnessCudaResult * result,
+    unsigned long long seq, const SharpnessCudaArrival arrival)
+{
+  classical_frame < M, L, false > (plane, segments, items, accum, result,
+      seq, arrival, nullptr);
+}
+
+static_assert (content::kThreads == kBlockThreads,
+    "content::finish sums the warps of a block of the content kernel's size");
+
+/* The frame score and the frame's content measurement in one launch and
+ * one ending (SHARPNESS_CONTENT_FUSED).  At most 128 registers, as the
+ * content kernel: its luma items keep their rows in registers. */
+template <SharpnessMetric M, class L>
+__global__ void __launch_bounds__ (kBlockThreads, 2)
+classical_content_kernel (const __grid_constant__ SharpnessPlane plane,
+    int segments, int items, SharpnessCudaAccum * accum,
+    SharpnessCudaResult * result, unsigned long long seq,
+    const __grid_constant__ content::Launch cl)
+{
+  const SharpnessCudaArrival none = { nullptr, 0, 1 };
+  classical_frame < M, L, true > (plane, segments, items, accum, result, seq,
+      none, &cl);
 }
 
 /* ---- The extended kernel: K regions, optional tiles ---- */
@@ -824,27 +873,15 @@ classical_ext_kernel (const __grid_constant__ ExtLaunch launch)
 using Kernel = void (*)(const SharpnessPlane, int, int, SharpnessCudaAccum *,
     SharpnessCudaResult *, unsigned long long, const SharpnessCudaArrival);
 using ExtKernel = void (*)(const ExtLaunch);
+using ContentKernel = void (*)(const SharpnessPlane, int, int,
+    SharpnessCudaAccum *, SharpnessCudaResult *, unsigned long long,
+    const content::Launch);
 
 /* The generic path reads every pixel through sharpness_plane_gray_at(),
  * which switches on the plane's samples at run time: its kernel does not
  * depend on the layout's samples, so one serves Y8, Y16LE and RGB8 (it
  * was three identical instantiations per metric). */
 using GenericLayout = Layout < SHARPNESS_SAMPLES_Y8, 0 >;
-
-/* The fast layouts, and the generic one last: kernels, shapes and
- * variant_of() all follow this order. */
-enum Variant
-{
-  kVariantY8,
-  kVariantPacked422,            /* the luma bytes of UYVY and YUY2 */
-  kVariantY16,
-  kVariantV210,
-  kVariantRgb3,
-  kVariantRgb4,
-  kVariantGeneric
-};
-static_assert (kVariantGeneric + 1 == SHARPNESS_CUDA_CLASSICAL_VARIANTS,
-    "one kernel per variant");
 
 using LayoutY8 = Layout < SHARPNESS_SAMPLES_Y8, 1 >;
 using LayoutPacked422 = Layout < SHARPNESS_SAMPLES_Y8, 2 >;
@@ -875,6 +912,12 @@ struct Kernels
     classical_ext_kernel < M, LayoutRgb4 >,
     classical_ext_kernel < M, GenericLayout >,
   };
+  /* Where variant_fuses_content. */
+  static constexpr ContentKernel kContent[SHARPNESS_CUDA_CLASSICAL_VARIANTS] = {
+    classical_content_kernel < M, LayoutY8 >, nullptr,
+    classical_content_kernel < M, LayoutY16 >, nullptr, nullptr, nullptr,
+    nullptr,
+  };
 };
 
 /* Chunk width and band height of each variant, for the host's grid. */
@@ -900,41 +943,6 @@ constexpr VariantShape kVariantShapes[SHARPNESS_CUDA_CLASSICAL_VARIANTS] = {
   shape_of < GenericLayout > (),
 };
 
-/* The fast path needs 16-byte aligned rows and the natural pixel stride
- * (with the RGB components inside the pixel; v210 from a group's first
- * pixel); anything else is generic.  Packed 4:2:2 luma may start at byte
- * 1 of an aligned row (UYVY): its chunks are the aligned vectors. */
-static inline int
-variant_of (const SharpnessPlane * p)
-{
-  const bool rows_aligned = p->height == 1 || p->stride % 16 == 0;
-  const bool aligned = (uintptr_t) p->data % 16 == 0 && rows_aligned;
-
-  switch (p->samples) {
-    case SHARPNESS_SAMPLES_Y8:
-      if (aligned && p->pixel_stride == 1)
-        return kVariantY8;
-      if (rows_aligned && p->pixel_stride == 2 &&
-          (uintptr_t) p->data % 16 <= 1)
-        return kVariantPacked422;
-      return kVariantGeneric;
-    case SHARPNESS_SAMPLES_Y16LE:
-      return aligned && p->pixel_stride == 2 ? kVariantY16 : kVariantGeneric;
-    case SHARPNESS_SAMPLES_V210:
-      return aligned && p->phase == 0 ? kVariantV210 : kVariantGeneric;
-    case SHARPNESS_SAMPLES_RGB8:{
-      const int ps = p->pixel_stride;
-      const bool inside = p->offset_r >= 0 && p->offset_r < ps &&
-          p->offset_g >= 0 && p->offset_g < ps &&
-          p->offset_b >= 0 && p->offset_b < ps;
-      if (aligned && inside && (ps == 3 || ps == 4))
-        return ps == 3 ? kVariantRgb3 : kVariantRgb4;
-      return kVariantGeneric;
-    }
-  }
-  return -1;
-}
-
 template <SharpnessMetric M>
 static SharpnessStatus
 classical_init (SharpnessCuda * cuda)
@@ -951,9 +959,17 @@ classical_init (SharpnessCuda * cuda)
           cudaOccupancyMaxActiveBlocksPerMultiprocessor (ext_blocks,
               Kernels < M >::kExt[v], kBlockThreads, 0),
           "classical tile kernel occupancy");
+    int *content_blocks = &cuda->classical_content_blocks_per_sm[M][v];
+    *content_blocks = 0;
+    if (st == SHARPNESS_OK && Kernels < M >::kContent[v])
+      st = sharpness_cuda_check (cuda,
+          cudaOccupancyMaxActiveBlocksPerMultiprocessor (content_blocks,
+              Kernels < M >::kContent[v], kBlockThreads, 0),
+          "classical content kernel occupancy");
     if (st != SHARPNESS_OK)
       return st;
-    if (*blocks < 1 || *ext_blocks < 1) {
+    if (*blocks < 1 || *ext_blocks < 1 ||
+        (Kernels < M >::kContent[v] && *content_blocks < 1)) {
       snprintf (cuda->error, sizeof cuda->error,
           "%s kernel cannot run on this device", sharpness_metric_info[M].nick);
       return SHARPNESS_ERROR_DEVICE;
@@ -985,9 +1001,14 @@ classical_launch (SharpnessCuda * cuda, const SharpnessPlane * plane,
   const long long items = (long long) segments * bands;
   if (items > INT_MAX / 2)
     return SHARPNESS_ERROR_UNSUPPORTED;
-  long long blocks = (items + kBlockWarps - 1) / kBlockWarps;
-  const long long resident =
-      (long long) cuda->sm_count * cuda->classical_blocks_per_sm[M][v];
+  /* A frame's content measurement prepared to go with it (FUSED). */
+  const content::Launch *cl = arrival || !Kernels < M >::kContent[v] ?
+      nullptr : sharpness_cuda_content_prepared (cuda);
+  const long long total = items + (cl ? cl->items : 0);
+  long long blocks = (total + kBlockWarps - 1) / kBlockWarps;
+  const long long resident = (long long) cuda->sm_count * (cl ?
+      cuda->classical_content_blocks_per_sm[M][v] :
+      cuda->classical_blocks_per_sm[M][v]);
   blocks = blocks < resident ? blocks : resident;
   blocks = blocks < kMaxBlocks ? blocks : kMaxBlocks;
 
@@ -998,12 +1019,19 @@ classical_launch (SharpnessCuda * cuda, const SharpnessPlane * plane,
   SharpnessCudaArrival none = { nullptr, 0, 1 };
   if (arrival)
     cuda->result->late = 0;
-  Kernels < M >::kList[v] <<< (int) blocks, kBlockThreads, 0, cuda->stream >>>
-      (*plane, segments, (int) items, cuda->accum, cuda->result_dev, seq,
-      arrival ? *arrival : none);
+  if (cl)
+    Kernels < M >::kContent[v] <<< (int) blocks, kBlockThreads, 0,
+        cuda->stream >>> (*plane, segments, (int) items, cuda->accum,
+        cuda->result_dev, seq, *cl);
+  else
+    Kernels < M >::kList[v] <<< (int) blocks, kBlockThreads, 0,
+        cuda->stream >>> (*plane, segments, (int) items, cuda->accum,
+        cuda->result_dev, seq, arrival ? *arrival : none);
   SharpnessStatus st = sharpness_cuda_check (cuda, cudaGetLastError (), what);
   if (st != SHARPNESS_OK)
     return st;
+  if (cl)
+    sharpness_cuda_content_taken (cuda);
   snprintf (what, sizeof what, "%s kernel", sharpness_metric_info[M].nick);
   st = sharpness_cuda_check (cuda, cudaStreamSynchronize (cuda->stream), what);
   if (st != SHARPNESS_OK)

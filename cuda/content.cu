@@ -1,27 +1,12 @@
 /* Content measurements on the GPU: black samples, edge pixels and the
- * freeze SAD of a frame in one launch, bit-identical to the CPU scorer
- * (sharpness-black.h, sharpness-structure.h, sharpness-freeze.h).
+ * freeze SAD of a frame, bit-identical to the CPU scorer
+ * (sharpness-black.h, sharpness-structure.h, sharpness-freeze.h): the
+ * state, the entry points and the content kernel of a launch of its own.
+ * The work items are in content.cuh, which the classical kernels share
+ * when they take a frame's items into their launch (FUSED).
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
- *
- * One kernel, two kinds of work item of one warp each:
- *  - luma items: 32 lanes across a row times a band of kRows rows of the
- *    frame's first plane as the metrics read it; each lane keeps its rows
- *    in registers, so every sample is loaded once for the black count and
- *    the edges (the right neighbour comes from the next lane).  A Y8 plane
- *    with 16-byte aligned rows goes four samples at a time (SIMD byte
- *    compares, 16-byte loads); when it is also plane 0 of the freeze
- *    layout, the same loads feed that plane's SAD and its copy into the
- *    candidate buffer.  Anything else reads pixel by pixel through the
- *    shared rules (sharpness_plane_gray_at, sharpness_black_sample_at).
- *  - SAD items: 32 lanes of 16 bytes times kRows rows of one freeze plane
- *    (all of them, or all but a fused plane 0): the frame's bytes against
- *    the reference's, and the frame into the candidate.
- * Counts are integers, so the order in which blocks add them does not
- * matter; the last block (fence and ticket, as launch-sums.cuh) moves the
- * totals into mapped pinned memory with the launch's sequence number, and
- * the host reads them there after the metric's synchronisation.
  *
  * The reference and the candidate are the two halves of one device
  * allocation, each plane packed with rows padded to 16 bytes; keeping the
@@ -33,559 +18,29 @@
 #include <cstdio>
 #include <cstring>
 
-#include "sharpness-cuda-private.h"
-#include "sharpness-black-sample.h"
-#include "sharpness-structure.h"
+#include "classical-variant.h"
+#include "content.cuh"
+#include "sharpness-tiles.h"
 
 namespace sharpness_cuda
 {
 namespace content
 {
 
-constexpr int kThreads = 256;
-constexpr int kWarps = kThreads / 32;
-constexpr unsigned kFull = 0xffffffffu;
-/* Rows of a work item: the row below a luma band is loaded twice (its
- * edges need it), a quarter more luma loads, mostly from L2.  Eight rows
- * load fewer twice but hold twice the registers: 184 per thread, a block
- * filling a multiprocessor's register file, none of the metric's beside
- * it; four fit 128 (launch bounds below), half of it. */
-constexpr int kRows = 4;
-/* Bytes of a lane per row: one 16-byte load. */
-constexpr int kBytes = 16;
-constexpr int kSpan = 32 * kBytes;
-/* Generic luma items: each lane takes kGenericPixels pixels 32 apart, so
- * that a warp's loads of one pixel position are consecutive. */
-constexpr int kGenericPixels = 8;
-constexpr int kGenericSpan = 32 * kGenericPixels;
-
-static_assert (kRows * kBytes * 255ull < (1ull << 32) &&
-    kRows * (kBytes / 2) * 65535ull < (1ull << 32),
-    "an item's SAD fits in 32 bits");
-
-/* Device accumulators: zero between launches, the last block reads them
- * out and resets them. */
-struct Accum
-{
-  unsigned long long black, edges, sad;
-  unsigned int blocks_done;
-};
-
-/* What the last block writes into mapped memory; @seq last. */
-struct Result
-{
-  unsigned long long seq, black, edges, sad;
-};
-
-/* One plane of the freeze SAD. */
-struct SadPlane
-{
-  const uint8_t *frame;
-  size_t frame_stride;
-  const uint8_t *ref;           /* NULL: no reference */
-  uint8_t *cand;                /* NULL: the frame is the candidate already */
-  size_t pitch;                 /* of ref and cand */
-  int row_bytes, height;
-  int segments;                 /* warps across a row */
-  int item0;                    /* its first item in the launch */
-  int vec;                      /* the frame's rows are 16-byte aligned */
-};
-
-enum LumaMode
-{
-  kLumaNone,
-  kLumaFast,                    /* Y8, pixel stride 1, 16-byte rows */
-  kLumaFast16,                  /* Y16LE, pixel stride 2, 16-byte rows */
-  kLumaGeneric
-};
-
-struct Launch
-{
-  SharpnessPlane luma;
-  int luma_mode, luma_segments, luma_items;
-  int black, structure;
-  unsigned threshold, level;
-  unsigned threshold4, level4;  /* fast path: the byte repeated */
-  /* Fast luma items also compare and copy plane 0 (fused: luma is it). */
-  int fused;
-  SadPlane fuse;
-  SadPlane sad[4];
-  int n_sad, bytes_per_sample;
-  int items;
-  Accum *accum;
-  Result *result;
-  unsigned long long seq;
-};
-
-__device__ __forceinline__ uint4
-zero4 ()
-{
-  return make_uint4 (0u, 0u, 0u, 0u);
-}
-
-/* Bytes [@x0, @x0 + 16) of @row, zeros from byte @n on.  Whole chunks of
- * aligned rows in one load; the chunk across the end of a row byte by
- * byte, so that nothing past the row's last byte is read. */
-__device__ __forceinline__ uint4
-load16 (const uint8_t * row, int x0, int n, bool vec)
-{
-  if (vec && x0 + kBytes <= n)
-    return __ldg (reinterpret_cast < const uint4 * >(row + x0));
-  unsigned w[4] = { 0u, 0u, 0u, 0u };
-#pragma unroll
-  for (int j = 0; j < kBytes; j++)
-    if (x0 + j < n)
-      w[j >> 2] |= (unsigned) row[x0 + j] << (8 * (j & 3));
-  return make_uint4 (w[0], w[1], w[2], w[3]);
-}
-
-/* The first @n - @x0 bytes of @v (at most 16) to @row + @x0. */
-__device__ __forceinline__ void
-store16 (uint8_t * row, int x0, int n, uint4 v)
-{
-  if (x0 + kBytes <= n) {
-    *reinterpret_cast < uint4 * >(row + x0) = v;
-    return;
-  }
-  const unsigned w[4] = { v.x, v.y, v.z, v.w };
-#pragma unroll
-  for (int j = 0; j < kBytes; j++)
-    if (x0 + j < n)
-      row[x0 + j] = (uint8_t) (w[j >> 2] >> (8 * (j & 3)));
-}
-
-/* 0xff in the bytes of word @k of a chunk whose index is below @n. */
-__device__ __forceinline__ unsigned
-byte_mask (int n, int k)
-{
-  const int m = n - 4 * k;
-  return m >= 4 ? kFull : m <= 0 ? 0u : (1u << (8 * m)) - 1u;
-}
-
-__device__ __forceinline__ unsigned
-sad_bytes (uint4 a, uint4 b)
-{
-  return __vsadu4 (a.x, b.x) + __vsadu4 (a.y, b.y) + __vsadu4 (a.z, b.z) +
-      __vsadu4 (a.w, b.w);
-}
-
-__device__ __forceinline__ unsigned
-sad_word16 (unsigned a, unsigned b)
-{
-  const unsigned d = __vabsdiffu2 (a, b);
-  return (d & 0xffffu) + (d >> 16);
-}
-
-/* Little-endian 16-bit samples: two per word. */
-__device__ __forceinline__ unsigned
-sad_words (uint4 a, uint4 b)
-{
-  return sad_word16 (a.x, b.x) + sad_word16 (a.y, b.y) +
-      sad_word16 (a.z, b.z) + sad_word16 (a.w, b.w);
-}
-
-/* Row @y's chunk at @x0 of a plane of @n bytes a row: a whole item
- * (every lane's chunk inside the row, every row inside the plane) loads
- * unconditionally, with nothing between the loads that could make the
- * compiler wait for one before issuing the next; the item across the
- * right or bottom edge goes through load16's checks. */
-template <bool kWhole>
-__device__ __forceinline__ uint4
-load_row (const uint8_t * base, size_t stride, int y, int x0, int n,
-    bool need)
-{
-  if constexpr (kWhole)
-    return __ldg (reinterpret_cast < const uint4 * >(base + (size_t) y *
-            stride + x0));
-  else
-    return need ? load16 (base + (size_t) y * stride, x0, n, true) : zero4 ();
-}
-
-/* Black samples among pixels [0, @valid) of a chunk of 16-bit samples,
- * and their gray values (sharpness_gray_from_y16, the metrics' rule). */
-__device__ __forceinline__ void
-y16_row (const uint4 & v, const SharpnessPlane & p, unsigned threshold,
-    int valid, bool count, unsigned &nb, int (&g)[8])
-{
-  const unsigned w[4] = { v.x, v.y, v.z, v.w };
-#pragma unroll
-  for (int i = 0; i < 8; i++) {
-    const unsigned raw = (w[i >> 1] >> (16 * (i & 1))) & 0xffffu;
-    if (count && i < valid)
-      nb += sharpness_black_sample_is_black (raw >> p.shift, threshold);
-    g[i] = sharpness_gray_from_y16 (raw, p.depth, p.shift);
-  }
-}
-
-/* A luma item of a plane of 8-bit (@kBps 1) or 16-bit (2) samples with
- * 16-byte aligned rows: each lane's 16 bytes of kRows rows, and the row
- * below for the edges of the last one.  8-bit samples go four at a time
- * (SIMD byte compares): word k of a row holds pixels 4k .. 4k + 3, their
- * right neighbours are the same word shifted by one byte, the first byte
- * of the next word filling in (of the next lane for word 3).  When the
- * plane is also plane 0 of the freeze layout (fused), the same registers
- * feed its SAD and its copy into the candidate. */
-template <int kBps, bool kWhole>
-__device__ __forceinline__ void
-luma_fast (const Launch & l, int item, int lane, unsigned long long &black,
-    unsigned long long &edges, unsigned long long &sad)
-{
-  constexpr int N = kBytes / kBps;      /* pixels per chunk */
-  const SharpnessPlane & p = l.luma;
-  const int seg = item % l.luma_segments, band = item / l.luma_segments;
-  const int x0 = (seg * 32 + lane) * kBytes, y0 = band * kRows;
-  const int px0 = x0 / kBps;            /* the chunk's first pixel */
-  const int W = p.width, H = p.height, n = W * kBps;
-  const int rows = kWhole ? kRows : min (kRows, H - y0);
-  /* The row below the band, for the edges of its last row (a whole item
-   * reads the last row again where there is none: harmless). */
-  const bool below = l.structure && y0 + kRows < H;
-  const int y_below = min (y0 + kRows, H - 1);
-  const bool ref = l.fused && l.fuse.ref;
-  uint4 g[kRows + 1], f[kRows];
-
-  /* Every load first, so that the item has them all in flight. */
-#pragma unroll
-  for (int r = 0; r < kRows; r++)
-    g[r] = load_row < kWhole > (p.data, p.stride, y0 + r, x0, n, r < rows);
-  g[kRows] = load_row < kWhole > (p.data, p.stride, y_below, x0, n,
-      below);
-  if (ref) {
-#pragma unroll
-    for (int r = 0; r < kRows; r++)
-      f[r] = load_row < kWhole > (l.fuse.ref, l.fuse.pitch, y0 + r, x0, n,
-          r < rows);
-  }
-
-  /* Pixels [0, valid) of the chunk are in the frame, [0, evalid) have a
-   * right neighbour. */
-  const int valid = max (0, min (N, W - px0));
-  const int evalid = max (0, min (N, W - 1 - px0));
-  unsigned nb = 0, ne = 0, ns = 0;
-  int gray[8], down[8];
-
-  if constexpr (kBps == 2) {
-    unsigned unused = 0;
-    y16_row (g[0], p, 0, 0, false, unused, gray);
-  }
-#pragma unroll
-  for (int r = 0; r < kRows; r++) {
-    /* Warp-uniform: every lane of the item shares its rows. */
-    if (!kWhole && r >= rows)
-      break;
-    const bool has_down = r + 1 < rows || (r == kRows - 1 && below);
-    if constexpr (kBps == 1) {
-      const unsigned a[4] = { g[r].x, g[r].y, g[r].z, g[r].w };
-      if (l.black) {
-#pragma unroll
-        for (int k = 0; k < 4; k++)
-          nb += __popc (__vcmpleu4 (a[k], l.threshold4) &
-              (kWhole ? kFull : byte_mask (valid, k))) >> 3;
-      }
-      if (l.structure) {
-        unsigned next = __shfl_down_sync (kFull, a[0], 1) & 0xffu;
-        if (lane == 31)
-          next = px0 + N < W ? p.data[(size_t) (y0 + r) * p.stride + px0 +
-              N] : 0u;
-        if (has_down) {
-          const unsigned b[4] = { g[r + 1].x, g[r + 1].y, g[r + 1].z,
-            g[r + 1].w
-          };
-          const unsigned right[4] = { __funnelshift_r (a[0], a[1], 8),
-            __funnelshift_r (a[1], a[2], 8), __funnelshift_r (a[2], a[3], 8),
-            __funnelshift_r (a[3], next, 8)
-          };
-#pragma unroll
-          for (int k = 0; k < 4; k++) {
-            const unsigned m = __vmaxu4 (__vabsdiffu4 (a[k], right[k]),
-                __vabsdiffu4 (a[k], b[k]));
-            ne += __popc (__vcmpgeu4 (m, l.level4) & byte_mask (evalid,
-                    k)) >> 3;
-          }
-        }
-      }
-    } else {
-      /* 16-bit samples: raw values for black, gray for the edges. */
-      if (l.black) {
-        const uint4 v = g[r];
-        const unsigned w[4] = { v.x, v.y, v.z, v.w };
-#pragma unroll
-        for (int i = 0; i < 8; i++)
-          if (kWhole || i < valid)
-            nb += sharpness_black_sample_is_black (((w[i >> 1] >>
-                        (16 * (i & 1))) & 0xffffu) >> p.shift, l.threshold);
-      }
-      if (l.structure) {
-        int next = __shfl_down_sync (kFull, gray[0], 1);
-        if (lane == 31)
-          next = px0 + N < W ? sharpness_plane_gray_at (&p,
-              p.data + (size_t) (y0 + r) * p.stride, px0 + N) : 0;
-        if (has_down) {
-          unsigned unused = 0;
-          y16_row (g[r + 1], p, 0, 0, false, unused, down);
-#pragma unroll
-          for (int i = 0; i < 8; i++)
-            if (i < evalid)
-              ne += sharpness_structure_is_edge (gray[i], i + 1 < 8 ?
-                  gray[i + 1 < 8 ? i + 1 : i] : next, down[i], l.level);
-#pragma unroll
-          for (int i = 0; i < 8; i++)
-            gray[i] = down[i];
-        }
-      }
-    }
-    if (l.fused) {
-      if (ref)
-        ns += kBps == 1 ? sad_bytes (g[r], f[r]) : sad_words (g[r], f[r]);
-      if (l.fuse.cand && (kWhole || x0 < n)) {
-        uint8_t *row = l.fuse.cand + (size_t) (y0 + r) * l.fuse.pitch;
-        if constexpr (kWhole)
-          *reinterpret_cast < uint4 * >(row + x0) = g[r];
-        else
-          store16 (row, x0, n, g[r]);
-      }
-    }
-  }
-  black += nb;
-  edges += ne;
-  sad += ns;
-}
-
-/* A fast luma item: whole, or across the frame's right or bottom edge
- * (warp-uniform). */
-template <int kBps>
-__device__ __forceinline__ void
-luma_fast_item (const Launch & l, int item, int lane,
-    unsigned long long &black, unsigned long long &edges,
-    unsigned long long &sad)
-{
-  const int seg = item % l.luma_segments, band = item / l.luma_segments;
-  const bool whole = (seg + 1) * kSpan <= l.luma.width * kBps &&
-      (band + 1) * kRows <= l.luma.height;
-  if (whole)
-    luma_fast < kBps, true > (l, item, lane, black, edges, sad);
-  else
-    luma_fast < kBps, false > (l, item, lane, black, edges, sad);
-}
-
-/* Gray values of the lane's pixels of row @y (0 past the right edge). */
-__device__ __forceinline__ void
-gray_row (const SharpnessPlane & p, int y, int xb,
-    int (&g)[kGenericPixels])
-{
-  const uint8_t *row = p.data + (size_t) y * p.stride;
-#pragma unroll
-  for (int i = 0; i < kGenericPixels; i++) {
-    const int x = xb + 32 * i;
-    g[i] = x < p.width ? sharpness_plane_gray_at (&p, row, x) : 0;
-  }
-}
-
-/* A luma item of any other plane, pixel by pixel through the shared
- * rules.  Black reads native-depth luma (Y8, Y16LE, v210: what FFmpeg's
- * blackdetect sees) and the gray image of packed RGB, as the CPU scorer
- * does. */
-__device__ __forceinline__ void
-luma_generic (const Launch & l, int item, int lane,
-    unsigned long long &black, unsigned long long &edges)
-{
-  const SharpnessPlane & p = l.luma;
-  const int seg = item % l.luma_segments, band = item / l.luma_segments;
-  const int xb = seg * kGenericSpan + lane, y0 = band * kRows;
-  const int W = p.width, H = p.height;
-  const int rows = min (kRows, H - y0);
-  const bool raw = p.samples != SHARPNESS_SAMPLES_RGB8;
-  /* Gray values: for the edges, and for black on the other samples. */
-  const bool gray = l.structure || !raw;
-  int cur[kGenericPixels], nxt[kGenericPixels];
-  unsigned nb = 0, ne = 0;
-
-  if (gray)
-    gray_row (p, y0, xb, cur);
-  for (int r = 0; r < rows; r++) {
-    const int y = y0 + r;
-    const uint8_t *row = p.data + (size_t) y * p.stride;
-    /* Warp-uniform. */
-    const bool down = l.structure && y + 1 < H;
-
-    /* Without the edges no row below was read into cur. */
-    if (r > 0 && gray && !l.structure)
-      gray_row (p, y, xb, cur);
-    if (down)
-      gray_row (p, y + 1, xb, nxt);
-    if (l.black) {
-#pragma unroll
-      for (int i = 0; i < kGenericPixels; i++) {
-        const int x = xb + 32 * i;
-        if (x < W)
-          nb += sharpness_black_sample_is_black (raw ?
-              sharpness_black_sample_at (&p, row, x) : (unsigned) cur[i],
-              l.threshold);
-      }
-    }
-    if (down) {
-#pragma unroll
-      for (int i = 0; i < kGenericPixels; i++) {
-        const int x = xb + 32 * i;
-        /* Pixel x + 1 is the next lane's; lane 31's is lane 0's next
-         * pixel, or, for the last one, the next item's. */
-        int right = __shfl_down_sync (kFull, cur[i], 1);
-        const int wrap = __shfl_sync (kFull,
-            cur[i + 1 < kGenericPixels ? i + 1 : i], 0);
-        if (lane == 31)
-          right = i + 1 < kGenericPixels ? wrap : x + 1 < W ?
-              sharpness_plane_gray_at (&p, row, x + 1) : 0;
-        if (x < W - 1)
-          ne += sharpness_structure_is_edge (cur[i], right, nxt[i], l.level);
-      }
-#pragma unroll
-      for (int i = 0; i < kGenericPixels; i++)
-        cur[i] = nxt[i];
-    }
-  }
-  black += nb;
-  edges += ne;
-}
-
-/* A SAD item: the frame's bytes of one plane against the reference's, and
- * the frame into the candidate. */
-template <bool kWhole>
-__device__ __forceinline__ void
-sad_rows (const SadPlane & s, int bytes_per_sample, int x0, int y0,
-    int rows, unsigned long long &sad)
-{
-  const int n = s.row_bytes;
-  uint4 f[kRows], g[kRows];
-
-#pragma unroll
-  for (int r = 0; r < kRows; r++) {
-    if constexpr (kWhole)
-      f[r] = __ldg (reinterpret_cast < const uint4 * >(s.frame +
-              (size_t) (y0 + r) * s.frame_stride + x0));
-    else
-      f[r] = r < rows ? load16 (s.frame + (size_t) (y0 + r) *
-          s.frame_stride, x0, n, s.vec) : zero4 ();
-  }
-  if (s.ref) {
-#pragma unroll
-    for (int r = 0; r < kRows; r++)
-      g[r] = load_row < kWhole > (s.ref, s.pitch, y0 + r, x0, n, r < rows);
-  }
-  unsigned acc = 0;
-#pragma unroll
-  for (int r = 0; r < kRows; r++) {
-    if (!kWhole && r >= rows)
-      break;
-    if (s.ref)
-      acc += bytes_per_sample == 1 ? sad_bytes (f[r], g[r]) :
-          sad_words (f[r], g[r]);
-    if (s.cand) {
-      uint8_t *row = s.cand + (size_t) (y0 + r) * s.pitch;
-      if constexpr (kWhole)
-        *reinterpret_cast < uint4 * >(row + x0) = f[r];
-      else
-        store16 (row, x0, n, f[r]);
-    }
-  }
-  sad += acc;
-}
-
-__device__ __forceinline__ void
-sad_item (const SadPlane & s, int bytes_per_sample, int local, int lane,
-    unsigned long long &sad)
-{
-  const int seg = local % s.segments, band = local / s.segments;
-  const int x0 = (seg * 32 + lane) * kBytes, y0 = band * kRows;
-  const int rows = min (kRows, s.height - y0);
-
-  /* Warp-uniform: aligned rows, every lane's chunk and every row inside. */
-  if (s.vec && (seg + 1) * kSpan <= s.row_bytes && rows == kRows)
-    sad_rows < true > (s, bytes_per_sample, x0, y0, rows, sad);
-  else if (x0 < s.row_bytes)
-    sad_rows < false > (s, bytes_per_sample, x0, y0, rows, sad);
-}
-
-__device__ __forceinline__ unsigned long long
-warp_sum (unsigned long long v)
-{
-#pragma unroll
-  for (int off = 16; off > 0; off >>= 1)
-    v += __shfl_down_sync (kFull, v, off);
-  return v;
-}
-
-/* At most 128 registers (two blocks would fit a multiprocessor): the
- * launch takes one per multiprocessor (sharpness_cuda_content_begin),
- * leaving the other half to the metric's kernel beside it. */
+/* At most 128 registers (two blocks would fit a multiprocessor): a launch
+ * beside the metric's takes one per multiprocessor
+ * (sharpness_cuda_content_begin), leaving the other half to the metric's
+ * kernel. */
 __global__ void __launch_bounds__ (kThreads, 2)
 content_kernel (const __grid_constant__ Launch l)
 {
-  __shared__ unsigned long long part[3][kWarps];
-  __shared__ bool last;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   unsigned long long black = 0, edges = 0, sad = 0;
 
   for (int item = blockIdx.x * kWarps + warp; item < l.items;
-      item += gridDim.x * kWarps) {
-    if (item < l.luma_items) {
-      if (l.luma_mode == kLumaFast)
-        luma_fast_item < 1 > (l, item, lane, black, edges, sad);
-      else if (l.luma_mode == kLumaFast16)
-        luma_fast_item < 2 > (l, item, lane, black, edges, sad);
-      else
-        luma_generic (l, item, lane, black, edges);
-    } else {
-      int p = 0;
-      while (p + 1 < l.n_sad && item >= l.sad[p + 1].item0)
-        p++;
-      sad_item (l.sad[p], l.bytes_per_sample, item - l.sad[p].item0, lane,
-          sad);
-    }
-  }
-
-  black = warp_sum (black);
-  edges = warp_sum (edges);
-  sad = warp_sum (sad);
-  if (lane == 0) {
-    part[0][warp] = black;
-    part[1][warp] = edges;
-    part[2][warp] = sad;
-  }
-  /* This block's candidate stores and sums are visible device-wide before
-   * its ticket: once the last block has written the sequence number, the
-   * launch has read and written everything it will. */
-  __threadfence ();
-  __syncthreads ();
-  if (threadIdx.x == 0) {
-    unsigned long long t[3] = { 0, 0, 0 };
-    for (int w = 0; w < kWarps; w++)
-      for (int k = 0; k < 3; k++)
-        t[k] += part[k][w];
-    if (t[0])
-      atomicAdd (&l.accum->black, t[0]);
-    if (t[1])
-      atomicAdd (&l.accum->edges, t[1]);
-    if (t[2])
-      atomicAdd (&l.accum->sad, t[2]);
-    __threadfence ();
-    last = atomicAdd (&l.accum->blocks_done, 1u) == gridDim.x - 1;
-  }
-  __syncthreads ();
-  if (!last || threadIdx.x != 0)
-    return;
-
-  /* Every other block's additions are in: read out, reset, publish. */
-  __threadfence ();
-  const unsigned long long b = atomicExch (&l.accum->black, 0ull);
-  const unsigned long long e = atomicExch (&l.accum->edges, 0ull);
-  const unsigned long long s = atomicExch (&l.accum->sad, 0ull);
-  l.accum->blocks_done = 0;
-  l.result->black = b;
-  l.result->edges = e;
-  l.result->sad = s;
-  /* The host may read the sums as soon as it sees the sequence number. */
-  __threadfence_system ();
-  *(volatile unsigned long long *) &l.result->seq = l.seq;
+      item += gridDim.x * kWarps)
+    run_item (l, item, lane, black, edges, sad);
+  finish (l, black, edges, sad);
 }
 
 }  /* namespace content */
@@ -619,6 +74,9 @@ struct SharpnessCudaContent
   unsigned long long pending_seq;
   uint64_t pixels, interior;
   int black, structure;
+  /* FUSED: the launch's items, until a classical launch takes them. */
+  Launch prepared;
+  int has_prepared;
 };
 
 void
@@ -860,6 +318,27 @@ ceil_div (long long a, long long b)
   return (int) ((a + b - 1) / b);
 }
 
+/* Launches the items of @l on @stream, at most @per_sm blocks a
+ * multiprocessor. */
+static SharpnessStatus
+launch_items (SharpnessCuda * cuda, SharpnessCudaContent * c,
+    const Launch * l, cudaStream_t stream, int per_sm)
+{
+  long long blocks = (l->items + kWarps - 1) / kWarps;
+  const long long cap = (long long) (cuda->sm_count > 0 ? cuda->sm_count :
+      1) * per_sm;
+
+  blocks = blocks < cap ? blocks : cap;
+  content_kernel <<< (int) blocks, kThreads, 0, stream >>> (*l);
+  SharpnessStatus st = sharpness_cuda_check (cuda, cudaGetLastError (),
+      "content kernel launch");
+  if (st != SHARPNESS_OK)
+    return st;
+  c->launched = 1;
+  c->stream = stream;
+  return SHARPNESS_OK;
+}
+
 SharpnessStatus
 sharpness_cuda_content_begin (SharpnessCuda * cuda,
     const SharpnessContentPlanes * planes,
@@ -980,9 +459,22 @@ sharpness_cuda_content_begin (SharpnessCuda * cuda,
 
   c->pending = 1;
   c->launched = 0;
+  c->has_prepared = 0;
   c->pending_staged = staged_upload;
   if (items == 0)
     return SHARPNESS_OK;        /* nothing to read: sums of zero */
+
+  l.accum = c->accum;
+  l.result = c->result_dev;
+  l.seq = ++c->seq;
+  c->pending_seq = l.seq;
+  if (order == SHARPNESS_CONTENT_FUSED) {
+    /* The next classical score launch takes the items, or _end runs
+     * them. */
+    c->prepared = l;
+    c->has_prepared = 1;
+    return SHARPNESS_OK;
+  }
 
   /* The side stream starts after everything queued on the backend's
    * (the producer's ordering, a host frame's copies).  Nothing orders the
@@ -992,8 +484,6 @@ sharpness_cuda_content_begin (SharpnessCuda * cuda,
    * block writes the sequence number after every ticket), so the next
    * frame's copies and launches, on either stream, find its buffers
    * free. */
-  cudaStream_t stream = order == SHARPNESS_CONTENT_BESIDE ? c->side :
-      cuda->stream;
   if (order == SHARPNESS_CONTENT_BESIDE &&
       ((st = sharpness_cuda_check (cuda, cudaEventRecord (c->fork,
                       cuda->stream), "content fork")) != SHARPNESS_OK ||
@@ -1002,29 +492,43 @@ sharpness_cuda_content_begin (SharpnessCuda * cuda,
     c->pending = 0;
     return st;
   }
-
-  /* One block per multiprocessor at most, looping over the items: half
-   * of each one's registers, so that the metric's blocks, launched next
-   * beside it, find room on every multiprocessor instead of waiting for
-   * this launch to drain; eight warps of 16-byte loads, up to nine in
-   * flight a lane, are enough bytes in flight to keep DRAM busy. */
-  long long blocks = (items + kWarps - 1) / kWarps;
-  const long long cap = cuda->sm_count > 0 ? cuda->sm_count : 1;
-  blocks = blocks < cap ? blocks : cap;
-  l.accum = c->accum;
-  l.result = c->result_dev;
-  l.seq = ++c->seq;
-  content_kernel <<< (int) blocks, kThreads, 0, stream >>> (l);
-  st = sharpness_cuda_check (cuda, cudaGetLastError (),
-      "content kernel launch");
-  if (st != SHARPNESS_OK) {
+  /* One block per multiprocessor at most, looping over the items, half of
+   * each one's registers, so that the metric's blocks, launched next
+   * beside it (on our stream or the service's), find room on every
+   * multiprocessor instead of waiting for this launch to drain. */
+  st = launch_items (cuda, c, &l, order == SHARPNESS_CONTENT_BESIDE ?
+      c->side : cuda->stream, 1);
+  if (st != SHARPNESS_OK)
     c->pending = 0;
-    return st;
-  }
+  return st;
+}
+
+const Launch *
+sharpness_cuda_content_prepared (SharpnessCuda * cuda)
+{
+  const SharpnessCudaContent *c = cuda->content;
+
+  return c && c->pending && c->has_prepared ? &c->prepared : NULL;
+}
+
+void
+sharpness_cuda_content_taken (SharpnessCuda * cuda)
+{
+  SharpnessCudaContent *c = cuda->content;
+
+  c->has_prepared = 0;
   c->launched = 1;
-  c->pending_seq = l.seq;
-  c->stream = stream;
-  return SHARPNESS_OK;
+  c->stream = cuda->stream;
+}
+
+int
+sharpness_cuda_content_fuses (SharpnessMetric metric,
+    const SharpnessPlane * plane)
+{
+  return plane && sharpness_plane_is_valid (plane) &&
+      sharpness_metric_has_tiles (metric) &&
+      sharpness_cuda::variant_fuses_content (sharpness_cuda::variant_of
+      (plane));
 }
 
 static unsigned long long
@@ -1040,8 +544,20 @@ sharpness_cuda_content_end (SharpnessCuda * cuda, SharpnessContentSums * out)
 
   if (!c || !c->pending || !out)
     return SHARPNESS_ERROR_INVALID;
-  c->pending = 0;
   memset (out, 0, sizeof *out);
+  if (c->has_prepared) {
+    /* FUSED, and no score launch took the items: they go now, alone,
+     * with as many blocks as fit. */
+    c->has_prepared = 0;
+    SharpnessStatus st = launch_items (cuda, c, &c->prepared, cuda->stream,
+        c->blocks_per_sm);
+    if (st != SHARPNESS_OK) {
+      c->pending = 0;
+      c->have_candidate = 0;
+      return st;
+    }
+  }
+  c->pending = 0;
   if (!c->launched && c->pending_staged) {
     /* Nothing to launch (the frame's first measurement, freeze only):
      * its upload is all there is to wait for before the host frame may

@@ -130,6 +130,9 @@ struct SharpnessCuda
   /* The same for the extended kernels (tiles, batches), and their buffers. */
   int classical_ext_blocks_per_sm[SHARPNESS_METRIC_COUNT]
       [SHARPNESS_CUDA_CLASSICAL_VARIANTS];
+  /* The same for the kernels that also run content items (0: none). */
+  int classical_content_blocks_per_sm[SHARPNESS_METRIC_COUNT]
+      [SHARPNESS_CUDA_CLASSICAL_VARIANTS];
   SharpnessCudaExt ext;
   SharpnessCudaBands bands;
   /* Content measurements (content.cu): made on first use. */

@@ -136,8 +136,20 @@ typedef enum
   SHARPNESS_CONTENT_BESIDE,
   /* On the backend's stream: when the metric runs on another one (the
    * scoring service's), or alone. */
-  SHARPNESS_CONTENT_IN_ORDER
+  SHARPNESS_CONTENT_IN_ORDER,
+  /* In the launch of the next classical frame score on the backend's
+   * stream (sharpness_cuda_score_device / _host), which then runs the
+   * measurement's work items after its own and ends both: one launch and
+   * one synchronisation for the frame.  When that score cannot take them
+   * (sharpness_cuda_content_fuses is false, or no score comes), _end
+   * launches them in order and waits. */
+  SHARPNESS_CONTENT_FUSED
 } SharpnessContentOrder;
+
+/* Whether a frame score of @metric on @plane (device memory) takes a
+ * FUSED measurement into its launch. */
+int sharpness_cuda_content_fuses (SharpnessMetric metric,
+    const SharpnessPlane * plane);
 
 /* Copies a host frame's planes to the device for a measurement and
  * describes the copies in @dev: with a freeze layout, straight into the

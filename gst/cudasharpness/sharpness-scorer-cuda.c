@@ -220,16 +220,29 @@ score_by_service (SharpnessScorerCuda * self, const SharpnessScorerJob * job,
   return status;
 }
 
+/* Whether the frame's content measurement goes into the launch of its
+ * score (one launch, one ending, on our stream). */
+static gboolean
+content_fuses (const SharpnessScorerJob * job, const SharpnessPlane * plane,
+    const ContentRun * cr)
+{
+  return cr->job && job->kind == SHARPNESS_SCORER_SCORE &&
+      sharpness_cuda_content_fuses (job->metric, plane);
+}
+
 /* Frames the service batches: classical frame scores in CUDA memory.  A
  * frame in system memory is bound by its copy, which the backend overlaps
  * with the kernel on our own stream (cuda/band-upload.cu): batching it
- * with other streams' frames would wait for the copy first. */
+ * with other streams' frames would wait for the copy first.  A frame whose
+ * content measurement its score's launch takes stays on our stream too:
+ * one launch instead of the service's plus one of its own. */
 static gboolean
 by_service (SharpnessScorerCuda * self, const SharpnessScorerJob * job,
-    gboolean device)
+    const SharpnessPlane * plane, gboolean device, const ContentRun * cr)
 {
   return self->service && device && job->kind == SHARPNESS_SCORER_SCORE &&
-      sharpness_cuda_service_handles (job->metric);
+      sharpness_cuda_service_handles (job->metric) &&
+      !content_fuses (job, plane, cr);
 }
 
 /* Runs @job on @plane, a device plane when @device, else host memory the
@@ -263,13 +276,14 @@ run_on_plane (SharpnessScorerCuda * self, const SharpnessScorerJob * job,
 }
 
 /* The frame's score (and tiles, regions) and its content measurement.
- * One synchronisation per frame: the metric's.  On our stream the
- * measurement runs beside the metric's launch (forked after the frame's
- * producer and copies); through the service it runs on our stream while
- * the service's launch runs on its own.  Either way it is read back from
- * mapped memory once the metric's wait returns.  A host frame measured is
- * copied once, all its compared planes, and the metric reads that copy.
- * Pushed. */
+ * One synchronisation per frame: the metric's.  A classical frame score of
+ * NV12, I420 or P010 luma runs the measurement's items in its own launch
+ * (FUSED); otherwise, on our stream, the measurement runs beside the
+ * metric's launch (forked after the frame's producer and copies), and
+ * through the service it runs on our stream while the service's launch
+ * runs on its own.  Either way it is read back from mapped memory once the
+ * metric's wait returns.  A host frame measured is copied once, all its
+ * compared planes, and the metric reads that copy.  Pushed. */
 static SharpnessStatus
 run_frame (SharpnessScorerCuda * self, const SharpnessScorerJob * job,
     const SharpnessPlane * plane, gboolean device, ContentRun * cr,
@@ -278,7 +292,7 @@ run_frame (SharpnessScorerCuda * self, const SharpnessScorerJob * job,
   SharpnessContentPlanes staged;
   SharpnessStatus status, content;
 
-  if (by_service (self, job, device))
+  if (by_service (self, job, plane, device, cr))
     status = score_by_service (self, job, plane, cr, msg);
   else {
     if (cr->job && !device) {
@@ -297,7 +311,8 @@ run_frame (SharpnessScorerCuda * self, const SharpnessScorerJob * job,
         cr->job = NULL;
       }
     }
-    status = content_begin (self, cr, SHARPNESS_CONTENT_BESIDE);
+    status = content_begin (self, cr, content_fuses (job, plane, cr) ?
+        SHARPNESS_CONTENT_FUSED : SHARPNESS_CONTENT_BESIDE);
     if (status == SHARPNESS_OK)
       status = run_on_plane (self, job, plane, device);
   }
@@ -345,7 +360,8 @@ cuda_run (SharpnessScorer * scorer, GstBuffer * buffer,
   {
     /* Work the service does not batch still goes through its admission:
      * a few threads of the context launch at once, the others sleep. */
-    gboolean guest = self->service && !by_service (self, job, frame.device);
+    gboolean guest = self->service &&
+        !by_service (self, job, &plane, frame.device, &cr);
 
     if (guest)
       sharpness_cuda_service_enter (self->service);

@@ -29,9 +29,11 @@
  * in the same run: laplacian alone; the content launch
  * alone; the two as the scorer runs them on its own stream (content
  * beside the metric, one synchronisation) and, for comparison, with the
- * content launch in order before it; and as through the scoring service
+ * content launch in order before it; as through the scoring service
  * (the metric on another backend's stream, the content launch in order on
- * ours).  Every frame is kept as the reference, so every frame compares.
+ * ours); and in the metric's own launch (FUSED: what the scorer does for
+ * NV12 and P010; UYVY's luma has no such kernel, so its row is the
+ * content launched alone after the metric).  Every frame is kept as the reference, so every frame compares.
  * "# overhead" lines: each pass's wall p50 over the metric alone's.
  * Host paths (GRAY8 and the capture-card layouts UYVY, YUY2 and v210):
  * after the copy floor of each kind of host memory ("copy-pinned": a plain
@@ -386,12 +388,13 @@ typedef enum
   PASS_BESIDE,                  /* content beside the metric: the scorer */
   PASS_IN_ORDER,                /* content in order before the metric */
   PASS_SERVICE,                 /* metric on another stream, content ours */
+  PASS_FUSED,                   /* content in the metric's launch */
   PASS_COUNT
 } ContentPass;
 
 static const char *const pass_names[PASS_COUNT] = {
   "metric", "content", "metric+beside", "metric+in-order",
-  "service+content"
+  "service+content", "metric+fused"
 };
 
 /* One frame of @pass over @planes: wall time around the host calls, CUDA
@@ -420,8 +423,10 @@ time_content_pass (SharpnessCuda * cuda, SharpnessCuda * other,
       case PASS_BESIDE:
       case PASS_IN_ORDER:
       case PASS_SERVICE:
+      case PASS_FUSED:
         st = sharpness_cuda_content_begin (cuda, p, params,
             pass == PASS_BESIDE ? SHARPNESS_CONTENT_BESIDE :
+            pass == PASS_FUSED ? SHARPNESS_CONTENT_FUSED :
             SHARPNESS_CONTENT_IN_ORDER);
         if (st == SHARPNESS_OK) {
           SharpnessStatus ms = sharpness_cuda_sums_device (pass ==

@@ -23,7 +23,9 @@
  * Content: random, natural, dark (black counts away from 0 and all), flat.
  * Each frame is measured twice, the second time against the first as the
  * reference, launched beside a laplacian on the backend's stream (whose
- * sums must stay the CPU's) and in order.  Then sequences of frames with
+ * sums must stay the CPU's), in order, and in the launch of a classical
+ * metric's score (FUSED: laplacian, variance, entropy or tenengrad by
+ * turns, their sums the CPU's too; without a score, _end's own launch).  Then sequences of frames with
  * keep, drop and nothing between them, mixing memories, sizes and orders.
  *
  * Usage: test-cuda-content [--quick] [--seed N]
@@ -480,16 +482,47 @@ sums_equal (const SharpnessContentSums * a, const SharpnessContentSums * b,
       a->has_sad == b->has_sad && a->sad == b->sad;
 }
 
+/* The orders a measurement is tried in, by turns; FUSED without a score
+ * launch to take the items tests _end's own launch of them. */
+static const SharpnessContentOrder orders[] = {
+  SHARPNESS_CONTENT_BESIDE, SHARPNESS_CONTENT_IN_ORDER,
+  SHARPNESS_CONTENT_FUSED,
+};
+
+#define N_ORDERS ((int) (sizeof orders / sizeof orders[0]))
+
+/* The classical metrics a FUSED launch is checked with, by turns: one sum,
+ * two sums (variance) and the histogram (entropy) end their launches
+ * differently. */
+static const SharpnessMetric fused_metrics[] = {
+  SHARPNESS_METRIC_LAPLACIAN, SHARPNESS_METRIC_VARIANCE,
+  SHARPNESS_METRIC_ENTROPY, SHARPNESS_METRIC_TENENGRAD,
+};
+
+static int
+sums_same (SharpnessMetric m, const SharpnessSums * a, const SharpnessSums * b)
+{
+  if (m == SHARPNESS_METRIC_ENTROPY)
+    return memcmp (a->hist, b->hist, sizeof a->hist) == 0;
+  return a->sum == b->sum && (m != SHARPNESS_METRIC_VARIANCE ||
+      a->sum_sq == b->sum_sq);
+}
+
 /* One measurement of @pf as the scorer makes it: a host frame staged (the
- * metric reads the staged luma), then the launch beside the metric or in
- * order; with @metric the laplacian's sums are checked against the CPU's
- * on the same frame. */
+ * metric reads the staged luma), then the launch beside the metric, in
+ * order, or in the metric's own launch (order @turn of orders[]); with
+ * @metric a classical metric's sums (the laplacian's, or by turns those of
+ * fused_metrics[] for FUSED) are checked against the CPU's on the same
+ * frame. */
 static SharpnessStatus
 measure (const PlacedFrame * pf, const HostFrame * f,
-    const SharpnessContentParams * c, int beside, int metric,
+    const SharpnessContentParams * c, int turn, int metric,
     SharpnessContentSums * out)
 {
   SharpnessContentPlanes planes = pf->planes;
+  const SharpnessContentOrder order = orders[turn % N_ORDERS];
+  const SharpnessMetric m = order == SHARPNESS_CONTENT_FUSED ?
+      fused_metrics[(turn / N_ORDERS) % 4] : SHARPNESS_METRIC_LAPLACIAN;
   SharpnessStatus st;
 
   if (pf->mem == MEM_HOST_PAGEABLE || pf->mem == MEM_HOST_PINNED) {
@@ -497,25 +530,29 @@ measure (const PlacedFrame * pf, const HostFrame * f,
     if (st != SHARPNESS_OK)
       return st;
   }
-  st = sharpness_cuda_content_begin (cuda, &planes, c, beside ?
-      SHARPNESS_CONTENT_BESIDE : SHARPNESS_CONTENT_IN_ORDER);
+  st = sharpness_cuda_content_begin (cuda, &planes, c, order);
   if (st != SHARPNESS_OK)
     return st;
   if (metric) {
     SharpnessSums gpu, ref;
     const SharpnessPlane host = luma_of (f->format, f->data[0], f->stride[0],
         f->w, f->h);
-    SharpnessStatus ms = sharpness_cuda_sums_device (cuda,
-        SHARPNESS_METRIC_LAPLACIAN, &planes.luma, &gpu);
+    memset (&gpu, 0, sizeof gpu);
+    memset (&ref, 0, sizeof ref);
+    SharpnessStatus ms = sharpness_cuda_sums_device (cuda, m, &planes.luma,
+        &gpu);
     checks++;
     if (ms != SHARPNESS_OK ||
-        sharpness_cpu_sums (cpu, SHARPNESS_METRIC_LAPLACIAN, &host,
-            &ref) != SHARPNESS_OK || gpu.sum != ref.sum) {
+        sharpness_cpu_sums (cpu, m, &host, &ref) != SHARPNESS_OK ||
+        !sums_same (m, &gpu, &ref)) {
       failures++;
-      fprintf (stderr, "FAIL laplacian beside the content launch: %s %dx%d "
-          "%s: %s, sum %" PRIu64 "/%" PRIu64 "\n", f->format->name, f->w,
-          f->h, mem_names[pf->mem], sharpness_status_to_string (ms), gpu.sum,
-          ref.sum);
+      fprintf (stderr, "FAIL %s with the content launch (%s): %s %dx%d "
+          "%s: %s, sum %" PRIu64 "/%" PRIu64 "\n",
+          sharpness_metric_info[m].nick, order == SHARPNESS_CONTENT_FUSED ?
+          sharpness_cuda_content_fuses (m, &planes.luma) ? "fused" :
+          "fused, not taken" : order == SHARPNESS_CONTENT_BESIDE ? "beside" :
+          "in order", f->format->name, f->w, f->h, mem_names[pf->mem],
+          sharpness_status_to_string (ms), gpu.sum, ref.sum);
     }
   }
   return sharpness_cuda_content_end (cuda, out);
@@ -578,8 +615,8 @@ check_frame (const TestFormat * t, int w, int h, int pad, Fill fill,
         SharpnessStatus st;
 
         sharpness_cuda_content_reference (cuda, 0);
-        st = measure (&pa[mem], &a, &c, (k + m + mem) % 2, k == 0 && m == 0,
-            &got);
+        st = measure (&pa[mem], &a, &c, variant + k + m + mem,
+            k == 0 && m == 0, &got);
         checks++;
         if (st != SHARPNESS_OK || !sums_equal (&got, &want_a, &c))
           report ("first frame", &a, mem, fill, &c, &got, &want_a, st);
@@ -588,7 +625,8 @@ check_frame (const TestFormat * t, int w, int h, int pad, Fill fill,
 
         /* b against a, kept as the reference. */
         sharpness_cuda_content_reference (cuda, 1);
-        st = measure (&pb[mem], &b, &c, (k + m + mem + 1) % 2, 1, &got);
+        st = measure (&pb[mem], &b, &c, variant + k + m + mem + 1, 1,
+            &got);
         checks++;
         if (st != SHARPNESS_OK || !sums_equal (&got, &want_b, &c))
           report ("against the reference", &b, mem, fill, &c, &got, &want_b,
@@ -607,10 +645,10 @@ check_frame (const TestFormat * t, int w, int h, int pad, Fill fill,
       SharpnessStatus st;
 
       sharpness_cuda_content_reference (cuda, 0);
-      st = measure (&pa[mem], &a, &c, 1, 0, &got);
+      st = measure (&pa[mem], &a, &c, variant + mem, 0, &got);
       if (st == SHARPNESS_OK) {
         sharpness_cuda_content_reference (cuda, 1);
-        st = measure (&pb[mem], &b, &c, 0, 0, &got);
+        st = measure (&pb[mem], &b, &c, variant + mem + 1, 0, &got);
       }
       checks++;
       if (st != SHARPNESS_OK || !sums_equal (&got, &want, &c))
@@ -663,7 +701,7 @@ check_sequence (const TestFormat * t, int w, int h, int steps)
       lh = f->h;
     }
     place (&pf, mem, f, s);
-    SharpnessStatus st = measure (&pf, f, &c, s % 2, s % 3 == 0, &got);
+    SharpnessStatus st = measure (&pf, f, &c, s, s % 3 == 0, &got);
     want = expected (f, &c, have_ref ? &ref : NULL);
     checks++;
     if (st != SHARPNESS_OK || !sums_equal (&got, &want, &c))
