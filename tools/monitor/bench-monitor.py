@@ -12,11 +12,13 @@
 #     which every channel keeps >= 99 % of the source's 30 fps; per step
 #     the monitor's CPU (per channel), the host's CPU, NVDEC utilisation
 #     (nvidia-smi), RSS;
-#   - decoders alone, in the same run: the largest N of `udpsrc
-#     buffer-size=0 ! decodebin ! fpsdisplaysink` chains in one
-#     gst-launch-1.0 (one CUDA context, as in the monitor), with the
-#     monitor's socket buffer and nvh264dec ranked first as the monitor
-#     ranks it (decodebin: `decodebin3 ! fpsdisplaysink` stalls);
+#   - decoders alone, in the same run: the same search for the monitor
+#     with --decode-only (the same senders, configuration, sources,
+#     decodebin3, GPU decoder and CUDA context, queues and frame counts,
+#     without the analysis), every channel >= 99 % of 30 fps decoded: the
+#     ceiling that the monitor is compared with (chains of udpsrc !
+#     decodebin in one gst-launch-1.0, the earlier baseline, failed
+#     nvh264dec's buffer pool from 14 chains on the GPU machine);
 #   - alarm latency: each sender notes when the clip's first black frame
 #     leaves it; latency = black alarm's webhook received - (that time +
 #     the black onset); p50 and p99;
@@ -26,9 +28,9 @@
 # --soak; the summary is also printed), and every process's log in DIR/logs.
 #
 # Needs no GStreamer Python bindings, no Python package beyond the
-# standard library and no network: Python 3, gst-launch-1.0 and the
-# GStreamer runtime on PATH and LD_LIBRARY_PATH (the staged runtime's
-# env.sh), the build's sharpness-monitor and plugin, the clips of
+# standard library and no network: Python 3 and the GStreamer runtime on
+# LD_LIBRARY_PATH (the staged runtime's env.sh), the build's
+# sharpness-monitor and plugin, the clips of
 # tools/monitor/make-bench-clips.sh.  `--quick` (320x180, CPU decoding,
 # N = 2 and 4) checks the program itself on a machine without a GPU.
 #
@@ -62,7 +64,6 @@ BLACK_ONSET = 1.0
 TS = 188
 DGRAM = 7 * TS          # 1316 bytes, as udpsink sends MPEG-TS
 SENDERS_PER_PROCESS = 16
-UDP_BUFFER = 0          # the monitor's --udp-buffer-size default
 STAGGER_S = 3.0         # channels start spread over this much
 
 
@@ -273,12 +274,11 @@ class Run:
         self.tmp = tmp
         self.procs = []
 
-    def start(self, cmd, name, stdout=None, env=None):
+    def start(self, cmd, name):
         f = open(os.path.join(self.tmp, name + '.log'), 'w')
-        p = subprocess.Popen(cmd, stdout=stdout or f, stderr=f, env=env,
+        p = subprocess.Popen(cmd, stdout=f, stderr=f,
                              stdin=subprocess.DEVNULL,
-                             start_new_session=True,
-                             text=stdout is not None)
+                             start_new_session=True)
         self.procs.append(p)
         return p
 
@@ -500,26 +500,33 @@ def read_black(path):
 
 # ---- the steps -------------------------------------------------------------
 
-def monitor_step(args, tmp, n, seconds, warmup, metrics=False):
-    """N channels through the monitor; returns the step's measurements."""
+def monitor_step(args, tmp, n, seconds, warmup, metrics=False,
+                 decode_only=False):
+    """N channels through the monitor; returns the step's measurements.
+    @decode_only: the monitor with --decode-only (decoder_step), whose
+    channels hold when they decode at the source's rate (they score
+    nothing)."""
     run = Run(tmp)
     hook = Webhook()
     nv = Nvdec()
     ports = [free_port(socket.SOCK_DGRAM) for _ in range(n)]
-    cfg = os.path.join(tmp, 'channels-%d.yaml' % n)
+    tag = 'decoders' if decode_only else 'monitor'
+    cfg = os.path.join(tmp, 'channels-%s-%d.yaml' % (tag, n))
     write_config(cfg, ports, args.metric)
     http_port = free_port()
     res = {'n': n}
+    log_path = os.path.join(tmp, '%s-%d.log' % (tag, n))
     try:
         cmd = [args.monitor, '--config', cfg, '--listen', '%s:%d' % (
             HOST, http_port), '--webhook', hook.url, '-q']
         if args.cpu:
             cmd.append('--cpu')
-        mon = run.start(cmd, 'monitor-%d' % n)
+        if decode_only:
+            cmd.append('--decode-only')
+        mon = run.start(cmd, '%s-%d' % (tag, n))
         if not wait_http(http_port, mon):
-            raise RuntimeError('the monitor did not start: %s' % os.path.join(
-                tmp, 'monitor-%d.log' % n))
-        black = start_senders(run, args, ports, 'm%d' % n)
+            raise RuntimeError('the monitor did not start: %s' % log_path)
+        black = start_senders(run, args, ports, '%s%d' % (tag[0], n))
         time.sleep(warmup)
 
         def channels():
@@ -536,14 +543,15 @@ def monitor_step(args, tmp, n, seconds, warmup, metrics=False):
             rss.append(rss_kb(mon.pid))
         if mon.poll() is not None:
             raise RuntimeError('the monitor stopped (exit %s): %s' % (
-                mon.poll(), log_tail(os.path.join(tmp, 'monitor-%d.log' % n))))
+                mon.poll(), log_tail(log_path)))
         s1, t1, c1, h1 = channels(), time.monotonic(), cpu_seconds(mon.pid), \
             host_cpu()
         u1, th1 = udp_drops(), thread_cpu(mon.pid)
 
         def rate(k, key):
             return (s1[k][key] - s0.get(k, {}).get(key, 0)) / (t1 - t0)
-        rates = [rate(k, 'frames_scored') for k in s1]
+        rates = [rate(k, 'frames_decoded' if decode_only else
+                      'frames_scored') for k in s1]
         res.update({
             # Where a channel's frames went missing: never decoded (the
             # network, the socket buffer, the decoder) or decoded and
@@ -601,69 +609,15 @@ def monitor_step(args, tmp, n, seconds, warmup, metrics=False):
 
 
 def decoder_step(args, tmp, n, seconds, warmup):
-    """N chains `udpsrc buffer-size=UDP_BUFFER ! decodebin ! fpsdisplaysink`
-    in one gst-launch-1.0 (one pipeline: one CUDA context), fed like the
-    monitor's channels, with the monitor's default socket buffer (DECODER
-    ranked first, as the monitor ranks the NVIDIA decoders; decodebin, as
-    decodebin3 ! fpsdisplaysink stalls); frames counted by
-    fpsdisplaysink."""
-    run = Run(tmp)
-    nv = Nvdec()
-    ports = [free_port(socket.SOCK_DGRAM) for _ in range(n)]
-    chains = []
-    for i, port in enumerate(ports):
-        chains.append(
-            'udpsrc address=%s port=%d buffer-size=%d '
-            'caps=video/mpegts,systemstream=true ! decodebin ! '
-            'fpsdisplaysink name=d%d video-sink=fakesink text-overlay=false '
-            'sync=false signal-fps-measurements=false '
-            'fps-update-interval=500' % (HOST, port, UDP_BUFFER, i))
-    counts = {}
-    lock = threading.Lock()
-    line_re = re.compile(r'FPSDisplaySink:d(\d+): last-message = rendered: '
-                         r'(\d+)')
-    env = dict(os.environ, GST_PLUGIN_FEATURE_RANK='%s:MAX' % args.decoder)
-    try:
-        # gst-launch-1.0 -v prints fpsdisplaysink's counts; the shell
-        # splits the description as a user's command line would.
-        p = run.start(['sh', '-c', 'exec gst-launch-1.0 -v ' +
-                       ' '.join(chains)], 'decoders-%d' % n,
-                      stdout=subprocess.PIPE, env=env)
-
-        def reader():
-            for line in p.stdout:
-                m = line_re.search(line)
-                if m:
-                    with lock:
-                        counts[int(m.group(1))] = (time.monotonic(),
-                                                   int(m.group(2)))
-        threading.Thread(target=reader, daemon=True).start()
-        time.sleep(2)
-        start_senders(run, args, ports, 'd%d' % n)
-        time.sleep(warmup)
-        nv0 = len(nv.samples)
-        with lock:
-            c0 = dict(counts)
-        time.sleep(seconds)
-        with lock:
-            c1 = dict(counts)
-        if p.poll() is not None:
-            raise RuntimeError('gst-launch-1.0 stopped (exit %s): %s' % (
-                p.poll(), log_tail(os.path.join(tmp, 'decoders-%d.log' % n))))
-        rates = []
-        for i in range(n):
-            if i in c0 and i in c1 and c1[i][0] > c0[i][0]:
-                rates.append((c1[i][1] - c0[i][1]) / (c1[i][0] - c0[i][0]))
-            else:
-                rates.append(0.0)
-        return {'n': n, 'min_fps': min(rates),
-                'mean_fps': statistics.mean(rates),
-                'holds': min(rates) >= 0.99 * FPS,
-                'nvdec_util': nv.mean_since(nv0, 0),
-                'gpu_util': nv.mean_since(nv0, 1)}
-    finally:
-        run.stop()
-        nv.stop()
+    """The decoders alone: monitor_step with the monitor's --decode-only,
+    which builds each channel's pipeline as the monitor does without its
+    analysis, so that the ceiling differs from the monitor by the analysis
+    alone.  (The earlier baseline, udpsrc ! decodebin ! fpsdisplaysink
+    chains in one gst-launch-1.0, failed nvh264dec's buffer pool from 14
+    chains on the GPU machine, and uridecodebin3 ! fpsdisplaysink
+    stalled.)  Its black alarms and alarm latency are none: nothing
+    analyses the frames."""
+    return monitor_step(args, tmp, n, seconds, warmup, decode_only=True)
 
 
 def search(step, tries, grow, max_n, resolution, rows, kind, save):
@@ -755,7 +709,6 @@ def main():
     ap.add_argument('--clip', help='default: .bench-monitor/bench-1080p30.ts '
                     '(bench-320x180.ts with --quick)')
     ap.add_argument('--metric', default='laplacian')
-    ap.add_argument('--decoder', default='nvh264dec')
     ap.add_argument('--channels', default='16,64',
                     help='first steps, then doubling and bisection')
     ap.add_argument('--max-n', type=int, default=320)
@@ -780,12 +733,11 @@ def main():
                     help='check the program: 320x180, CPU, N = 2 and 4')
     args = ap.parse_args()
     # A time limit's SIGTERM ends the steps through their clean-up: the
-    # monitor, the senders and gst-launch-1.0 run in sessions of their own
-    # and would outlive this process.
+    # monitors and the senders run in sessions of their own and would
+    # outlive this process.
     signal.signal(signal.SIGTERM, lambda *a: sys.exit(143))
     if args.quick:
         args.cpu = True
-        args.decoder = 'avdec_h264'
         args.channels, args.max_n, args.seconds, args.warmup = '2,4', 4, 12, 5
         args.metrics_n, args.soak_minutes, args.soak_n = 4, 0.5, 2
     if not args.clip:
@@ -796,9 +748,6 @@ def main():
                        (args.monitor, 'sharpness-monitor (--monitor)')):
         if not os.path.exists(path):
             sys.exit('bench-monitor: %s missing: %s' % (path, what))
-    if not shutil.which('gst-launch-1.0'):
-        sys.exit('bench-monitor: gst-launch-1.0 not on PATH (source the '
-                 'staged runtime\'s env.sh)')
     # The plugin of the monitor's own build first: the staged runtime's
     # env.sh adds ./build, which may be another build.
     plugins = os.path.normpath(os.path.join(os.path.dirname(
@@ -866,9 +815,11 @@ def main():
                 'monitor: largest N with every channel >= 99 %% of %d fps: '
                 '%d (%s)' % (FPS, best, 'failed at %d' % fail if fail
                              else 'every N tried held, up to --max-n'),
-                'decoders alone (udpsrc ! decodebin, %s first): %d (%s)' % (
-                    args.decoder, dbest, 'failed at %d' % dfail if dfail
-                    else 'held up to --max-n'),
+                'decoders alone (the monitor with --decode-only, %s via '
+                'decodebin3): %d (%s)' % (
+                    'avdec_h264' if args.cpu else 'nvh264dec', dbest,
+                    'failed at %d' % dfail if dfail else
+                    'held up to --max-n'),
                 'monitor / decoders alone: %.0f %% (target >= 95 %%)' % (
                     100.0 * best / dbest if dbest else float('nan')),
                 'at N=%d: alarm latency p50 %.0f ms, p99 %.0f ms over %s '

@@ -35,7 +35,7 @@ static gint opt_device = -1, opt_thumb = DEFAULT_THUMB_WIDTH,
 static gdouble opt_threshold = NAN, opt_signal_timeout = NAN,
     opt_restart_after = DEFAULT_RESTART_AFTER;
 static gboolean opt_cpu, opt_afap, opt_loop, opt_quiet, opt_version,
-    opt_check;
+    opt_check, opt_decode_only;
 
 static GOptionEntry entries[] = {
   {"config", 'c', 0, G_OPTION_ARG_FILENAME, &opt_config,
@@ -64,6 +64,10 @@ static GOptionEntry entries[] = {
       "CUDA device of this process' channels (default -1: any)", "N"},
   {"cpu", 0, 0, G_OPTION_ARG_NONE, &opt_cpu,
       "Decode and score on the CPU even where a GPU is usable", NULL},
+  {"decode-only", 0, 0, G_OPTION_ARG_NONE, &opt_decode_only,
+      "Decode and count frames only, without analysis (no score, "
+      "thumbnail, audio level or compared pair; only no-signal alarms): "
+      "the baseline of tools/monitor/bench-monitor.py", NULL},
   {"as-fast-as-possible", 0, 0, G_OPTION_ARG_NONE, &opt_afap,
       "Play file:// inputs as fast as they decode, not at real-time pace",
       NULL},
@@ -127,6 +131,11 @@ static const gchar description[] =
     "  where one is usable and not --cpu; on the CPU otherwise. A channel\n"
     "  that fails (source gone, decoder error, garbage, no frame for\n"
     "  --restart-after) is rebuilt after 1 s, 2 s ... up to 30 s, alone.\n"
+    "  --decode-only keeps all of this (source, decoder, CUDA context,\n"
+    "  pacing, queue, frame counts, no-signal alarms, restarts) and drops\n"
+    "  the analysis: no scorer, thumbnails, audio level or compare-with\n"
+    "  (its reference is not decoded), so blur, black, freeze, silence\n"
+    "  and drop alarms never fire and frames_scored stays 0.\n"
     "\n"
     "ALARMS\n"
     "  blur       the element's blurry runs (metric, threshold,\n"
@@ -237,6 +246,7 @@ monitor_options_parse (int *argc, char ***argv, MonitorSettings * s)
   s->listen = g_strdup (opt_listen ? opt_listen : DEFAULT_LISTEN);
   s->cuda_device_id = opt_device;
   s->cpu = opt_cpu;
+  s->decode_only = opt_decode_only;
   s->as_fast_as_possible = opt_afap;
   s->loop = opt_loop;
   s->quiet = opt_quiet;

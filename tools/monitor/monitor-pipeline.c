@@ -12,6 +12,10 @@
  * others), scales and JPEG-encodes it on its own queue's thread, and an
  * appsink hands it to the channel.
  *
+ * --decode-only builds the same pipeline without its analysis (an identity
+ * in the scorer's place, no thumbnails, no level, no cudacompare): the
+ * decoders-alone baseline of tools/monitor/bench-monitor.py.
+ *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -205,6 +209,7 @@ typedef struct
   MonitorChannel *channel;
   GstPad *to;                   /* where video goes */
   gboolean reference;           /* the compared pair's reference source */
+  gboolean level;               /* its first audio stream goes to level */
   gboolean linked_video, linked_audio;
 } SourceLink;
 
@@ -280,8 +285,7 @@ pad_added (GstElement * dec, GstPad * pad, gpointer user_data)
       gst_object_unref (bin);
       return;
     }
-  } else if ((t & GST_STREAM_TYPE_AUDIO) && !l->linked_audio &&
-      !l->reference && c->cfg->kinds[MONITOR_KIND_SILENCE].enabled) {
+  } else if ((t & GST_STREAM_TYPE_AUDIO) && !l->linked_audio && l->level) {
     l->linked_audio = TRUE;
     c->audio_linked = TRUE;
     link_audio (c, bin, pad);
@@ -366,15 +370,18 @@ add_source (GstElement * bin, const MonitorChannelConfig * cfg,
   return dec;
 }
 
+/* Video from @dec goes to @to; its first audio stream to level when
+ * @level, else (as every other stream) to a fakesink. */
 static void
 connect_source (MonitorChannel * c, GstElement * dec, GstPad * to,
-    gboolean reference)
+    gboolean reference, gboolean level)
 {
   SourceLink *l = g_new0 (SourceLink, 1);
 
   l->channel = c;
   l->to = gst_object_ref (to);
   l->reference = reference;
+  l->level = level;
   g_signal_connect_data (dec, "pad-added", G_CALLBACK (pad_added), l,
       source_link_free, 0);
 }
@@ -554,18 +561,71 @@ element_added (GstBin * bin, GstBin * sub, GstElement * element,
     g_object_set (element, "auto-reconnect", FALSE, NULL);
 }
 
+/* cudacompare in front of @to, its reference decoded from the compared
+ * channel's source; takes @to and returns the pad that the channel's own
+ * video goes to, or NULL. */
+static GstPad *
+add_compare (MonitorChannel * c, GstElement * pipe, GstPad * to,
+    GError ** error)
+{
+  const MonitorChannelConfig *cfg = c->cfg, *ref = NULL;
+  GPtrArray *all = c->monitor->settings->all_channels;
+  GstElement *cmp, *rdec;
+  GstPad *rpad;
+
+  /* The reference may be another shard's channel: its source is decoded
+   * here all the same. */
+  for (guint i = 0; all && i < all->len && !ref; i++)
+    if (g_str_equal (((MonitorChannelConfig *) g_ptr_array_index (all,
+                    i))->name, cfg->compare_with))
+      ref = g_ptr_array_index (all, i);
+  if (!ref) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
+        "compare-with: no channel named '%s'", cfg->compare_with);
+    gst_object_unref (to);
+    return NULL;
+  }
+  if (!(cmp = make ("cudacompare", error))) {
+    gst_object_unref (to);
+    return NULL;
+  }
+  gst_bin_add (GST_BIN (pipe), cmp);
+  gst_util_set_object_arg (G_OBJECT (cmp), "metrics", "psnr+ssim");
+  if (c->monitor->settings->cpu)
+    gst_util_set_object_arg (G_OBJECT (cmp), "backend", "cpu");
+  rpad = gst_element_get_static_pad (cmp, "src");
+  gst_pad_link (rpad, to);
+  gst_object_unref (rpad);
+  gst_object_unref (to);
+  if (!(rdec = add_source (pipe, ref, error)))
+    return NULL;
+  rpad = gst_element_get_static_pad (cmp, "ref_sink");
+  connect_source (c, rdec, rpad, TRUE, FALSE);
+  gst_object_unref (rpad);
+  return gst_element_get_static_pad (cmp, "dist_sink");
+}
+
 GstElement *
 monitor_pipeline_build (MonitorChannel * c, GError ** error)
 {
   const MonitorChannelConfig *cfg = c->cfg;
   GstElement *pipe = gst_pipeline_new (cfg->name);
-  GstElement *dec, *q1, *scorer, *tee, *q2, *sink, *cmp = NULL;
+  GstElement *dec, *q1, *scorer, *tee, *q2, *sink;
   GstPad *to, *pad;
+  gboolean level = FALSE;
+  /* --decode-only: the decoders-alone baseline of the benchmark, the
+   * monitor's own pipeline with the analysis taken out, so that the two
+   * differ by the analysis alone (same source, decoder, CUDA context,
+   * pacing, queue, probes).  An identity stands in the scorer's place:
+   * the probes count and time its frames as they do the scorer's (the
+   * no-signal alarm and restarts need them), and find no score on them. */
+  const gboolean analyse = !c->monitor->settings->decode_only;
 
   if (c->monitor->cuda_context)
     gst_element_set_context (pipe, c->monitor->cuda_context);
-  if (!(q1 = make ("queue", error)) || !(scorer = make ("cudasharpness",
-              error)) || !(tee = make ("tee", error)) ||
+  if (!(q1 = make ("queue", error)) || !(scorer = make (analyse ?
+              "cudasharpness" : "identity", error)) ||
+      !(tee = make ("tee", error)) ||
       !(q2 = make ("queue", error)) || !(sink = make ("fakesink", error)))
     goto fail;
   gst_bin_add_many (GST_BIN (pipe), q1, scorer, tee, q2, sink, NULL);
@@ -580,15 +640,13 @@ monitor_pipeline_build (MonitorChannel * c, GError ** error)
       NULL);
   g_signal_connect (q1, "overrun", G_CALLBACK (monitor_frames_queue_overrun),
       c);
-  set_scorer (c, scorer);
   g_object_set (q2, "max-size-buffers", 2, "max-size-bytes", 0,
       "max-size-time", (guint64) 0, NULL);
   /* The pipeline prerolls on it: a source that is not live starts its
    * clock once the first frame is there (a VOD playlist downloads first),
    * not before. */
   g_object_set (sink, "sync", paced (c), "enable-last-sample", FALSE, NULL);
-  if (!gst_element_link_many (q1, scorer, tee, q2, sink, NULL) ||
-      !add_thumbnails (c, pipe, tee, error))
+  if (!gst_element_link_many (q1, scorer, tee, q2, sink, NULL))
     goto fail_link;
 
   pad = gst_element_get_static_pad (q1, "sink");
@@ -602,50 +660,21 @@ monitor_pipeline_build (MonitorChannel * c, GError ** error)
   gst_object_unref (pad);
 
   to = gst_element_get_static_pad (q1, "sink");
-  if (cfg->compare_with) {
-    const MonitorChannelConfig *ref = NULL;
-    GPtrArray *all = c->monitor->settings->all_channels;
-    GstElement *rdec;
-    GstPad *rpad;
-
-    /* The reference may be another shard's channel: its source is decoded
-     * here all the same. */
-    for (guint i = 0; all && i < all->len && !ref; i++)
-      if (g_str_equal (((MonitorChannelConfig *) g_ptr_array_index (all,
-                      i))->name, cfg->compare_with))
-        ref = g_ptr_array_index (all, i);
-    if (!ref) {
-      g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
-          "compare-with: no channel named '%s'", cfg->compare_with);
+  if (analyse) {
+    set_scorer (c, scorer);
+    if (!add_thumbnails (c, pipe, tee, error)) {
       gst_object_unref (to);
       goto fail_link;
     }
-    if (!(cmp = make ("cudacompare", error))) {
-      gst_object_unref (to);
+    if (cfg->compare_with && !(to = add_compare (c, pipe, to, error)))
       goto fail_link;
-    }
-    gst_bin_add (GST_BIN (pipe), cmp);
-    gst_util_set_object_arg (G_OBJECT (cmp), "metrics", "psnr+ssim");
-    if (c->monitor->settings->cpu)
-      gst_util_set_object_arg (G_OBJECT (cmp), "backend", "cpu");
-    rpad = gst_element_get_static_pad (cmp, "src");
-    gst_pad_link (rpad, to);
-    gst_object_unref (rpad);
-    gst_object_unref (to);
-    to = gst_element_get_static_pad (cmp, "dist_sink");
-    if (!(rdec = add_source (pipe, ref, error))) {
-      gst_object_unref (to);
-      goto fail_link;
-    }
-    rpad = gst_element_get_static_pad (cmp, "ref_sink");
-    connect_source (c, rdec, rpad, TRUE);
-    gst_object_unref (rpad);
+    level = cfg->kinds[MONITOR_KIND_SILENCE].enabled;
   }
   if (!(dec = add_source (pipe, cfg, error))) {
     gst_object_unref (to);
     goto fail_link;
   }
-  connect_source (c, dec, to, FALSE);
+  connect_source (c, dec, to, FALSE, level);
   gst_object_unref (to);
   return pipe;
 

@@ -94,6 +94,7 @@ typedef struct
   gchar **alertmanagers;        /* base URLs */
   gint cuda_device_id;
   gboolean cpu;                 /* CPU decoding and scoring */
+  gboolean decode_only;         /* no analysis: the benchmark's baseline */
   gboolean as_fast_as_possible; /* file:// not paced */
   gboolean loop;                /* file:// played again at its end */
   guint shard_i, shard_n;
