@@ -152,6 +152,43 @@ thumbnail_reply (SoupServerMessage * msg, GBytes * jpeg)
       (const gchar *) d, n);
 }
 
+/* GET /api/thumbnails: every channel's last thumbnail in one answer,
+ * [{"name", "thumbnail_seq", "thumbnail_jpeg_base64"}] (channels without
+ * one yet left out), so that a page of 200 tiles makes one request a
+ * second, not 200: Chromium spent about half of its main thread on 200
+ * image requests a second, measured on a 2-core machine with the
+ * multiviewer at 200 channels. */
+static void
+thumbnails_json (Monitor * m, GString * b)
+{
+  gboolean first = TRUE;
+
+  g_string_append_c (b, '[');
+  for (guint i = 0; i < m->channels->len; i++) {
+    MonitorChannel *c = g_ptr_array_index (m->channels, i);
+    guint64 seq = 0;
+    GstSample *s = monitor_channel_get_thumbnail (c, &seq);
+    GBytes *jpeg = s ? monitor_thumbnail_bytes (s) : NULL;
+
+    if (jpeg) {
+      gsize n;
+      const guchar *d = g_bytes_get_data (jpeg, &n);
+      gchar *b64 = g_base64_encode (d, n);
+
+      g_string_append (b, first ? "{\"name\":" : ",{\"name\":");
+      first = FALSE;
+      sharpness_json_string (b, c->cfg->name);
+      g_string_append_printf (b, ",\"thumbnail_seq\":%" G_GUINT64_FORMAT
+          ",\"thumbnail_jpeg_base64\":\"%s\"}", seq, b64);
+      g_free (b64);
+      g_bytes_unref (jpeg);
+    }
+    if (s)
+      gst_sample_unref (s);
+  }
+  g_string_append (b, "]\n");
+}
+
 /* The page, compiled in (monitor-page.html). */
 static void
 page (SoupServerMessage * msg)
@@ -379,6 +416,10 @@ monitor_api_route (Monitor * m, SoupServerMessage * msg, const gchar * path,
       monitor_http_error (msg, SOUP_STATUS_METHOD_NOT_ALLOWED,
           "GET or DELETE");
     }
+  } else if (n == 1 && g_str_equal (seg[0], "thumbnails") && get) {
+    b = g_string_sized_new (4096 * (m->channels->len + 1));
+    thumbnails_json (m, b);
+    monitor_http_reply (msg, SOUP_STATUS_OK, "application/json", b);
   } else if (n == 1 && g_str_equal (seg[0], "events") && get) {
     const gchar *since = query ? g_hash_table_lookup (query, "since") : NULL;
     const gchar *ch = query ? g_hash_table_lookup (query, "channel") : NULL;

@@ -14,6 +14,7 @@
 
 #include <string.h>
 
+#include <gio/gnetworking.h>
 #include <libsoup/soup.h>
 
 #include "monitor-app.h"
@@ -21,6 +22,12 @@
 
 #define MAX_BODY (64 * 1024)
 #define MAX_HEADERS_BYTES (16 * 1024)
+/* Connections waiting to be accepted.  libsoup's own listen() asks for
+ * GLib's default of 10: of 200 clients connecting at once (a thumbnail
+ * each), the kernel dropped the SYNs past the tenth and those clients
+ * waited 1 s for their retransmission (ListenOverflows).  The kernel
+ * caps it at net.core.somaxconn. */
+#define LISTEN_BACKLOG 1024
 
 struct _MonitorHttp
 {
@@ -125,6 +132,26 @@ request_started (SoupServer * server, SoupServerMessage * msg, gpointer data)
   g_signal_connect (msg, "got-headers", G_CALLBACK (got_headers), data);
 }
 
+/* soup_server_listen() as libsoup does it, with a larger backlog. */
+static gboolean
+listen_on (SoupServer * server, GSocketAddress * sa, GError ** error)
+{
+  GSocketFamily family = g_socket_address_get_family (sa);
+  GSocket *sock = g_socket_new (family, G_SOCKET_TYPE_STREAM,
+      G_SOCKET_PROTOCOL_DEFAULT, error);
+  gboolean ok;
+
+  if (!sock)
+    return FALSE;
+  if (family == G_SOCKET_FAMILY_IPV6)
+    g_socket_set_option (sock, IPPROTO_IPV6, IPV6_V6ONLY, TRUE, NULL);
+  g_socket_set_listen_backlog (sock, LISTEN_BACKLOG);
+  ok = g_socket_bind (sock, sa, TRUE, error) && g_socket_listen (sock, error)
+      && soup_server_listen_socket (server, sock, 0, error);
+  g_object_unref (sock);
+  return ok;
+}
+
 static void
 handler (SoupServer * server, SoupServerMessage * msg, const char *path,
     GHashTable * query, gpointer data)
@@ -177,7 +204,7 @@ monitor_http_new (Monitor * m, GError ** error)
       G_CALLBACK (request_started), h);
   soup_server_add_handler (h->server, NULL, handler, h, NULL);
   sa = g_inet_socket_address_new (addr, (guint16) port);
-  ok = soup_server_listen (h->server, sa, 0, error);
+  ok = listen_on (h->server, sa, error);
   g_object_unref (sa);
   g_object_unref (addr);
   if (!ok) {
