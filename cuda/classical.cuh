@@ -631,7 +631,10 @@ classical_frame (const SharpnessPlane & plane, int segments, int items,
 
   /* Items go band by band down the plane, so with an arriving plane the
    * warps work on the bands already there while the rest is copied.  The
-   * content items come after the metric's bands, the longer work first. */
+   * content items come after the metric's bands, each on a warp of its
+   * own: pairing metric band u with content luma item u on one warp (the
+   * same bytes, from cache the second time) measured slower, the launch
+   * being bound by each warp's chain of loads rather than by DRAM. */
   const int total = kContent ? items + cl->items : items;
   for (int item = blockIdx.x * kBlockWarps + warp; item < total;
       item += gridDim.x * kBlockWarps) {
@@ -654,8 +657,10 @@ classical_frame (const SharpnessPlane & plane, int segments, int items,
 
   finish_launch < kHist, M == SHARPNESS_METRIC_VARIANCE > (sum, sum_sq, hist,
       accum, result, seq);
+  /* The host reads the content's sums after waiting for this launch: no
+   * system-wide fence before its sequence number. */
   if constexpr (kContent)
-    content::finish (*cl, black, edges, sad);
+    content::finish < false > (*cl, black, edges, sad);
 }
 
 template <SharpnessMetric M, class L>

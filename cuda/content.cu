@@ -40,7 +40,7 @@ content_kernel (const __grid_constant__ Launch l)
   for (int item = blockIdx.x * kWarps + warp; item < l.items;
       item += gridDim.x * kWarps)
     run_item (l, item, lane, black, edges, sad);
-  finish (l, black, edges, sad);
+  finish < true > (l, black, edges, sad);
 }
 
 }  /* namespace content */

@@ -532,7 +532,10 @@ run_item (const Launch & l, int item, int lane, unsigned long long &black,
 
 /* Called by every thread of every block (of kThreads threads) once its
  * items are done: the block's sums into the accumulators, and the last
- * block's read-out into mapped memory, the sequence number last. */
+ * block's read-out into mapped memory, the sequence number last; with
+ * kSystemFence, ordered for a host that reads them while the launch may
+ * still run (a launch beside the metric's, not waited for). */
+template <bool kSystemFence>
 __device__ __forceinline__ void
 finish (const Launch & l, unsigned long long black, unsigned long long edges,
     unsigned long long sad)
@@ -582,7 +585,8 @@ finish (const Launch & l, unsigned long long black, unsigned long long edges,
   l.result->edges = e;
   l.result->sad = s;
   /* The host may read the sums as soon as it sees the sequence number. */
-  __threadfence_system ();
+  if constexpr (kSystemFence)
+    __threadfence_system ();
   *(volatile unsigned long long *) &l.result->seq = l.seq;
 }
 
