@@ -603,6 +603,18 @@ wait_rows (const SharpnessCudaArrival & a, int last_row)
   }
 }
 
+/* The content luma mode of a plane that layout L reads on its fast path
+ * (the same conditions: Y8 or Y16LE samples, natural pixel stride,
+ * 16-byte aligned rows): a content kernel compiles only that path. */
+template <class L>
+constexpr int
+content_luma_mode ()
+{
+  return L::kSamples == SHARPNESS_SAMPLES_Y16LE && L::kPixelStride == 2 ?
+      content::kLumaFast16 : L::kSamples == SHARPNESS_SAMPLES_Y8 &&
+      L::kPixelStride == 1 ? content::kLumaFast : content::kLumaNone;
+}
+
 /* The plain launch's work, for every thread of the grid: the metric's
  * items over @plane and, with kContent, then the frame's content items
  * (content.cuh), each kind ended as its own launch would end it. */
@@ -639,7 +651,8 @@ classical_frame (const SharpnessPlane & plane, int segments, int items,
   for (int item = blockIdx.x * kBlockWarps + warp; item < total;
       item += gridDim.x * kBlockWarps) {
     if (kContent && item >= items) {
-      content::run_item (*cl, item - items, lane, black, edges, sad);
+      content::run_item < content_luma_mode < L > () > (*cl, item - items,
+          lane, black, edges, sad);
       continue;
     }
     const int segment = item % segments, band = item / segments;
@@ -1009,6 +1022,10 @@ classical_launch (SharpnessCuda * cuda, const SharpnessPlane * plane,
   /* A frame's content measurement prepared to go with it (FUSED). */
   const content::Launch *cl = arrival || !Kernels < M >::kContent[v] ?
       nullptr : sharpness_cuda_content_prepared (cuda);
+  /* Its kernel runs the luma items of this variant's mode only. */
+  if (cl && cl->luma_items > 0 && cl->luma_mode != (v == kVariantY8 ?
+          content::kLumaFast : content::kLumaFast16))
+    cl = nullptr;
   const long long total = items + (cl ? cl->items : 0);
   long long blocks = (total + kBlockWarps - 1) / kBlockWarps;
   const long long resident = (long long) cuda->sm_count * (cl ?

@@ -509,13 +509,22 @@ warp_sum (unsigned long long v)
 }
 
 /* Work item @item of @l, for one warp: a luma item, or a SAD item of one
- * freeze plane. */
+ * freeze plane.  kMode: the luma items' mode when the caller knows it
+ * (only that path is compiled in, which keeps the registers the other
+ * paths would hold), or kLumaNone for any, chosen at run time. */
+template <int kMode = kLumaNone>
 __device__ __forceinline__ void
 run_item (const Launch & l, int item, int lane, unsigned long long &black,
     unsigned long long &edges, unsigned long long &sad)
 {
   if (item < l.luma_items) {
-    if (l.luma_mode == kLumaFast)
+    if constexpr (kMode == kLumaFast)
+      luma_fast_item < 1 > (l, item, lane, black, edges, sad);
+    else if constexpr (kMode == kLumaFast16)
+      luma_fast_item < 2 > (l, item, lane, black, edges, sad);
+    else if constexpr (kMode == kLumaGeneric)
+      luma_generic (l, item, lane, black, edges);
+    else if (l.luma_mode == kLumaFast)
       luma_fast_item < 1 > (l, item, lane, black, edges, sad);
     else if (l.luma_mode == kLumaFast16)
       luma_fast_item < 2 > (l, item, lane, black, edges, sad);
