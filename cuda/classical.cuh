@@ -617,7 +617,7 @@ content_luma_mode ()
 
 /* The plain launch's work, for every thread of the grid: the metric's
  * items over @plane and, with kContent, then the frame's content items
- * (content.cuh), each kind ended as its own launch would end it. */
+ * (content.cuh), both ended by the metric's ticket. */
 template <SharpnessMetric M, class L, bool kContent>
 __device__ __forceinline__ void
 classical_frame (const SharpnessPlane & plane, int segments, int items,
@@ -668,12 +668,16 @@ classical_frame (const SharpnessPlane & plane, int segments, int items,
         band * L::kBandRows, lane, sum, sum_sq, hist, none);
   }
 
-  finish_launch < kHist, M == SHARPNESS_METRIC_VARIANCE > (sum, sum_sq, hist,
-      accum, result, seq);
-  /* The host reads the content's sums after waiting for this launch: no
-   * system-wide fence before its sequence number. */
-  if constexpr (kContent)
-    content::finish < false > (*cl, black, edges, sad);
+  /* One ending for both: the content's counts go in before the metric's
+   * ticket, and the metric's last block reads them out. */
+  if constexpr (kContent) {
+    content::add_before_ticket (*cl, black, edges, sad);
+    finish_launch < kHist, M == SHARPNESS_METRIC_VARIANCE > (sum, sum_sq,
+        hist, accum, result, seq, content::ReadOut { cl });
+  } else {
+    finish_launch < kHist, M == SHARPNESS_METRIC_VARIANCE > (sum, sum_sq,
+        hist, accum, result, seq);
+  }
 }
 
 template <SharpnessMetric M, class L>
@@ -687,7 +691,7 @@ classical_kernel (const __grid_constant__ SharpnessPlane plane, int segments,
 }
 
 static_assert (content::kThreads == kBlockThreads,
-    "content::finish sums the warps of a block of the content kernel's size");
+    "content::block_totals sums the warps of a block of the content kernel's size");
 
 /* The frame score and the frame's content measurement in one launch and
  * one ending (SHARPNESS_CONTENT_FUSED).  At most 128 registers, as the

@@ -21,7 +21,9 @@
  *    the reference's, and the frame into the candidate.
  * Counts are integers, so the order in which blocks add them does not
  * matter; the last block (fence and ticket, as launch-sums.cuh) moves the
- * totals into mapped pinned memory with the launch's sequence number.
+ * totals into mapped pinned memory with the launch's sequence number.  In
+ * a classical kernel that runs the items, the metric's ticket is the only
+ * one: its last block moves the content's totals out too.
  */
 #ifndef SHARPNESS_CONTENT_CUH
 #define SHARPNESS_CONTENT_CUH
@@ -238,17 +240,27 @@ luma_fast (const Launch & l, int item, int lane, unsigned long long &black,
   const bool ref = l.fused && l.fuse.ref;
   uint4 g[kRows + 1], f[kRows];
 
-  /* Every load first, so that the item has them all in flight. */
+  /* Every load first, so that the item has them all in flight: lane 31
+   * also loads the sample right of its chunk in each row (the next item's
+   * first), which the edges need. */
+  unsigned right_of[kRows];
 #pragma unroll
   for (int r = 0; r < kRows; r++)
     g[r] = load_row < kWhole > (p.data, p.stride, y0 + r, x0, n, r < rows);
-  g[kRows] = load_row < kWhole > (p.data, p.stride, y_below, x0, n,
-      below);
+  g[kRows] = l.structure ? load_row < kWhole > (p.data, p.stride, y_below,
+      x0, n, below) : zero4 ();
   if (ref) {
 #pragma unroll
     for (int r = 0; r < kRows; r++)
       f[r] = load_row < kWhole > (l.fuse.ref, l.fuse.pitch, y0 + r, x0, n,
           r < rows);
+  }
+  const bool right_in = l.structure && lane == 31 && px0 + N < W;
+#pragma unroll
+  for (int r = 0; r < kRows; r++) {
+    const uint8_t *px = p.data + (size_t) (y0 + r) * p.stride + x0 + kBytes;
+    right_of[r] = right_in && r < rows ? (kBps == 1 ? (unsigned) px[0] :
+        px[0] | ((unsigned) px[1] << 8)) : 0u;
   }
 
   /* Pixels [0, valid) of the chunk are in the frame, [0, evalid) have a
@@ -279,8 +291,7 @@ luma_fast (const Launch & l, int item, int lane, unsigned long long &black,
       if (l.structure) {
         unsigned next = __shfl_down_sync (kFull, a[0], 1) & 0xffu;
         if (lane == 31)
-          next = px0 + N < W ? p.data[(size_t) (y0 + r) * p.stride + px0 +
-              N] : 0u;
+          next = right_of[r];
         if (has_down) {
           const unsigned b[4] = { g[r + 1].x, g[r + 1].y, g[r + 1].z,
             g[r + 1].w
@@ -312,8 +323,8 @@ luma_fast (const Launch & l, int item, int lane, unsigned long long &black,
       if (l.structure) {
         int next = __shfl_down_sync (kFull, gray[0], 1);
         if (lane == 31)
-          next = px0 + N < W ? sharpness_plane_gray_at (&p,
-              p.data + (size_t) (y0 + r) * p.stride, px0 + N) : 0;
+          next = px0 + N < W ? sharpness_gray_from_y16 (right_of[r], p.depth,
+              p.shift) : 0;
         if (has_down) {
           unsigned unused = 0;
           y16_row (g[r + 1], p, 0, 0, false, unused, down);
@@ -539,18 +550,13 @@ run_item (const Launch & l, int item, int lane, unsigned long long &black,
   }
 }
 
-/* Called by every thread of every block (of kThreads threads) once its
- * items are done: the block's sums into the accumulators, and the last
- * block's read-out into mapped memory, the sequence number last; with
- * kSystemFence, ordered for a host that reads them while the launch may
- * still run (a launch beside the metric's, not waited for). */
-template <bool kSystemFence>
+/* The block's counts, summed over its warps, in thread 0 (of a block of
+ * kThreads threads). */
 __device__ __forceinline__ void
-finish (const Launch & l, unsigned long long black, unsigned long long edges,
-    unsigned long long sad)
+block_totals (unsigned long long &black, unsigned long long &edges,
+    unsigned long long &sad)
 {
   __shared__ unsigned long long part[3][kWarps];
-  __shared__ bool last;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 
   black = warp_sum (black);
@@ -561,30 +567,36 @@ finish (const Launch & l, unsigned long long black, unsigned long long edges,
     part[1][warp] = edges;
     part[2][warp] = sad;
   }
-  /* This block's candidate stores and sums are visible device-wide before
-   * its ticket: once the last block has written the sequence number, the
-   * launch has read and written everything it will. */
-  __threadfence ();
   __syncthreads ();
   if (threadIdx.x == 0) {
-    unsigned long long t[3] = { 0, 0, 0 };
-    for (int w = 0; w < kWarps; w++)
-      for (int k = 0; k < 3; k++)
-        t[k] += part[k][w];
-    if (t[0])
-      atomicAdd (&l.accum->black, t[0]);
-    if (t[1])
-      atomicAdd (&l.accum->edges, t[1]);
-    if (t[2])
-      atomicAdd (&l.accum->sad, t[2]);
-    __threadfence ();
-    last = atomicAdd (&l.accum->blocks_done, 1u) == gridDim.x - 1;
+    black = edges = sad = 0;
+    for (int w = 0; w < kWarps; w++) {
+      black += part[0][w];
+      edges += part[1][w];
+      sad += part[2][w];
+    }
   }
-  __syncthreads ();
-  if (!last || threadIdx.x != 0)
-    return;
+}
 
-  /* Every other block's additions are in: read out, reset, publish. */
+/* Thread 0's block totals into the accumulators. */
+__device__ __forceinline__ void
+add_totals (const Launch & l, unsigned long long black,
+    unsigned long long edges, unsigned long long sad)
+{
+  if (black)
+    atomicAdd (&l.accum->black, black);
+  if (edges)
+    atomicAdd (&l.accum->edges, edges);
+  if (sad)
+    atomicAdd (&l.accum->sad, sad);
+}
+
+/* The totals out of the accumulators, which are left at zero, into mapped
+ * memory, for the last block's thread 0 once every other block's
+ * additions are in; the caller writes the sequence number after them. */
+__device__ __forceinline__ void
+read_out (const Launch & l)
+{
   __threadfence ();
   const unsigned long long b = atomicExch (&l.accum->black, 0ull);
   const unsigned long long e = atomicExch (&l.accum->edges, 0ull);
@@ -593,11 +605,68 @@ finish (const Launch & l, unsigned long long black, unsigned long long edges,
   l.result->black = b;
   l.result->edges = e;
   l.result->sad = s;
+}
+
+/* Called by every thread of every block (of kThreads threads) once its
+ * items are done: the block's sums into the accumulators, and the last
+ * block's read-out into mapped memory, the sequence number last; with
+ * kSystemFence, ordered for a host that reads them while the launch may
+ * still run (a launch beside the metric's, not waited for). */
+template <bool kSystemFence>
+__device__ __forceinline__ void
+finish (const Launch & l, unsigned long long black, unsigned long long edges,
+    unsigned long long sad)
+{
+  __shared__ bool last;
+
+  /* This block's candidate stores are visible device-wide before its
+   * ticket: once the last block has written the sequence number, the
+   * launch has read and written everything it will. */
+  __threadfence ();
+  block_totals (black, edges, sad);
+  if (threadIdx.x == 0) {
+    add_totals (l, black, edges, sad);
+    __threadfence ();
+    last = atomicAdd (&l.accum->blocks_done, 1u) == gridDim.x - 1;
+  }
+  __syncthreads ();
+  if (!last || threadIdx.x != 0)
+    return;
+
+  read_out (l);
   /* The host may read the sums as soon as it sees the sequence number. */
   if constexpr (kSystemFence)
     __threadfence_system ();
   *(volatile unsigned long long *) &l.result->seq = l.seq;
 }
+
+/* A launch that ends with a metric's ticket (classical.cuh's content
+ * kernel), called by every thread of every block before that ticket: the
+ * block's counts into the accumulators, ordered before the ticket by
+ * thread 0's fence, so that the metric's last block finds them all (and
+ * reads them out with ReadOut).  The host reads them after waiting for
+ * the launch: its end orders the candidate's stores, no fence needed. */
+__device__ __forceinline__ void
+add_before_ticket (const Launch & l, unsigned long long black,
+    unsigned long long edges, unsigned long long sad)
+{
+  block_totals (black, edges, sad);
+  if (threadIdx.x == 0) {
+    add_totals (l, black, edges, sad);
+    __threadfence ();
+  }
+}
+
+/* launch-sums.cuh's last-block hook for such a launch. */
+struct ReadOut
+{
+  const Launch *l;
+  __device__ void operator () () const
+  {
+    read_out (*l);
+    l->result->seq = l->seq;
+  }
+};
 
 }  /* namespace content */
 }  /* namespace sharpness_cuda */
@@ -609,7 +678,7 @@ const sharpness_cuda::content::Launch *
 sharpness_cuda_content_prepared (SharpnessCuda * cuda);
 
 /* Tells the content state that a launch on the backend's stream took the
- * prepared items (and ends with content::finish). */
+ * prepared items (and reads their counts out with content::ReadOut). */
 void sharpness_cuda_content_taken (SharpnessCuda * cuda);
 
 #endif /* SHARPNESS_CONTENT_CUH */

@@ -38,10 +38,22 @@ constexpr int kMaxBlocks = (1 << kTicketBits) - 1;
 /* Integer sums: exact, whatever order CUB adds them in. */
 using BlockSum = cub::BlockReduce < unsigned long long, kBlockThreads >;
 
+/* What a launch's last block reads out besides its metric's sums: nothing,
+ * or (classical.cuh's content kernel) the frame's content counts.  Called
+ * by the last block's thread 0, after every other block's ticket. */
+struct NoReadOut
+{
+  __device__ void operator () () const
+  {
+  }
+};
+
 /* One sum: the block's sum and its ticket in one atomic. */
+template <class ReadOut>
 __device__ __forceinline__ void
 finish_packed (unsigned long long sum, SharpnessCudaAccum * accum,
-    SharpnessCudaResult * result, unsigned long long seq)
+    SharpnessCudaResult * result, unsigned long long seq,
+    const ReadOut & also)
 {
   __shared__ typename BlockSum::TempStorage scratch;
   const unsigned long long count_mask = (1ull << kTicketBits) - 1;
@@ -54,17 +66,19 @@ finish_packed (unsigned long long sum, SharpnessCudaAccum * accum,
       /* Every other block has added: nothing touches @accum again. */
       accum->sum = 0;
       result->sum = (before >> kTicketBits) + sum;
+      also ();
       result->seq = seq;
     }
   }
 }
 
 /* Two sums (kHist false) or the block's shared histogram @hist. */
-template <bool kHist>
+template <bool kHist, class ReadOut>
 __device__ __forceinline__ void
 finish_ticket (unsigned long long sum, unsigned long long sum_sq,
     const unsigned *hist, SharpnessCudaAccum * accum,
-    SharpnessCudaResult * result, unsigned long long seq)
+    SharpnessCudaResult * result, unsigned long long seq,
+    const ReadOut & also)
 {
   __shared__ typename BlockSum::TempStorage scratch[2];
   __shared__ bool last;
@@ -105,6 +119,7 @@ finish_ticket (unsigned long long sum, unsigned long long sum_sq,
   }
   if (tid == 0) {
     accum->blocks_done = 0;
+    also ();
     result->seq = seq;
   }
 }
@@ -144,17 +159,19 @@ finish_four (const unsigned long long (&s)[4], SharpnessCudaAccum * accum,
 }
 
 /* Called by every thread of every block once its share is done: @sum and,
- * with kSumSq, @sum_sq; with kHist the block's shared histogram @hist. */
-template <bool kHist, bool kSumSq>
+ * with kSumSq, @sum_sq; with kHist the block's shared histogram @hist.
+ * The last block also calls @also before it writes the sequence number. */
+template <bool kHist, bool kSumSq, class ReadOut = NoReadOut>
 __device__ __forceinline__ void
 finish_launch (unsigned long long sum, unsigned long long sum_sq,
     const unsigned *hist, SharpnessCudaAccum * accum,
-    SharpnessCudaResult * result, unsigned long long seq)
+    SharpnessCudaResult * result, unsigned long long seq,
+    const ReadOut & also = ReadOut ())
 {
   if constexpr (kHist || kSumSq)
-    finish_ticket < kHist > (sum, sum_sq, hist, accum, result, seq);
+    finish_ticket < kHist > (sum, sum_sq, hist, accum, result, seq, also);
   else
-    finish_packed (sum, accum, result, seq);
+    finish_packed (sum, accum, result, seq, also);
 }
 
 /* Moves @n values of @acc to @out and zeroes @acc, for the last block of
