@@ -202,6 +202,17 @@ def faults_ts():
     return _locked_make('faults.ts', make)
 
 
+def faults_video_ts():
+    """The faults clip without its audio (the video stream copied): for a
+    GStreamer without an AAC decoder, as the GPU machine's staged ones."""
+    def make(part):
+        subprocess.run(['ffmpeg', '-nostdin', '-v', 'error', '-y', '-i',
+                        faults_ts(),
+                        '-map', '0:v', '-c', 'copy', '-f', 'mpegts', part],
+                       check=True, timeout=60)
+    return _locked_make('faults-video.ts', make)
+
+
 def hls_folder():
     """The faults clip as an HLS VOD folder (index.m3u8, 2 s segments)."""
     ts = faults_ts()

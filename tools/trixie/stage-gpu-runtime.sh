@@ -44,13 +44,15 @@ $RUN --cuda "$root" sh -c '
 grep -Eq "^#define HAVE_CUDA( 1)?$" "$BUILD/config.h" ||
   { echo "stage-gpu-runtime.sh: $BUILD has no CUDA backend" >&2; exit 1; }
 
-# 2. What runs there: GStreamer's tools and scanner, the plugins the tests
-# and benchmarks use (nvcodec: cudaupload/cudadownload/nvh264dec...), the
-# GStreamer libraries, a shell and a few utilities, and our binaries.
+# 2. What runs there: GStreamer's tools and scanner, the plugins the tests,
+# benchmarks and sharpness-monitor use (nvcodec: cudaupload/cudadownload/
+# nvh264dec/nvjpegenc...; MPEG-TS over UDP, audio levels), the GStreamer
+# libraries, a shell and a few utilities, and our binaries.
 PLUGINS="coreelements videotestsrc videoconvertscale app playback
  typefindfunctions videoparsersbad matroska isomp4 videorate debugutilsbad
  videosignal nvcodec videofilter videomixer compositor autodetect pbtypes
- rawparse multifile png jpeg y4menc y4mdec"
+ rawparse multifile png jpeg y4menc y4mdec mpegtsdemux udp level
+ audioconvert"
 [ "${WITH_LIBAV:-0}" = 1 ] && PLUGINS="$PLUGINS libav"
 ELFS="/usr/bin/gst-launch-1.0 /usr/bin/gst-inspect-1.0
  /usr/bin/gst-typefind-1.0
