@@ -204,10 +204,15 @@ def faults_ts():
 
 def faults_video_ts():
     """The faults clip without its audio (the video stream copied): for a
-    GStreamer without an AAC decoder, as the GPU machine's staged ones."""
+    GStreamer without an AAC decoder, as the GPU machine's staged ones.
+    The source clip is made first, outside this one's lock (the same
+    lock): only where this one is missing (the GPU machine gets it made
+    and has no ffmpeg)."""
+    ts = None if os.path.exists(os.path.join(WORK, 'faults-video.ts')) \
+        else faults_ts()
+
     def make(part):
-        subprocess.run(['ffmpeg', '-nostdin', '-v', 'error', '-y', '-i',
-                        faults_ts(),
+        subprocess.run(['ffmpeg', '-nostdin', '-v', 'error', '-y', '-i', ts,
                         '-map', '0:v', '-c', 'copy', '-f', 'mpegts', part],
                        check=True, timeout=60)
     return _locked_make('faults-video.ts', make)

@@ -89,6 +89,7 @@ def main():
     # machine has no ffmpeg: it gets the clip made here).
     if not os.path.exists(os.path.join(mc.WORK, 'faults-video.ts')):
         mc.require_tools('ffmpeg')
+        scaffold.require('numpy', 'scipy')
     ts = mc.faults_video_ts()
     fx = mc.Failures()
 
