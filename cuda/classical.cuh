@@ -691,7 +691,8 @@ classical_kernel (const __grid_constant__ SharpnessPlane plane, int segments,
 }
 
 static_assert (content::kThreads == kBlockThreads,
-    "content::block_totals sums the warps of a block of the content kernel's size");
+    "content::block_totals sums the warps of a block of the content "
+    "kernel's size");
 
 /* The frame score and the frame's content measurement in one launch and
  * one ending (SHARPNESS_CONTENT_FUSED).  At most 128 registers, as the
@@ -942,17 +943,19 @@ struct Kernels
   };
 };
 
-/* Chunk width and band height of each variant, for the host's grid. */
+/* What the host needs of each variant's layout: chunk width and band
+ * height for its grid, and the content luma mode its content kernel
+ * compiles. */
 struct VariantShape
 {
-  int pixels, band_rows;
+  int pixels, band_rows, content_luma;
 };
 
 template <class L>
 constexpr VariantShape
 shape_of ()
 {
-  return VariantShape { L::kPixels, L::kBandRows };
+  return VariantShape { L::kPixels, L::kBandRows, content_luma_mode < L > () };
 }
 
 constexpr VariantShape kVariantShapes[SHARPNESS_CUDA_CLASSICAL_VARIANTS] = {
@@ -1027,8 +1030,7 @@ classical_launch (SharpnessCuda * cuda, const SharpnessPlane * plane,
   const content::Launch *cl = arrival || !Kernels < M >::kContent[v] ?
       nullptr : sharpness_cuda_content_prepared (cuda);
   /* Its kernel runs the luma items of this variant's mode only. */
-  if (cl && cl->luma_items > 0 && cl->luma_mode != (v == kVariantY8 ?
-          content::kLumaFast : content::kLumaFast16))
+  if (cl && cl->luma_items > 0 && cl->luma_mode != shape.content_luma)
     cl = nullptr;
   const long long total = items + (cl ? cl->items : 0);
   long long blocks = (total + kBlockWarps - 1) / kBlockWarps;

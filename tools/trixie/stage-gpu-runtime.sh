@@ -12,6 +12,9 @@
 #          MESON_ARGS    `meson setup/configure` arguments
 #                        (default: -Dcuda=enabled -Dcuda-archs=90: H100/H200)
 #          WITH_LIBAV=1  add gstreamer1.0-libav (its FFmpeg closure is big)
+#          WITH_TESTS=0  leave the test executables out (each links the CUDA
+#                        kernels: with them the tarball is over the 64 MiB
+#                        a GPU call carries; the plugin and tools stay)
 #          KEEP_DEBUG=1  keep the debug info of the project's binaries
 #
 # The tarball holds .devgst126/ (the root) and BUILD/ (executables, the
@@ -105,7 +108,9 @@ echo "GStreamer $(chroot "$root" dpkg-query -W -f '${Version}' libgstreamer1.0-0
 
 # Our binaries: executables, the plugin and generated data, no objects.
 mkdir -p "$stage/$BUILD"
-find "$BUILD" -type f -not -path '*.p/*' -not -path '*/meson-*' \
+skip_tests=()
+[ "${WITH_TESTS:-1}" = 0 ] && skip_tests=(-not -path "$BUILD/tests/*")
+find "$BUILD" -type f -not -path '*.p/*' -not -path '*/meson-*' "${skip_tests[@]}" \
   -not -name '*.o' -not -name '*.a' -not -name '*.ninja' -not -name '.ninja_*' \
   -not -name 'compile_commands.json' -not -name 'registry.bin' -print0 |
   xargs -0 cp --parents -t "$stage"
