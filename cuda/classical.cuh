@@ -618,7 +618,7 @@ content_luma_mode ()
 /* The plain launch's work, for every thread of the grid: the metric's
  * items over @plane and, with kContent, then the frame's content items
  * (content.cuh), both ended by the metric's ticket. */
-template <SharpnessMetric M, class L, bool kContent>
+template <SharpnessMetric M, class L, bool kContent, bool kEdges = true>
 __device__ __forceinline__ void
 classical_frame (const SharpnessPlane & plane, int segments, int items,
     SharpnessCudaAccum * accum, SharpnessCudaResult * result,
@@ -646,15 +646,12 @@ classical_frame (const SharpnessPlane & plane, int segments, int items,
    * content items come after the metric's bands, each on a warp of its
    * own: pairing metric band u with content luma item u on one warp (the
    * same bytes, from cache the second time) measured slower, the launch
-   * being bound by each warp's chain of loads rather than by DRAM. */
-  const int total = kContent ? items + cl->items : items;
-  for (int item = blockIdx.x * kBlockWarps + warp; item < total;
-      item += gridDim.x * kBlockWarps) {
-    if (kContent && item >= items) {
-      content::run_item < content_luma_mode < L > () > (*cl, item - items,
-          lane, black, edges, sad);
-      continue;
-    }
+   * being bound by each warp's chain of loads rather than by DRAM.  Two
+   * loops over the one sequence of items, so that neither kind's
+   * registers hold the other's sums. */
+  const int stride = gridDim.x * kBlockWarps;
+  int item = blockIdx.x * kBlockWarps + warp;
+  for (; item < items; item += stride) {
     const int segment = item % segments, band = item / segments;
     if (!kContent && arrival.flag && !wait_rows (arrival,
             min ((band + 1) * L::kBandRows - 1 + W::kBelow,
@@ -666,6 +663,11 @@ classical_frame (const SharpnessPlane & plane, int segments, int items,
     }
     band_sums < M, L, kNoTiles > (plane, sh, bd, 0, segment,
         band * L::kBandRows, lane, sum, sum_sq, hist, none);
+  }
+  if constexpr (kContent) {
+    for (; item < items + cl->items; item += stride)
+      content::run_item < content_luma_mode < L > (), kEdges > (*cl,
+          item - items, lane, black, edges, sad);
   }
 
   /* One ending for both: the content's counts go in before the metric's
@@ -695,18 +697,22 @@ static_assert (content::kThreads == kBlockThreads,
     "kernel's size");
 
 /* The frame score and the frame's content measurement in one launch and
- * one ending (SHARPNESS_CONTENT_FUSED).  At most 128 registers, as the
- * content kernel: its luma items keep their rows in registers. */
-template <SharpnessMetric M, class L>
-__global__ void __launch_bounds__ (kBlockThreads, 2)
+ * one ending (SHARPNESS_CONTENT_FUSED), with or without the edges (flat
+ * detection), at least kMinBlocks blocks a multiprocessor.  Without the
+ * edges a luma item holds its rows and the reference's, no row below and
+ * no neighbours: three blocks fit, and a 1080p frame's metric bands
+ * and content items all start in the first wave.  With them an item holds more, and at three blocks
+ * ptxas spills; two blocks it is. */
+template <SharpnessMetric M, class L, bool kEdges, int kMinBlocks>
+__global__ void __launch_bounds__ (kBlockThreads, kMinBlocks)
 classical_content_kernel (const __grid_constant__ SharpnessPlane plane,
     int segments, int items, SharpnessCudaAccum * accum,
     SharpnessCudaResult * result, unsigned long long seq,
     const __grid_constant__ content::Launch cl)
 {
   const SharpnessCudaArrival none = { nullptr, 0, 1 };
-  classical_frame < M, L, true > (plane, segments, items, accum, result, seq,
-      none, &cl);
+  classical_frame < M, L, true, kEdges > (plane, segments, items, accum,
+      result, seq, none, &cl);
 }
 
 /* ---- The extended kernel: K regions, optional tiles ---- */
@@ -935,11 +941,18 @@ struct Kernels
     classical_ext_kernel < M, LayoutRgb4 >,
     classical_ext_kernel < M, GenericLayout >,
   };
-  /* Where variant_fuses_content. */
-  static constexpr ContentKernel kContent[SHARPNESS_CUDA_CLASSICAL_VARIANTS] = {
-    classical_content_kernel < M, LayoutY8 >, nullptr,
-    classical_content_kernel < M, LayoutY16 >, nullptr, nullptr, nullptr,
-    nullptr,
+  /* Where variant_fuses_content: without the edges, with them. */
+  static constexpr ContentKernel
+      kContent[2][SHARPNESS_CUDA_CLASSICAL_VARIANTS] = {
+    {
+      classical_content_kernel < M, LayoutY8, false, 3 >, nullptr,
+      classical_content_kernel < M, LayoutY16, false, 3 >, nullptr, nullptr,
+      nullptr, nullptr,
+    }, {
+      classical_content_kernel < M, LayoutY8, true, 2 >, nullptr,
+      classical_content_kernel < M, LayoutY16, true, 2 >, nullptr, nullptr,
+      nullptr, nullptr,
+    },
   };
 };
 
@@ -984,17 +997,21 @@ classical_init (SharpnessCuda * cuda)
           cudaOccupancyMaxActiveBlocksPerMultiprocessor (ext_blocks,
               Kernels < M >::kExt[v], kBlockThreads, 0),
           "classical tile kernel occupancy");
-    int *content_blocks = &cuda->classical_content_blocks_per_sm[M][v];
-    *content_blocks = 0;
-    if (st == SHARPNESS_OK && Kernels < M >::kContent[v])
-      st = sharpness_cuda_check (cuda,
-          cudaOccupancyMaxActiveBlocksPerMultiprocessor (content_blocks,
-              Kernels < M >::kContent[v], kBlockThreads, 0),
-          "classical content kernel occupancy");
+    int *content_blocks = cuda->classical_content_blocks_per_sm[M][v];
+    bool content_fits = true;
+    for (int e = 0; e < 2; e++) {
+      content_blocks[e] = 0;
+      if (st == SHARPNESS_OK && Kernels < M >::kContent[e][v]) {
+        st = sharpness_cuda_check (cuda,
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor (&content_blocks[e],
+                Kernels < M >::kContent[e][v], kBlockThreads, 0),
+            "classical content kernel occupancy");
+        content_fits = content_fits && content_blocks[e] >= 1;
+      }
+    }
     if (st != SHARPNESS_OK)
       return st;
-    if (*blocks < 1 || *ext_blocks < 1 ||
-        (Kernels < M >::kContent[v] && *content_blocks < 1)) {
+    if (*blocks < 1 || *ext_blocks < 1 || !content_fits) {
       snprintf (cuda->error, sizeof cuda->error,
           "%s kernel cannot run on this device", sharpness_metric_info[M].nick);
       return SHARPNESS_ERROR_DEVICE;
@@ -1027,15 +1044,16 @@ classical_launch (SharpnessCuda * cuda, const SharpnessPlane * plane,
   if (items > INT_MAX / 2)
     return SHARPNESS_ERROR_UNSUPPORTED;
   /* A frame's content measurement prepared to go with it (FUSED). */
-  const content::Launch *cl = arrival || !Kernels < M >::kContent[v] ?
+  const content::Launch *cl = arrival || !Kernels < M >::kContent[0][v] ?
       nullptr : sharpness_cuda_content_prepared (cuda);
   /* Its kernel runs the luma items of this variant's mode only. */
   if (cl && cl->luma_items > 0 && cl->luma_mode != shape.content_luma)
     cl = nullptr;
+  const int edges = cl && cl->structure ? 1 : 0;
   const long long total = items + (cl ? cl->items : 0);
   long long blocks = (total + kBlockWarps - 1) / kBlockWarps;
   const long long resident = (long long) cuda->sm_count * (cl ?
-      cuda->classical_content_blocks_per_sm[M][v] :
+      cuda->classical_content_blocks_per_sm[M][v][edges] :
       cuda->classical_blocks_per_sm[M][v]);
   blocks = blocks < resident ? blocks : resident;
   blocks = blocks < kMaxBlocks ? blocks : kMaxBlocks;
@@ -1048,7 +1066,7 @@ classical_launch (SharpnessCuda * cuda, const SharpnessPlane * plane,
   if (arrival)
     cuda->result->late = 0;
   if (cl)
-    Kernels < M >::kContent[v] <<< (int) blocks, kBlockThreads, 0,
+    Kernels < M >::kContent[edges][v] <<< (int) blocks, kBlockThreads, 0,
         cuda->stream >>> (*plane, segments, (int) items, cuda->accum,
         cuda->result_dev, seq, *cl);
   else

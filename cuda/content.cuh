@@ -221,13 +221,14 @@ y16_row (const uint4 & v, const SharpnessPlane & p, unsigned threshold,
  * of the next word filling in (of the next lane for word 3).  When the
  * plane is also plane 0 of the freeze layout (fused), the same registers
  * feed its SAD and its copy into the candidate. */
-template <int kBps, bool kWhole>
+template <int kBps, bool kWhole, bool kEdges>
 __device__ __forceinline__ void
 luma_fast (const Launch & l, int item, int lane, unsigned long long &black,
     unsigned long long &edges, unsigned long long &sad)
 {
   constexpr int N = kBytes / kBps;      /* pixels per chunk */
   const SharpnessPlane & p = l.luma;
+  const bool structure = kEdges && l.structure;
   const int seg = item % l.luma_segments, band = item / l.luma_segments;
   const int x0 = (seg * 32 + lane) * kBytes, y0 = band * kRows;
   const int px0 = x0 / kBps;            /* the chunk's first pixel */
@@ -235,7 +236,7 @@ luma_fast (const Launch & l, int item, int lane, unsigned long long &black,
   const int rows = kWhole ? kRows : min (kRows, H - y0);
   /* The row below the band, for the edges of its last row (a whole item
    * reads the last row again where there is none: harmless). */
-  const bool below = l.structure && y0 + kRows < H;
+  const bool below = structure && y0 + kRows < H;
   const int y_below = min (y0 + kRows, H - 1);
   const bool ref = l.fused && l.fuse.ref;
   uint4 g[kRows + 1], f[kRows];
@@ -247,7 +248,7 @@ luma_fast (const Launch & l, int item, int lane, unsigned long long &black,
 #pragma unroll
   for (int r = 0; r < kRows; r++)
     g[r] = load_row < kWhole > (p.data, p.stride, y0 + r, x0, n, r < rows);
-  g[kRows] = l.structure ? load_row < kWhole > (p.data, p.stride, y_below,
+  g[kRows] = structure ? load_row < kWhole > (p.data, p.stride, y_below,
       x0, n, below) : zero4 ();
   if (ref) {
 #pragma unroll
@@ -255,7 +256,7 @@ luma_fast (const Launch & l, int item, int lane, unsigned long long &black,
       f[r] = load_row < kWhole > (l.fuse.ref, l.fuse.pitch, y0 + r, x0, n,
           r < rows);
   }
-  const bool right_in = l.structure && lane == 31 && px0 + N < W;
+  const bool right_in = structure && lane == 31 && px0 + N < W;
 #pragma unroll
   for (int r = 0; r < kRows; r++) {
     const uint8_t *px = p.data + (size_t) (y0 + r) * p.stride + x0 + kBytes;
@@ -288,7 +289,7 @@ luma_fast (const Launch & l, int item, int lane, unsigned long long &black,
           nb += __popc (__vcmpleu4 (a[k], l.threshold4) &
               (kWhole ? kFull : byte_mask (valid, k))) >> 3;
       }
-      if (l.structure) {
+      if (structure) {
         unsigned next = __shfl_down_sync (kFull, a[0], 1) & 0xffu;
         if (lane == 31)
           next = right_of[r];
@@ -320,7 +321,7 @@ luma_fast (const Launch & l, int item, int lane, unsigned long long &black,
             nb += sharpness_black_sample_is_black (((w[i >> 1] >>
                         (16 * (i & 1))) & 0xffffu) >> p.shift, l.threshold);
       }
-      if (l.structure) {
+      if (structure) {
         int next = __shfl_down_sync (kFull, gray[0], 1);
         if (lane == 31)
           next = px0 + N < W ? sharpness_gray_from_y16 (right_of[r], p.depth,
@@ -358,7 +359,7 @@ luma_fast (const Launch & l, int item, int lane, unsigned long long &black,
 
 /* A fast luma item: whole, or across the frame's right or bottom edge
  * (warp-uniform). */
-template <int kBps>
+template <int kBps, bool kEdges>
 __device__ __forceinline__ void
 luma_fast_item (const Launch & l, int item, int lane,
     unsigned long long &black, unsigned long long &edges,
@@ -368,9 +369,9 @@ luma_fast_item (const Launch & l, int item, int lane,
   const bool whole = (seg + 1) * kSpan <= l.luma.width * kBps &&
       (band + 1) * kRows <= l.luma.height;
   if (whole)
-    luma_fast < kBps, true > (l, item, lane, black, edges, sad);
+    luma_fast < kBps, true, kEdges > (l, item, lane, black, edges, sad);
   else
-    luma_fast < kBps, false > (l, item, lane, black, edges, sad);
+    luma_fast < kBps, false, kEdges > (l, item, lane, black, edges, sad);
 }
 
 /* Gray values of the lane's pixels of row @y (0 past the right edge). */
@@ -522,23 +523,26 @@ warp_sum (unsigned long long v)
 /* Work item @item of @l, for one warp: a luma item, or a SAD item of one
  * freeze plane.  kMode: the luma items' mode when the caller knows it
  * (only that path is compiled in, which keeps the registers the other
- * paths would hold), or kLumaNone for any, chosen at run time. */
-template <int kMode = kLumaNone>
+ * paths would hold), or kLumaNone for any, chosen at run time.  kEdges
+ * false: the caller knows that @l counts no edges (no structure), and the
+ * fast paths compile without them: no row below, no neighbours, fewer
+ * registers. */
+template <int kMode = kLumaNone, bool kEdges = true>
 __device__ __forceinline__ void
 run_item (const Launch & l, int item, int lane, unsigned long long &black,
     unsigned long long &edges, unsigned long long &sad)
 {
   if (item < l.luma_items) {
     if constexpr (kMode == kLumaFast)
-      luma_fast_item < 1 > (l, item, lane, black, edges, sad);
+      luma_fast_item < 1, kEdges > (l, item, lane, black, edges, sad);
     else if constexpr (kMode == kLumaFast16)
-      luma_fast_item < 2 > (l, item, lane, black, edges, sad);
+      luma_fast_item < 2, kEdges > (l, item, lane, black, edges, sad);
     else if constexpr (kMode == kLumaGeneric)
       luma_generic (l, item, lane, black, edges);
     else if (l.luma_mode == kLumaFast)
-      luma_fast_item < 1 > (l, item, lane, black, edges, sad);
+      luma_fast_item < 1, kEdges > (l, item, lane, black, edges, sad);
     else if (l.luma_mode == kLumaFast16)
-      luma_fast_item < 2 > (l, item, lane, black, edges, sad);
+      luma_fast_item < 2, kEdges > (l, item, lane, black, edges, sad);
     else
       luma_generic (l, item, lane, black, edges);
   } else {
@@ -593,11 +597,11 @@ add_totals (const Launch & l, unsigned long long black,
 
 /* The totals out of the accumulators, which are left at zero, into mapped
  * memory, for the last block's thread 0 once every other block's
- * additions are in; the caller writes the sequence number after them. */
+ * additions are in and ordered before it (by the caller's fence or
+ * ticket); the caller writes the sequence number after them. */
 __device__ __forceinline__ void
 read_out (const Launch & l)
 {
-  __threadfence ();
   const unsigned long long b = atomicExch (&l.accum->black, 0ull);
   const unsigned long long e = atomicExch (&l.accum->edges, 0ull);
   const unsigned long long s = atomicExch (&l.accum->sad, 0ull);
@@ -633,6 +637,7 @@ finish (const Launch & l, unsigned long long black, unsigned long long edges,
   if (!last || threadIdx.x != 0)
     return;
 
+  __threadfence ();
   read_out (l);
   /* The host may read the sums as soon as it sees the sequence number. */
   if constexpr (kSystemFence)
@@ -642,24 +647,26 @@ finish (const Launch & l, unsigned long long black, unsigned long long edges,
 
 /* A launch that ends with a metric's ticket (classical.cuh's content
  * kernel), called by every thread of every block before that ticket: the
- * block's counts into the accumulators, ordered before the ticket by
- * thread 0's fence, so that the metric's last block finds them all (and
- * reads them out with ReadOut).  The host reads them after waiting for
- * the launch: its end orders the candidate's stores, no fence needed. */
+ * block's counts into the accumulators, from thread 0, which then takes
+ * the ticket.  The ticket orders them: launch-sums.cuh's finish_packed
+ * takes it with acquire-release order for ReadOut, finish_ticket fences
+ * every thread before it and the last block after it; so the metric's
+ * last block finds them all and reads them out (ReadOut).  The host
+ * reads them after waiting for the launch: its end orders the
+ * candidate's stores, no fence needed. */
 __device__ __forceinline__ void
 add_before_ticket (const Launch & l, unsigned long long black,
     unsigned long long edges, unsigned long long sad)
 {
   block_totals (black, edges, sad);
-  if (threadIdx.x == 0) {
+  if (threadIdx.x == 0)
     add_totals (l, black, edges, sad);
-    __threadfence ();
-  }
 }
 
 /* launch-sums.cuh's last-block hook for such a launch. */
 struct ReadOut
 {
+  static constexpr bool kAcqRel = true;
   const Launch *l;
   __device__ void operator () () const
   {

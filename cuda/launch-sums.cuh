@@ -22,6 +22,7 @@
 #define SHARPNESS_LAUNCH_SUMS_CUH
 
 #include <cub/block/block_reduce.cuh>
+#include <cuda/atomic>
 
 #include "sharpness-cuda-private.h"
 
@@ -40,15 +41,23 @@ using BlockSum = cub::BlockReduce < unsigned long long, kBlockThreads >;
 
 /* What a launch's last block reads out besides its metric's sums: nothing,
  * or (classical.cuh's content kernel) the frame's content counts.  Called
- * by the last block's thread 0, after every other block's ticket. */
+ * by the last block's thread 0, after every other block's ticket.  A
+ * read-out with kAcqRel has counts that each block added before its
+ * ticket, and relies on the ticket to order them (finish_packed). */
 struct NoReadOut
 {
+  static constexpr bool kAcqRel = false;
   __device__ void operator () () const
   {
   }
 };
 
-/* One sum: the block's sum and its ticket in one atomic. */
+/* One sum: the block's sum and its ticket in one atomic.  With a read-out
+ * of counts the blocks added before their tickets, the atomic has
+ * acquire-release order: it orders a block's additions before its ticket,
+ * and the last block's read-out after every ticket before it (the
+ * tickets' read-modify-writes form one release sequence), without the
+ * sequentially consistent __threadfence either side. */
 template <class ReadOut>
 __device__ __forceinline__ void
 finish_packed (unsigned long long sum, SharpnessCudaAccum * accum,
@@ -60,8 +69,14 @@ finish_packed (unsigned long long sum, SharpnessCudaAccum * accum,
 
   sum = BlockSum (scratch).Sum (sum);   /* valid in thread 0 */
   if (threadIdx.x == 0) {
-    const unsigned long long before = atomicAdd (&accum->sum,
-        (sum << kTicketBits) | 1ull);
+    const unsigned long long add = (sum << kTicketBits) | 1ull;
+    unsigned long long before;
+    if constexpr (ReadOut::kAcqRel)
+      before = cuda::atomic_ref < unsigned long long,
+          cuda::thread_scope_device > (accum->sum).fetch_add (add,
+          cuda::memory_order_acq_rel);
+    else
+      before = atomicAdd (&accum->sum, add);
     if ((before & count_mask) == gridDim.x - 1) {
       /* Every other block has added: nothing touches @accum again. */
       accum->sum = 0;

@@ -130,9 +130,10 @@ struct SharpnessCuda
   /* The same for the extended kernels (tiles, batches), and their buffers. */
   int classical_ext_blocks_per_sm[SHARPNESS_METRIC_COUNT]
       [SHARPNESS_CUDA_CLASSICAL_VARIANTS];
-  /* The same for the kernels that also run content items (0: none). */
+  /* The same for the kernels that also run content items (0: none),
+   * without and with the edges. */
   int classical_content_blocks_per_sm[SHARPNESS_METRIC_COUNT]
-      [SHARPNESS_CUDA_CLASSICAL_VARIANTS];
+      [SHARPNESS_CUDA_CLASSICAL_VARIANTS][2];
   SharpnessCudaExt ext;
   SharpnessCudaBands bands;
   /* Content measurements (content.cu): made on first use. */

@@ -74,13 +74,20 @@ if [[ $skip != *" bench "* ]]; then
   run bench-cuda-kernels-content 300 "$build/tests/cuda/bench-cuda-kernels" \
       --content-pass-only
   # The element, 1080p: this build with content detection off (the work the
-  # old build does), on (the default), and the old build, on the same frames.
+  # old build does), black and freeze only (the overhead target), on (the
+  # default), and the old build, on the same frames.
   export GST_PLUGIN_PATH_1_0="$build/gst"
   run bench-new-detect-off 420 "$build/tests/bench/bench-sharpness" \
       --tiles "$build/tests/bench/tiles.bin" --resolutions 1080p \
       --metrics laplacian,tenengrad,blur-effect --cpu-seconds 0.3 \
       --element-props "detect=0" --csv "$out/bench-new-detect-off.csv" \
       --markdown "$out/bench-new-detect-off.md"
+  run bench-new-black-freeze 420 "$build/tests/bench/bench-sharpness" \
+      --tiles "$build/tests/bench/tiles.bin" --resolutions 1080p \
+      --metrics laplacian,tenengrad,blur-effect --cpu-seconds 0.3 \
+      --element-props "detect=black+freeze" \
+      --csv "$out/bench-new-black-freeze.csv" \
+      --markdown "$out/bench-new-black-freeze.md"
   run bench-new-default 420 "$build/tests/bench/bench-sharpness" \
       --tiles "$build/tests/bench/tiles.bin" --resolutions 1080p \
       --metrics laplacian,tenengrad,blur-effect --cpu-seconds 0.3 \

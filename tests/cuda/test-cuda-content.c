@@ -598,11 +598,12 @@ check_frame (const TestFormat * t, int w, int h, int pad, Fill fill,
 
   for (int k = 0; k < nl; k++) {
     const unsigned thr = levels[k].threshold, lev = levels[k].level;
-    /* Black and structure together, each alone, then freeze too. */
-    static const int modes[4][3] = { {1, 1, 0}, {1, 0, 0}, {0, 1, 0},
-    {1, 1, 1}
+    /* Black and structure together, each alone, then freeze with both,
+     * and with black alone (the fused kernels without the edges). */
+    static const int modes[5][3] = { {1, 1, 0}, {1, 0, 0}, {0, 1, 0},
+    {1, 1, 1}, {1, 0, 1}
     };
-    for (int m = 0; m < 4; m++) {
+    for (int m = 0; m < 5; m++) {
       if (k > 0 && m == 1 + (k % 2))
         continue;
       const SharpnessContentParams c = params_for (&a, thr, lev,
