@@ -957,8 +957,8 @@ struct Kernels
 };
 
 /* What the host needs of each variant's layout: chunk width and band
- * height for its grid, and the content luma mode its content kernel
- * compiles. */
+ * height for its grid, and the content luma mode its content kernels
+ * compile. */
 struct VariantShape
 {
   int pixels, band_rows, content_luma;
