@@ -670,12 +670,13 @@ classical_frame (const SharpnessPlane & plane, int segments, int items,
           item - items, lane, black, edges, sad);
   }
 
-  /* One ending for both: the content's counts go in before the metric's
-   * ticket, and the metric's last block reads them out. */
+  /* One ending for both: the content's counts ride along with the
+   * metric's ticket, each with a packed ticket of its own. */
   if constexpr (kContent) {
-    content::add_before_ticket (*cl, black, edges, sad);
+    content::Rider rider { cl };
+    rider.reduce (black, edges, sad);
     finish_launch < kHist, M == SHARPNESS_METRIC_VARIANCE > (sum, sum_sq,
-        hist, accum, result, seq, content::ReadOut { cl });
+        hist, accum, result, seq, rider);
   } else {
     finish_launch < kHist, M == SHARPNESS_METRIC_VARIANCE > (sum, sum_sq,
         hist, accum, result, seq);

@@ -412,6 +412,7 @@ sharpness_cuda_content_begin (SharpnessCuda * cuda,
 
   c->freeze = params->n_planes > 0;
   c->has_sad = c->freeze && c->have_reference;
+  l.has_sad = c->has_sad;
   if (c->freeze) {
     uint8_t *ref = half_of (c, c->ref_index);
     uint8_t *cand = half_of (c, c->ref_index ^ 1);

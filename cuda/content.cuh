@@ -22,14 +22,15 @@
  * Counts are integers, so the order in which blocks add them does not
  * matter; the last block (fence and ticket, as launch-sums.cuh) moves the
  * totals into mapped pinned memory with the launch's sequence number.  In
- * a classical kernel that runs the items, the metric's ticket is the only
- * one: its last block moves the content's totals out too.
+ * a classical kernel that runs the items, each count takes a packed ticket
+ * of its own beside the metric's (Rider), with no fence.
  */
 #ifndef SHARPNESS_CONTENT_CUH
 #define SHARPNESS_CONTENT_CUH
 
 #include <climits>
 
+#include "launch-sums.cuh"
 #include "sharpness-cuda-private.h"
 #include "sharpness-black-sample.h"
 #include "sharpness-structure.h"
@@ -107,6 +108,7 @@ struct Launch
   SadPlane fuse;
   SadPlane sad[4];
   int n_sad, bytes_per_sample;
+  int has_sad;                  /* the SAD planes have a reference */
   int items;
   Accum *accum;
   Result *result;
@@ -645,32 +647,84 @@ finish (const Launch & l, unsigned long long black, unsigned long long edges,
   *(volatile unsigned long long *) &l.result->seq = l.seq;
 }
 
-/* A launch that ends with a metric's ticket (classical.cuh's content
- * kernel), called by every thread of every block before that ticket: the
- * block's counts into the accumulators, from thread 0, which then takes
- * the ticket.  The ticket orders them: launch-sums.cuh's finish_packed
- * takes it with acquire-release order for ReadOut, finish_ticket fences
- * every thread before it and the last block after it; so the metric's
- * last block finds them all and reads them out (ReadOut).  The host
- * reads them after waiting for the launch: its end orders the
- * candidate's stores, no fence needed. */
-__device__ __forceinline__ void
-add_before_ticket (const Launch & l, unsigned long long black,
-    unsigned long long edges, unsigned long long sad)
+/* The counts of a launch that ends with a metric's ticket (classical.cuh's
+ * content kernel), as a launch-sums.cuh rider: each count the launch
+ * measures takes a packed ticket of its own, thread 0 of every block
+ * adding its block's share with the metric's ticket in flight, and the
+ * block that completes a count writes its total to mapped memory and
+ * leaves the accumulator at zero.  No fence orders them, nor the
+ * candidate's stores: the host reads them after waiting for the launch,
+ * whose end orders every store.  Counts stay below 2^(64 - kTicketBits):
+ * frames of at most 2^32 pixels (classical.cuh's limit), SADs of at most
+ * three samples a pixel below 2^16. */
+struct Rider
 {
-  block_totals (black, edges, sad);
-  if (threadIdx.x == 0)
-    add_totals (l, black, edges, sad);
-}
-
-/* launch-sums.cuh's last-block hook for such a launch. */
-struct ReadOut
-{
-  static constexpr bool kAcqRel = true;
   const Launch *l;
-  __device__ void operator () () const
+  unsigned long long count[3];  /* black, edges, SAD: the block's, thread 0 */
+  unsigned long long before[3];
+
+  static_assert (64 - kTicketBits >= 32 + 2 + 16,
+      "a frame's SAD fits a packed ticket");
+
+  /* Every thread of the block, once its items are done. */
+  __device__ __forceinline__ void
+  reduce (unsigned long long black, unsigned long long edges,
+      unsigned long long sad)
   {
-    read_out (*l);
+    block_totals (black, edges, sad);
+    count[0] = black;
+    count[1] = edges;
+    count[2] = sad;
+  }
+
+  __device__ __forceinline__ bool
+  measures (int k) const
+  {
+    return k == 0 ? l->black : k == 1 ? l->structure : l->has_sad;
+  }
+
+  __device__ __forceinline__ unsigned long long *
+  accum (int k) const
+  {
+    return k == 0 ? &l->accum->black : k == 1 ? &l->accum->edges :
+        &l->accum->sad;
+  }
+
+  __device__ __forceinline__ unsigned long long *
+  out (int k) const
+  {
+    return k == 0 ? &l->result->black : k == 1 ? &l->result->edges :
+        &l->result->sad;
+  }
+
+  __device__ __forceinline__ void
+  issue ()
+  {
+#pragma unroll
+    for (int k = 0; k < 3; k++)
+      if (measures (k))
+        before[k] = ticket_add (accum (k), count[k]);
+  }
+
+  __device__ __forceinline__ void
+  settle () const
+  {
+#pragma unroll
+    for (int k = 0; k < 3; k++)
+      if (measures (k) && ticket_last (before[k])) {
+        *accum (k) = 0;
+        *out (k) = ticket_total (before[k], count[k]);
+      }
+  }
+
+  /* The counts the launch does not measure read as zero. */
+  __device__ __forceinline__ void
+  done () const
+  {
+#pragma unroll
+    for (int k = 0; k < 3; k++)
+      if (!measures (k))
+        *out (k) = 0;
     l->result->seq = l->seq;
   }
 };
@@ -685,7 +739,7 @@ const sharpness_cuda::content::Launch *
 sharpness_cuda_content_prepared (SharpnessCuda * cuda);
 
 /* Tells the content state that a launch on the backend's stream took the
- * prepared items (and reads their counts out with content::ReadOut). */
+ * prepared items (and ends their counts with content::Rider). */
 void sharpness_cuda_content_taken (SharpnessCuda * cuda);
 
 #endif /* SHARPNESS_CONTENT_CUH */

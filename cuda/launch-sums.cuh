@@ -12,17 +12,18 @@
  * independent of the order in which blocks finish.
  *
  * A metric with one sum adds it and counts itself in a single atomicAdd of
- * (sum << kTicketBits) + 1: the block that reads a count of gridDim.x - 1
- * also reads every other block's sum, with no fence and no second atomic.
- * Variance (two sums), blur-effect (four) and entropy (256 bins) add with
- * plain atomics, then take a ticket after a fence, as in the CUDA samples'
- * threadFenceReduction.
+ * (sum << kTicketBits) + 1 (a packed ticket): the block that reads a count
+ * of gridDim.x - 1 also reads every other block's sum, with no fence and
+ * no second atomic.  Variance (two sums), blur-effect (four) and entropy
+ * (256 bins) add with plain atomics, then take a ticket after a fence, as
+ * in the CUDA samples' threadFenceReduction.  Counts that ride along with
+ * a metric's launch (a frame's content counts) take packed tickets of
+ * their own, in flight together with the metric's.
  */
 #ifndef SHARPNESS_LAUNCH_SUMS_CUH
 #define SHARPNESS_LAUNCH_SUMS_CUH
 
 #include <cub/block/block_reduce.cuh>
-#include <cuda/atomic>
 
 #include "sharpness-cuda-private.h"
 
@@ -39,61 +40,77 @@ constexpr int kMaxBlocks = (1 << kTicketBits) - 1;
 /* Integer sums: exact, whatever order CUB adds them in. */
 using BlockSum = cub::BlockReduce < unsigned long long, kBlockThreads >;
 
-/* What a launch's last block reads out besides its metric's sums: nothing,
- * or (classical.cuh's content kernel) the frame's content counts.  Called
- * by the last block's thread 0, after every other block's ticket.  A
- * read-out with kAcqRel has counts that each block added before its
- * ticket, and relies on the ticket to order them (finish_packed). */
-struct NoReadOut
+/* A packed ticket: block @v's share of a launch's count on @acc and its
+ * ticket in one atomic.  The value returned is the count and the tickets
+ * of the blocks before it: the block that finds gridDim.x - 1 of them
+ * holds the total (ticket_total) and is the last to touch @acc.  Counts
+ * below 2^(64 - kTicketBits). */
+__device__ __forceinline__ unsigned long long
+ticket_add (unsigned long long *acc, unsigned long long v)
 {
-  static constexpr bool kAcqRel = false;
-  __device__ void operator () () const
+  return atomicAdd (acc, (v << kTicketBits) | 1ull);
+}
+
+__device__ __forceinline__ bool
+ticket_last (unsigned long long before)
+{
+  return (before & ((1ull << kTicketBits) - 1)) == gridDim.x - 1;
+}
+
+__device__ __forceinline__ unsigned long long
+ticket_total (unsigned long long before, unsigned long long v)
+{
+  return (before >> kTicketBits) + v;
+}
+
+/* What a launch ends besides its metric's sums: nothing, or counts that
+ * ride along (classical.cuh's content kernel: the frame's content counts,
+ * content::Rider).  Thread 0 of every block calls issue() just before it
+ * takes the metric's ticket and settle() just after, so that the rider's
+ * atomics are in flight with the ticket's; the last block's thread 0 calls
+ * done() before it writes the sequence number. */
+struct NoRider
+{
+  __device__ void issue ()
+  {
+  }
+  __device__ void settle () const
+  {
+  }
+  __device__ void done () const
   {
   }
 };
 
-/* One sum: the block's sum and its ticket in one atomic.  With a read-out
- * of counts the blocks added before their tickets, the atomic has
- * acquire-release order: it orders a block's additions before its ticket,
- * and the last block's read-out after every ticket before it (the
- * tickets' read-modify-writes form one release sequence), without the
- * sequentially consistent __threadfence either side. */
-template <class ReadOut>
+/* One sum: the block's sum and its ticket in one atomic. */
+template <class Rider>
 __device__ __forceinline__ void
 finish_packed (unsigned long long sum, SharpnessCudaAccum * accum,
-    SharpnessCudaResult * result, unsigned long long seq,
-    const ReadOut & also)
+    SharpnessCudaResult * result, unsigned long long seq, Rider & rider)
 {
   __shared__ typename BlockSum::TempStorage scratch;
-  const unsigned long long count_mask = (1ull << kTicketBits) - 1;
 
   sum = BlockSum (scratch).Sum (sum);   /* valid in thread 0 */
   if (threadIdx.x == 0) {
-    const unsigned long long add = (sum << kTicketBits) | 1ull;
-    unsigned long long before;
-    if constexpr (ReadOut::kAcqRel)
-      before = cuda::atomic_ref < unsigned long long,
-          cuda::thread_scope_device > (accum->sum).fetch_add (add,
-          cuda::memory_order_acq_rel);
-    else
-      before = atomicAdd (&accum->sum, add);
-    if ((before & count_mask) == gridDim.x - 1) {
+    rider.issue ();
+    const unsigned long long before = ticket_add (&accum->sum, sum);
+    rider.settle ();
+    if (ticket_last (before)) {
       /* Every other block has added: nothing touches @accum again. */
       accum->sum = 0;
-      result->sum = (before >> kTicketBits) + sum;
-      also ();
+      result->sum = ticket_total (before, sum);
+      rider.done ();
       result->seq = seq;
     }
   }
 }
 
 /* Two sums (kHist false) or the block's shared histogram @hist. */
-template <bool kHist, class ReadOut>
+template <bool kHist, class Rider>
 __device__ __forceinline__ void
 finish_ticket (unsigned long long sum, unsigned long long sum_sq,
     const unsigned *hist, SharpnessCudaAccum * accum,
-    SharpnessCudaResult * result, unsigned long long seq,
-    const ReadOut & also)
+    SharpnessCudaResult * result, unsigned long long seq, Rider & rider)
 {
   __shared__ typename BlockSum::TempStorage scratch[2];
   __shared__ bool last;
@@ -117,8 +134,11 @@ finish_ticket (unsigned long long sum, unsigned long long sum_sq,
   /* This block's additions are visible device-wide before its ticket. */
   __threadfence ();
   __syncthreads ();
-  if (tid == 0)
+  if (tid == 0) {
+    rider.issue ();
     last = atomicAdd (&accum->blocks_done, 1u) == gridDim.x - 1;
+    rider.settle ();
+  }
   __syncthreads ();
   if (!last)
     return;
@@ -134,7 +154,7 @@ finish_ticket (unsigned long long sum, unsigned long long sum_sq,
   }
   if (tid == 0) {
     accum->blocks_done = 0;
-    also ();
+    rider.done ();
     result->seq = seq;
   }
 }
@@ -174,19 +194,19 @@ finish_four (const unsigned long long (&s)[4], SharpnessCudaAccum * accum,
 }
 
 /* Called by every thread of every block once its share is done: @sum and,
- * with kSumSq, @sum_sq; with kHist the block's shared histogram @hist.
- * The last block also calls @also before it writes the sequence number. */
-template <bool kHist, bool kSumSq, class ReadOut = NoReadOut>
+ * with kSumSq, @sum_sq; with kHist the block's shared histogram @hist;
+ * and @rider's counts. */
+template <bool kHist, bool kSumSq, class Rider = NoRider>
 __device__ __forceinline__ void
 finish_launch (unsigned long long sum, unsigned long long sum_sq,
     const unsigned *hist, SharpnessCudaAccum * accum,
     SharpnessCudaResult * result, unsigned long long seq,
-    const ReadOut & also = ReadOut ())
+    Rider rider = Rider ())
 {
   if constexpr (kHist || kSumSq)
-    finish_ticket < kHist > (sum, sum_sq, hist, accum, result, seq, also);
+    finish_ticket < kHist > (sum, sum_sq, hist, accum, result, seq, rider);
   else
-    finish_packed (sum, accum, result, seq, also);
+    finish_packed (sum, accum, result, seq, rider);
 }
 
 /* Moves @n values of @acc to @out and zeroes @acc, for the last block of
@@ -306,7 +326,6 @@ finish_ext_packed (unsigned long long sum, unsigned long long *packed,
   __shared__ typename BlockSum::TempStorage scratch;
   __shared__ bool last;
   __shared__ unsigned long long total;
-  const unsigned long long count_mask = (1ull << kTicketBits) - 1;
   const int tid = threadIdx.x;
 
   /* Each thread's tile atomics are visible device-wide before the
@@ -314,13 +333,12 @@ finish_ext_packed (unsigned long long sum, unsigned long long *packed,
   __threadfence ();
   sum = BlockSum (scratch).Sum (sum);   /* valid in thread 0 */
   if (tid == 0) {
-    const unsigned long long before = atomicAdd (packed,
-        (sum << kTicketBits) | 1ull);
-    last = (before & count_mask) == gridDim.x - 1;
+    const unsigned long long before = ticket_add (packed, sum);
+    last = ticket_last (before);
     if (last) {
       /* Every other block has added: nothing touches @packed again. */
       *packed = 0;
-      total = (before >> kTicketBits) + sum;
+      total = ticket_total (before, sum);
     }
   }
   __syncthreads ();
