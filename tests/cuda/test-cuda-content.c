@@ -25,9 +25,10 @@
  * reference, launched beside a laplacian on the backend's stream (whose
  * sums must stay the CPU's), in order, and in the launch of a classical
  * metric's score (FUSED: laplacian, variance, entropy or tenengrad by
- * turns, their sums the CPU's too; without the edges the metric's bands do
- * the luma; without a score, _end's own launch).  Then sequences of frames with
- * keep, drop and nothing between them, mixing memories, sizes and orders.
+ * turns, their sums the CPU's too; without a score, _end's own launch).
+ * Then sequences of frames with keep, drop and nothing between them,
+ * mixing memories, sizes, orders, and black + freeze with and without the
+ * edges.
  *
  * Usage: test-cuda-content [--quick] [--seed N]
  * Exits 77 ("skipped: no CUDA device") without a CUDA device.
@@ -616,7 +617,8 @@ check_frame (const TestFormat * t, int w, int h, int pad, Fill fill,
         SharpnessContentSums got;
         SharpnessStatus st;
 
-        /* With a metric, black + freeze (m 4) runs in its bands. */
+        /* Black + freeze (m 4) under a metric too: the fused kernel
+         * without the edges writes the candidate b is compared with. */
         sharpness_cuda_content_reference (cuda, 0);
         st = measure (&pa[mem], &a, &c, variant + k + m + mem,
             (k == 0 && m == 0) || m == 4, &got);
@@ -694,8 +696,8 @@ check_sequence (const TestFormat * t, int w, int h, int steps)
     const int other = s == steps / 2 || s == steps / 2 + 3;
     HostFrame *f = other ? &pool[4] : &pool[frame_rng_next (&rng) % 4];
     const int mem = (int) (frame_rng_next (&rng) % MEM_COUNT);
-    /* Without the edges every other step: a metric's bands then copy
-     * the luma into the candidate that later steps compare with. */
+    /* Without the edges every other step: the fused kernel without them
+     * then writes the candidate that later steps compare with. */
     const SharpnessContentParams c = params_for (f, 37, 8, 1, s % 2, 1);
     SharpnessContentSums got, want;
     PlacedFrame pf;
