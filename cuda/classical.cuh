@@ -701,9 +701,9 @@ static_assert (content::kThreads == kBlockThreads,
  * one ending (SHARPNESS_CONTENT_FUSED), with or without the edges (flat
  * detection), at least kMinBlocks blocks a multiprocessor.  Without the
  * edges a luma item holds its rows and the reference's, no row below and
- * no neighbours: three blocks fit, and a 1080p frame's metric bands
- * and content items all start in the first wave.  With them an item holds more, and at three blocks
- * ptxas spills; two blocks it is. */
+ * no neighbours: three blocks fit, and a 1080p frame's metric bands and
+ * content items all start in the first wave.  With them an item holds
+ * more, and at three blocks ptxas spills: two blocks it is. */
 template <SharpnessMetric M, class L, bool kEdges, int kMinBlocks>
 __global__ void __launch_bounds__ (kBlockThreads, kMinBlocks)
 classical_content_kernel (const __grid_constant__ SharpnessPlane plane,

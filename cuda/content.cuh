@@ -598,9 +598,9 @@ add_totals (const Launch & l, unsigned long long black,
 }
 
 /* The totals out of the accumulators, which are left at zero, into mapped
- * memory, for the last block's thread 0 once every other block's
- * additions are in and ordered before it (by the caller's fence or
- * ticket); the caller writes the sequence number after them. */
+ * memory, for the last block's thread 0 of the content kernel once every
+ * other block's additions are in and fenced before it (finish); the
+ * caller writes the sequence number after them. */
 __device__ __forceinline__ void
 read_out (const Launch & l)
 {
