@@ -93,6 +93,19 @@ if [[ $skip != *" bench "* ]]; then
       --metrics laplacian,tenengrad,blur-effect --cpu-seconds 0.3 \
       --csv "$out/bench-new-default.csv" \
       --markdown "$out/bench-new-default.md"
+  # The overhead target resolved against run-to-run noise: black + freeze
+  # switched on and off within one pipeline, every classical metric; and
+  # at kernel level for each of them.
+  run bench-alternate-black-freeze 300 "$build/tests/bench/bench-sharpness" \
+      --tiles "$build/tests/bench/tiles.bin" \
+      --alternate detect=0,black+freeze \
+      --csv "$out/bench-alternate-black-freeze.csv" \
+      --markdown "$out/bench-alternate-black-freeze.md"
+  for m in variance roberts tenengrad laplacian smd smd2 maxmin entropy; do
+    run "bench-cuda-kernels-content-$m" 120 \
+        "$build/tests/cuda/bench-cuda-kernels" --content-pass-only \
+        --content-metric "$m" --content-nv12-only
+  done
   if [ -n "$old" ]; then
     export GST_PLUGIN_PATH_1_0="$old/gst"
     run bench-old 420 "$old/tests/bench/bench-sharpness" \

@@ -53,6 +53,21 @@
  *   case again with SHARPNESS_CUDA_NO_SERVICE=1 (each element on its own
  *   stream, the path before the scoring service).
  *
+ * One property's cost, resolved against run-to-run noise:
+ *
+ *   bench-sharpness --alternate PROP=A,B [--alternate-rounds R]
+ *       [--alternate-frames K] [--resolutions ...] [--metrics nick,...]
+ *       [--element-props ...] [--csv FILE] [--markdown FILE]
+ *
+ *   runs, for each metric (default: the classical ones), one pipeline
+ *   "appsrc ! cudasharpness ! fakesink" on the ring in CUDA memory and
+ *   switches PROP between A and B in R rounds (ABBA order) of one
+ *   segment each: K frames measured after a few left out, nothing in
+ *   flight at a switch.  Both settings then share the process, the
+ *   pipeline, its threads and the machine's state of the moment, which
+ *   separate runs do not (they differ by up to a fifth).  Reported: each
+ *   setting's median over its frames, and B over A per round.
+ *
  * Needs the plugin on GST_PLUGIN_PATH and a CUDA device.
  */
 #include <dlfcn.h>
@@ -160,6 +175,9 @@ typedef struct
   gboolean compare_no_service;
   /* Extra cudasharpness properties ("tiles=8x4 pooling=top-percent"). */
   gchar *element_props;
+  /* --alternate mode: the property and its two values (NULL: off). */
+  gchar *alt_prop, *alt_values[2];
+  guint alt_rounds, alt_frames;
 } Options;
 
 /* Natural picture tiles: Y then Cb, Cr (I420) of size x size pixels. */
@@ -581,6 +599,41 @@ out:
   return bufs;
 }
 
+/* "appsrc name=src ! @element_desc ! fakesink" on the benchmark's CUDA
+ * context (no per-run setup), the element named "el" timed into @t by
+ * pad probes: the pipeline, its source, element and bus. */
+static GstElement *
+timed_pipeline_new (const gchar * caps, const gchar * element_desc,
+    Timing * t, GstElement ** src, GstElement ** el, GstBus ** bus)
+{
+  GstElement *pipeline;
+  GstContext *context;
+  GstPad *pad;
+  GError *err = NULL;
+  gchar *desc = g_strdup_printf ("appsrc name=src format=time block=true "
+      "max-buffers=2 max-bytes=0 caps=\"%s\" ! %s ! fakesink sync=false "
+      "async=false", caps, element_desc);
+
+  pipeline = gst_parse_launch (desc, &err);
+  g_free (desc);
+  if (!pipeline)
+    g_error ("cannot build the pipeline: %s", err->message);
+  context = gst_context_new_cuda_context (cuda_ctx);
+  gst_element_set_context (pipeline, context);
+  gst_context_unref (context);
+
+  *src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  *el = gst_bin_get_by_name (GST_BIN (pipeline), "el");
+  pad = gst_element_get_static_pad (*el, "sink");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, on_sink_buffer, t, NULL);
+  gst_object_unref (pad);
+  pad = gst_element_get_static_pad (*el, "src");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, on_src_buffer, t, NULL);
+  gst_object_unref (pad);
+  *bus = gst_element_get_bus (pipeline);
+  return pipeline;
+}
+
 /* Runs "appsrc ! @element_desc ! fakesink", pushing shallow copies of the
  * ring (writable buffers, as in a real pipeline) round-robin, and times the
  * element named "el".  @ring_bufs NULL: acquire the ring from the pinned
@@ -591,43 +644,19 @@ run_element (const Ring * ring, GstBuffer ** ring_bufs, const gchar * caps,
     guint min_samples, Result * r)
 {
   GstElement *pipeline, *src, *el;
-  GstPad *sinkpad, *srcpad;
   GstBus *bus;
-  GstContext *context;
   GstBuffer **pinned = NULL;
   GstBufferPool *pinned_pool = NULL;
-  GError *err = NULL;
   Timing t = { 0, };
-  gchar *desc, *first_warning = NULL;
+  gchar *first_warning = NULL;
   guint warnings = 0, pushed = 0, in_flight;
   guint64 start;
   gboolean ok = TRUE;
 
-  desc = g_strdup_printf ("appsrc name=src format=time block=true "
-      "max-buffers=2 max-bytes=0 caps=\"%s\" ! %s ! fakesink sync=false "
-      "async=false", caps, element_desc);
-  pipeline = gst_parse_launch (desc, &err);
-  g_free (desc);
-  if (!pipeline)
-    g_error ("cannot build the pipeline: %s", err->message);
-
-  /* Every run shares the benchmark's context (no per-run setup). */
-  context = gst_context_new_cuda_context (cuda_ctx);
-  gst_element_set_context (pipeline, context);
-  gst_context_unref (context);
-
-  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
-  el = gst_bin_get_by_name (GST_BIN (pipeline), "el");
   t.warmup = warmup;
   t.cap = opt.max_frames;
   t.samples = g_new (guint64, t.cap);
-  sinkpad = gst_element_get_static_pad (el, "sink");
-  srcpad = gst_element_get_static_pad (el, "src");
-  gst_pad_add_probe (sinkpad, GST_PAD_PROBE_TYPE_BUFFER, on_sink_buffer, &t,
-      NULL);
-  gst_pad_add_probe (srcpad, GST_PAD_PROBE_TYPE_BUFFER, on_src_buffer, &t,
-      NULL);
-  bus = gst_element_get_bus (pipeline);
+  pipeline = timed_pipeline_new (caps, element_desc, &t, &src, &el, &bus);
 
   if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
       GST_STATE_CHANGE_FAILURE) {
@@ -731,8 +760,6 @@ done:
   }
   g_free (first_warning);
   g_free (t.samples);
-  gst_object_unref (sinkpad);
-  gst_object_unref (srcpad);
   gst_object_unref (bus);
   gst_object_unref (src);
   gst_object_unref (el);
@@ -1324,6 +1351,250 @@ run_streams_mode (const Tiles * tiles, const SharpnessMetric * metrics,
   return all_ok;
 }
 
+/* ---- Alternating settings (--alternate) -------------------------------- */
+
+/* Frames left out after each change of setting (what the element sets up
+ * for the new one: a freeze reference, say), and frames before the first
+ * round (the pipeline's start, the first frame's setup). */
+#define ALT_WARMUP 16
+#define ALT_SETTLE 64
+/* A segment that has not come through in this long failed. */
+#define ALT_SEGMENT_TIMEOUT (60 * GST_SECOND)
+
+/* One metric's alternating run: for each setting the median (and p10,
+ * p90) over all its measured frames; over the rounds, the ratio of the
+ * second setting's segment median to the first's (median, p10, p90). */
+typedef struct
+{
+  Result setting[2];
+  gdouble ratio_median, ratio_p10, ratio_p90;
+  gboolean failed;
+  gchar note[160];
+} AltResult;
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* The two values of --alternate as GValues of the property's type;
+ * FALSE with a message when the property or a value is unknown. */
+static gboolean
+alt_values (GValue values[2])
+{
+  GstElement *el = gst_element_factory_make ("cudasharpness", NULL);
+  GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (el),
+      opt.alt_prop);
+  gboolean ok = ps != NULL;
+  guint i;
+
+  if (!ps)
+    g_printerr ("--alternate: cudasharpness has no property \"%s\"\n",
+        opt.alt_prop);
+  for (i = 0; i < 2 && ok; i++) {
+    g_value_init (&values[i], ps->value_type);
+    ok = gst_value_deserialize (&values[i], opt.alt_values[i]);
+    if (!ok)
+      g_printerr ("--alternate: \"%s\" is not a value of %s\n",
+          opt.alt_values[i], opt.alt_prop);
+  }
+  gst_object_unref (el);
+  return ok;
+}
+
+/* Pushes @frames more frames of the ring (three in flight) and waits
+ * until all have left the element.  FALSE on an error or a timeout. */
+static gboolean
+alt_push (GstElement * src, GstBus * bus, Timing * t, GstBuffer ** ring_bufs,
+    guint ring_n, guint * pushed, guint frames, guint * warnings,
+    gchar ** first_warning)
+{
+  const guint target = *pushed + frames;
+  const guint64 deadline = now_ns () + ALT_SEGMENT_TIMEOUT;
+
+  while ((guint) g_atomic_int_get (&t->seen) < target) {
+    guint seen = g_atomic_int_get (&t->seen);
+
+    if (!drain_bus (bus, warnings, first_warning) || now_ns () > deadline)
+      return FALSE;
+    if (*pushed < target && *pushed - seen < 3) {
+      if (gst_app_src_push_buffer (GST_APP_SRC (src),
+              gst_buffer_copy (ring_bufs[*pushed % ring_n])) != GST_FLOW_OK)
+        return FALSE;
+      (*pushed)++;
+    } else {
+      g_usleep (20);
+    }
+  }
+  return TRUE;
+}
+
+/* "appsrc ! @element_desc ! fakesink" on the ring in CUDA memory, the
+ * element's property switched between the two values of --alternate:
+ * rounds of one segment each (ABBA order, so that a drift weighs on both
+ * alike), a segment being ALT_WARMUP frames left out then
+ * --alternate-frames measured, with nothing in flight at the switch. */
+static void
+run_alternating (const Ring * ring, GstBuffer ** ring_bufs, const gchar * caps,
+    const gchar * element_desc, const GValue values[2], AltResult * res)
+{
+  const guint rounds = opt.alt_rounds, frames = opt.alt_frames;
+  GstElement *pipeline, *src, *el;
+  GstBus *bus;
+  Timing t = { 0, };
+  gchar *first_warning = NULL;
+  guint warnings = 0, pushed = 0, r, k, n_all[2] = { 0, 0 };
+  guint64 *all[2];
+  gdouble *ratios = g_new (gdouble, rounds);
+  gboolean ok;
+
+  memset (res, 0, sizeof (*res));
+  t.samples = g_new (guint64, frames);
+  all[0] = g_new (guint64, (gsize) rounds * frames);
+  all[1] = g_new (guint64, (gsize) rounds * frames);
+  pipeline = timed_pipeline_new (caps, element_desc, &t, &src, &el, &bus);
+
+  g_object_set_property (G_OBJECT (el), opt.alt_prop, &values[0]);
+  t.warmup = G_MAXUINT;
+  ok = gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE && alt_push (src, bus, &t, ring_bufs, ring->n,
+      &pushed, ALT_SETTLE, &warnings, &first_warning);
+
+  for (r = 0; r < rounds && ok; r++) {
+    guint64 median[2];
+
+    for (k = 0; k < 2 && ok; k++) {
+      const guint s = r % 2 ? 1 - k : k;
+      Result seg;
+
+      /* Nothing in flight: the streaming thread is idle. */
+      g_object_set_property (G_OBJECT (el), opt.alt_prop, &values[s]);
+      t.warmup = pushed + ALT_WARMUP;
+      t.cap = frames;
+      g_atomic_int_set (&t.n, 0);
+      ok = alt_push (src, bus, &t, ring_bufs, ring->n, &pushed,
+          ALT_WARMUP + frames, &warnings, &first_warning);
+      if (!ok)
+        break;
+      memcpy (all[s] + n_all[s], t.samples, frames * sizeof (guint64));
+      n_all[s] += frames;
+      result_from_samples (&seg, t.samples, frames);
+      median[s] = seg.median;
+    }
+    if (ok)
+      ratios[r] = (gdouble) median[1] / MAX (median[0], 1);
+  }
+
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  ok = drain_bus (bus, &warnings, &first_warning) && ok;
+  if (!ok || warnings) {
+    res->failed = TRUE;
+    g_snprintf (res->note, sizeof (res->note), "%s%s%s", !ok ?
+        "pipeline error or timeout" : "warnings",
+        first_warning ? ": " : "", first_warning ? first_warning : "");
+  } else {
+    result_from_samples (&res->setting[0], all[0], n_all[0]);
+    result_from_samples (&res->setting[1], all[1], n_all[1]);
+    qsort (ratios, rounds, sizeof (gdouble), cmp_double);
+    res->ratio_median = rounds % 2 ? ratios[rounds / 2] :
+        (ratios[rounds / 2 - 1] + ratios[rounds / 2]) / 2;
+    res->ratio_p10 = ratios[rounds / 10];
+    res->ratio_p90 = ratios[rounds - 1 - rounds / 10];
+  }
+
+  g_free (first_warning);
+  g_free (t.samples);
+  g_free (all[0]);
+  g_free (all[1]);
+  g_free (ratios);
+  gst_object_unref (bus);
+  gst_object_unref (src);
+  gst_object_unref (el);
+  gst_object_unref (pipeline);
+}
+
+/* The --alternate mode, 1080p unless --resolutions says otherwise, with
+ * the two @values of the property: one table of each metric's two
+ * settings, in the CSV and the markdown. */
+static gboolean
+run_alternate_mode (const Tiles * tiles, const SharpnessMetric * metrics,
+    guint n_metrics, const GValue values[2])
+{
+  gboolean all_ok = TRUE;
+  guint r, m;
+
+  fprintf (csv, "resolution,metric,setting,frames,median_ns,p10_ns,p90_ns,"
+      "round_ratio_median,round_ratio_p10,round_ratio_p90,note\n");
+  for (r = 0; r < G_N_ELEMENTS (all_resolutions); r++) {
+    const Resolution *res = &all_resolutions[r];
+    guint64 sum[2] = { 0, 0 };
+    GstBuffer **cuda_bufs;
+    gchar *caps;
+    Ring ring;
+
+    if (!g_strv_contains ((const gchar * const *) opt.resolutions, res->name))
+      continue;
+    ring_init (&ring, tiles, res);
+    cuda_bufs = make_cuda_buffers (&ring);
+    caps = g_strdup_printf ("video/x-raw(memory:CUDAMemory),format=NV12,"
+        "width=%d,height=%d,framerate=30/1", res->width, res->height);
+    g_string_append_printf (markdown, "\n### %s NV12 in CUDA memory, %s=%s "
+        "against %s=%s\n\nOne pipeline a metric, the property switched "
+        "between segments of %u measured frames (after %u left out), %u "
+        "rounds in ABBA order. Times: medians in us over every measured "
+        "frame of a setting. Per round: the second setting's segment median "
+        "over the first's.\n\n| metric | %s=%s | %s=%s | ratio of medians "
+        "| per round: median (p10-p90) |\n|---|---:|---:|---:|---|\n",
+        res->name, opt.alt_prop, opt.alt_values[1], opt.alt_prop,
+        opt.alt_values[0], opt.alt_frames, ALT_WARMUP, opt.alt_rounds,
+        opt.alt_prop, opt.alt_values[0], opt.alt_prop, opt.alt_values[1]);
+
+    for (m = 0; m < n_metrics; m++) {
+      const gchar *nick = sharpness_metric_info[metrics[m]].nick;
+      gchar *desc = g_strdup_printf ("cudasharpness name=el backend=cuda "
+          "metric=%s %s", nick, opt.element_props);
+      AltResult a;
+      guint s;
+
+      g_printerr ("%s %s: %s=%s against %s\n", res->name, nick, opt.alt_prop,
+          opt.alt_values[1], opt.alt_values[0]);
+      run_alternating (&ring, cuda_bufs, caps, desc, values, &a);
+      g_free (desc);
+      if (a.failed) {
+        all_ok = FALSE;
+        fprintf (csv, "%s,%s,,0,,,,,,,\"%s\"\n", res->name, nick, a.note);
+        g_string_append_printf (markdown, "| %s | n/a | n/a | n/a | %s |\n",
+            nick, a.note);
+        continue;
+      }
+      for (s = 0; s < 2; s++) {
+        fprintf (csv, "%s,%s,%s=%s,%u,%" G_GUINT64_FORMAT ",%"
+            G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%.4f,%.4f,%.4f,\n",
+            res->name, nick, opt.alt_prop, opt.alt_values[s],
+            a.setting[s].frames, a.setting[s].median, a.setting[s].p10,
+            a.setting[s].p90, a.ratio_median, a.ratio_p10, a.ratio_p90);
+        sum[s] += a.setting[s].median;
+      }
+      fflush (csv);
+      g_string_append_printf (markdown, "| %s | %.2f | %.2f | %.3f | %.3f "
+          "(%.3f-%.3f) |\n", nick, a.setting[0].median / 1000.0,
+          a.setting[1].median / 1000.0, (gdouble) a.setting[1].median /
+          a.setting[0].median, a.ratio_median, a.ratio_p10, a.ratio_p90);
+    }
+    if (sum[0] > 0)
+      g_string_append_printf (markdown, "| all, sum of medians | %.2f | %.2f "
+          "| %.3f | |\n", sum[0] / 1000.0, sum[1] / 1000.0,
+          (gdouble) sum[1] / sum[0]);
+    free_buffers (cuda_bufs, ring.n);
+    g_free (caps);
+    ring_clear (&ring);
+  }
+  return all_ok;
+}
+
 /* ---- Output ------------------------------------------------------------ */
 
 static void
@@ -1434,6 +1705,7 @@ static gboolean
 parse_options (int *argc, char ***argv)
 {
   gchar *resolutions = NULL, *metrics = NULL, *streams = NULL;
+  gchar *alternate = NULL;
   GOptionEntry entries[] = {
     {"tiles", 0, 0, G_OPTION_ARG_FILENAME, &opt.tiles_path,
         "Natural tiles from export-tiles.py", "FILE"},
@@ -1470,6 +1742,13 @@ parse_options (int *argc, char ***argv)
     {"element-props", 0, 0, G_OPTION_ARG_STRING, &opt.element_props,
         "Extra cudasharpness properties for every element run, e.g. "
           "\"tiles=8x4\"", "PROPS"},
+    {"alternate", 0, 0, G_OPTION_ARG_STRING, &alternate,
+          "Alternating mode: switch a cudasharpness property between two "
+          "values, e.g. detect=0,black+freeze", "PROP=A,B"},
+    {"alternate-rounds", 0, 0, G_OPTION_ARG_INT, &opt.alt_rounds,
+        "Alternating mode: rounds (default 40)", "R"},
+    {"alternate-frames", 0, 0, G_OPTION_ARG_INT, &opt.alt_frames,
+        "Alternating mode: measured frames a segment (default 300)", "K"},
     {"compare-no-service", 0, 0, G_OPTION_ARG_NONE, &opt.compare_no_service,
           "Streams mode: run each case again with SHARPNESS_CUDA_NO_SERVICE=1",
         NULL},
@@ -1487,6 +1766,8 @@ parse_options (int *argc, char ***argv)
   opt.streams_warmup = 0.5;
   opt.streams_grace = 20.0;
   opt.streams_ring = 4;
+  opt.alt_rounds = 40;
+  opt.alt_frames = 300;
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_add_group (ctx, gst_init_get_option_group ());
   ok = g_option_context_parse (ctx, argc, argv, &err);
@@ -1501,7 +1782,30 @@ parse_options (int *argc, char ***argv)
     opt.element_props = g_strdup ("");
   if (!opt.csv_path)
     opt.csv_path = g_strdup (streams ? "bench-sharpness-streams.csv" :
-        "bench-sharpness.csv");
+        alternate ? "bench-sharpness-alternate.csv" : "bench-sharpness.csv");
+  if (alternate && streams) {
+    g_printerr ("--alternate and --streams are separate modes\n");
+    ok = FALSE;
+  } else if (alternate) {
+    gchar **kv = g_strsplit (alternate, "=", 2);
+    gchar **ab = kv[0] && kv[1] ? g_strsplit (kv[1], ",", -1) : NULL;
+
+    if (!ab || !*kv[0] || g_strv_length (ab) != 2) {
+      g_printerr ("bad --alternate \"%s\" (PROP=A,B)\n", alternate);
+      ok = FALSE;
+    } else {
+      opt.alt_prop = g_strdup (kv[0]);
+      opt.alt_values[0] = g_strdup (ab[0]);
+      opt.alt_values[1] = g_strdup (ab[1]);
+    }
+    g_strfreev (ab);
+    g_strfreev (kv);
+    if (!resolutions)
+      resolutions = g_strdup ("1080p");
+    if (!metrics)
+      metrics = g_strdup ("variance,roberts,tenengrad,laplacian,smd,smd2,"
+          "maxmin,entropy");
+  }
   opt.resolutions = g_strsplit (resolutions ? resolutions :
       "720p,1080p,4K,8K", ",", -1);
   /* The streams mode's own default: a cheap, a mid and a heavy metric. */
@@ -1530,7 +1834,9 @@ parse_options (int *argc, char ***argv)
   g_free (resolutions);
   g_free (metrics);
   g_free (streams);
-  return ok && opt.max_frames > 0 && opt.seconds > 0 && opt.cpu_seconds > 0
+  g_free (alternate);
+  return ok && opt.alt_rounds > 0 && opt.alt_frames > 0 &&
+      opt.max_frames > 0 && opt.seconds > 0 && opt.cpu_seconds > 0
       && opt.cpu_frame_limit > 0 && opt.streams_seconds > 0 &&
       opt.streams_warmup >= 0 && opt.streams_grace > 0 &&
       opt.streams_ring > 0;
@@ -1548,6 +1854,7 @@ main (int argc, char **argv)
   char device_name[128] = "";
   gchar *date;
   GDateTime *now;
+  GValue alt[2] = { G_VALUE_INIT, G_VALUE_INIT };
 
   if (!parse_options (&argc, &argv))
     return 2;
@@ -1587,8 +1894,10 @@ main (int argc, char **argv)
     g_printerr ("cudasharpness not found: set GST_PLUGIN_PATH\n");
     return 2;
   }
+  if (opt.alt_prop && !alt_values (alt))
+    return 2;
 
-  if (opt.n_streams) {
+  if (opt.n_streams || opt.alt_prop) {
     gboolean complete;
 
     csv = fopen (opt.csv_path, "w");
@@ -1603,7 +1912,11 @@ main (int argc, char **argv)
     g_string_append_printf (markdown, "Device: %s; %s; natural frames from "
         "%d photograph tiles.\n", device_name, date, tiles.count);
     g_free (date);
-    complete = run_streams_mode (&tiles, metrics, n_metrics);
+    complete = opt.n_streams ? run_streams_mode (&tiles, metrics, n_metrics) :
+        run_alternate_mode (&tiles, metrics, n_metrics, alt);
+    for (guint i = 0; i < G_N_ELEMENTS (alt); i++)
+      if (G_IS_VALUE (&alt[i]))
+        g_value_unset (&alt[i]);
     fclose (csv);
     g_print ("%s", markdown->str);
     if (opt.markdown_path &&
@@ -1612,7 +1925,7 @@ main (int argc, char **argv)
     g_string_free (markdown, TRUE);
     g_free (tiles.data);
     gst_object_unref (cuda_ctx);
-    /* 1: a case lost frames or did not drain in time. */
+    /* 1: a case lost frames, did not drain in time or failed. */
     return complete ? 0 : 1;
   }
 

@@ -8,6 +8,8 @@
  * Usage: bench-cuda-kernels [--frames N] [--warmup N] [--layout NAME]...
  *                           [--no-host] [--content-only]
  *                           [--tiles | --tiles-only]
+ *                           [--content-pass | --content-pass-only]
+ *                           [--content-metric NICK] [--content-nv12-only]
  * Device-memory frames rotate over buffers three times the size of the L2
  * cache, so that every frame comes from DRAM; the "hot" rows repeat one
  * frame.  Each row gives the median and 99th percentile of the wall time
@@ -35,6 +37,8 @@
  * NV12 and P010; UYVY's luma has no such kernel, so its row is the
  * content launched alone after the metric).  Every frame is kept as the reference, so every frame compares.
  * "# overhead" lines: each pass's wall p50 over the metric alone's.
+ * --content-metric NICK: another classical metric than laplacian;
+ * --content-nv12-only: 1080p NV12, black and freeze only.
  * Host paths (GRAY8 and the capture-card layouts UYVY, YUY2 and v210):
  * after the copy floor of each kind of host memory ("copy-pinned": a plain
  * H2D copy of the whole plane, chroma included) and the metrics through
@@ -55,6 +59,8 @@
 #include "sharpness-cuda.h"
 
 static int frames = 1000, warmup = 100;
+/* The metric the content passes run beside or in (--content-metric). */
+static SharpnessMetric content_metric = SHARPNESS_METRIC_LAPLACIAN;
 static cudaStream_t stream;
 static cudaEvent_t ev0, ev1;
 static double *wall_us, *event_us;
@@ -383,7 +389,7 @@ bench_content (SharpnessCuda * cuda, const struct cudaDeviceProp *prop,
 
 typedef enum
 {
-  PASS_METRIC,                  /* laplacian alone */
+  PASS_METRIC,                  /* the metric alone */
   PASS_CONTENT,                 /* the content launch alone */
   PASS_BESIDE,                  /* content beside the metric: the scorer */
   PASS_IN_ORDER,                /* content in order before the metric */
@@ -414,8 +420,8 @@ time_content_pass (SharpnessCuda * cuda, SharpnessCuda * other,
     const double t0 = now_us ();
     switch (pass) {
       case PASS_METRIC:
-        st = sharpness_cuda_sums_device (cuda, SHARPNESS_METRIC_LAPLACIAN,
-            &p->luma, &sums);
+        st = sharpness_cuda_sums_device (cuda, content_metric, &p->luma,
+            &sums);
         break;
       case PASS_CONTENT:
         st = sharpness_cuda_content_device (cuda, p, params, &cs);
@@ -430,7 +436,7 @@ time_content_pass (SharpnessCuda * cuda, SharpnessCuda * other,
             SHARPNESS_CONTENT_IN_ORDER);
         if (st == SHARPNESS_OK) {
           SharpnessStatus ms = sharpness_cuda_sums_device (pass ==
-              PASS_SERVICE ? other : cuda, SHARPNESS_METRIC_LAPLACIAN,
+              PASS_SERVICE ? other : cuda, content_metric,
               &p->luma, &sums);
           st = sharpness_cuda_content_end (cuda, &cs);
           if (ms != SHARPNESS_OK)
@@ -533,13 +539,15 @@ bench_content_pass (SharpnessCuda * cuda, SharpnessCuda * other,
     time_content_pass (cuda, other, k, planes, n, &params);
     snprintf (what, sizeof what, "%s%s", pass_names[k], k == PASS_METRIC ?
         "" : flat ? " bf+flat" : " bf");
-    report (what, size_name, format, "laplacian", (double) bytes);
+    report (what, size_name, format,
+        sharpness_metric_info[content_metric].nick, (double) bytes);
     wall50[k] = percentile (wall_us, frames, 0.5);
     ev50[k] = percentile (event_us, frames, 0.5);
   }
   sharpness_cuda_content_reference (cuda, 0);
-  printf ("# overhead %s %s laplacian, %s, wall p50 over the metric's "
-      "(events in brackets):", size_name, format, flat ?
+  printf ("# overhead %s %s %s, %s, wall p50 over the metric's "
+      "(events in brackets):", size_name, format,
+      sharpness_metric_info[content_metric].nick, flat ?
       "black+freeze+flat" : "black+freeze");
   for (int k = 1; k < PASS_COUNT; k++)
     printf (" %s %.3f (%.3f)", pass_names[k], wall50[k] / wall50[0],
@@ -733,7 +741,7 @@ main (int argc, char **argv)
 {
   const FrameLayout *layouts[16];
   int nlayouts = 0, host_paths = 1, content_only = 0, tiles = 0;
-  int content_pass = 0;
+  int content_pass = 0, content_nv12_only = 0;
   const char *why = NULL;
 
   for (int i = 1; i < argc; i++) {
@@ -760,10 +768,20 @@ main (int argc, char **argv)
       content_pass = 1;
     } else if (strcmp (argv[i], "--content-pass-only") == 0) {
       content_pass = 2;
+    } else if (strcmp (argv[i], "--content-metric") == 0 && i + 1 < argc) {
+      const int m = sharpness_metric_from_nick (argv[++i]);
+      if (m < 0 || sharpness_metric_info[m].kind != SHARPNESS_KIND_SUMS) {
+        fprintf (stderr, "%s is not a classical metric\n", argv[i]);
+        return 2;
+      }
+      content_metric = (SharpnessMetric) m;
+    } else if (strcmp (argv[i], "--content-nv12-only") == 0) {
+      content_nv12_only = 1;
     } else {
       fprintf (stderr, "usage: %s [--frames N] [--warmup N] [--layout NAME]"
           "... [--no-host] [--content-only] [--tiles | --tiles-only]"
-          " [--content-pass | --content-pass-only]\n", argv[0]);
+          " [--content-pass | --content-pass-only] [--content-metric NICK]"
+          " [--content-nv12-only]\n", argv[0]);
       return 2;
     }
   }
@@ -852,13 +870,16 @@ main (int argc, char **argv)
     for (int flat = 0; flat < 2; flat++) {
       bench_content_pass (cuda, other, &prop, "1920x1080", 1920, 1080,
           "NV12", flat, &rng);
+      if (content_nv12_only)
+        break;
       bench_content_pass (cuda, other, &prop, "1920x1080", 1920, 1080,
           "P010_10LE", flat, &rng);
       bench_content_pass (cuda, other, &prop, "1920x1080", 1920, 1080,
           "UYVY", flat, &rng);
     }
-    bench_content_pass (cuda, other, &prop, "3840x2160", 3840, 2160, "NV12",
-        1, &rng);
+    if (!content_nv12_only)
+      bench_content_pass (cuda, other, &prop, "3840x2160", 3840, 2160,
+          "NV12", 1, &rng);
     sharpness_cuda_free (other);
     CHECK_CUDA (cudaStreamDestroy (other_stream));
     if (content_pass == 2) {
