@@ -1468,6 +1468,7 @@ run_alternating (const Ring * ring, GstBuffer ** ring_bufs, const gchar * caps,
     for (k = 0; k < 2 && ok; k++) {
       const guint s = r % 2 ? 1 - k : k;
       Result seg;
+      guint n;
 
       /* Nothing in flight: the streaming thread is idle. */
       g_object_set_property (G_OBJECT (el), opt.alt_prop, &values[s]);
@@ -1478,9 +1479,10 @@ run_alternating (const Ring * ring, GstBuffer ** ring_bufs, const gchar * caps,
           ALT_WARMUP + frames, &warnings, &first_warning);
       if (!ok)
         break;
-      memcpy (all[s] + n_all[s], t.samples, frames * sizeof (guint64));
-      n_all[s] += frames;
-      result_from_samples (&seg, t.samples, frames);
+      n = g_atomic_int_get (&t.n);
+      memcpy (all[s] + n_all[s], t.samples, n * sizeof (guint64));
+      n_all[s] += n;
+      result_from_samples (&seg, t.samples, n);
       median[s] = seg.median;
     }
     if (ok)
