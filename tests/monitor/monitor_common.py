@@ -524,14 +524,17 @@ class Failures:
 
 
 def black_ts():
-    """A 160x90, 10 fps, 6 s black clip (an alarmed channel)."""
+    """A 160x90, 10 fps, 240 s black clip: an alarmed channel whose
+    alarm stays on through a test.  A looping file's end ends its black
+    run, and the alarm comes back one onset after the next start: a
+    screenshot of a slow machine could land in between."""
     def make(part):
         subprocess.run(['ffmpeg', '-nostdin', '-v', 'error', '-y', '-f',
-                        'lavfi', '-i', 'color=c=black:s=160x90:r=10:d=6',
+                        'lavfi', '-i', 'color=c=black:s=160x90:r=10:d=240',
                         '-c:v', 'libx264', '-preset', 'veryfast', '-g', '10',
                         '-pix_fmt', 'yuv420p', '-threads', '1', '-f',
                         'mpegts', part], check=True, timeout=120)
-    return _locked_make('black.ts', make)
+    return _locked_make('black-240s.ts', make)
 
 
 def long_ts():
