@@ -190,6 +190,6 @@ if check image image; then
   check monitor monitor
   du -sh "$out/image/rootfs" "$out/image/gst-sharpness-image.tar" 2>/dev/null
   # The root is big and only for these checks; the image stays.
-  rm -rf "$out/image/rootfs"
+  rm -rf --one-file-system "$out/image/rootfs"
 fi
 finish

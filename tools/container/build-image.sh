@@ -83,7 +83,19 @@ if ! command -v mmdebstrap >/dev/null; then
 fi
 
 root="$OUT/rootfs"
-rm -rf "$root" "$OUT/oci" "$OUT/gst-sharpness-image.tar"
+# A root left mounted on (a build killed mid-way) is unmounted first, and
+# the removal never crosses into a mount: /proc, /sys and /dev inside a
+# root are the host's own.
+findmnt -rn -o TARGET | grep -F "$root/" | sort -r | while read -r m; do
+  umount -l "$m"
+done
+rm -rf --one-file-system "$root" "$OUT/oci" "$OUT/gst-sharpness-image.tar"
+# mmdebstrap mounts /proc, /sys and /dev into the root for its hooks; in a
+# private mount namespace none of them can outlive it, whatever ends it.
+ns=()
+if unshare --mount --propagation private true 2>/dev/null; then
+  ns=(unshare --mount --propagation private)
+fi
 start=$(date +%s)
 echo "build-image.sh: building $TAG from $MIRROR" >&2
 # The packages and what the image adds to their dependencies: software
@@ -93,7 +105,7 @@ echo "build-image.sh: building $TAG from $MIRROR" >&2
 # Downloaded packages are kept in CACHE between builds (sync-in/-out;
 # replaced each time by what this build used, so superseded versions do
 # not pile up); the image itself ends with no apt lists or caches.
-mmdebstrap --mode=root --variant=apt --format=directory \
+"${ns[@]}" mmdebstrap --mode=root --variant=apt --format=directory \
   --keyring=/usr/share/keyrings/debian-archive-keyring.gpg \
   --aptopt='APT::Install-Recommends "false"' \
   --dpkgopt='path-exclude=/usr/share/man/*' \

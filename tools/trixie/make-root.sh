@@ -76,13 +76,19 @@ fi
 # never leaves a half-made root behind the stamp.
 mkdir -p "$(dirname "$DIR")"
 tmp="$DIR.new.$$"
-rm -rf "$tmp"
-trap 'rm -rf "$tmp"' EXIT
+rm -rf --one-file-system "$tmp"
+trap 'rm -rf --one-file-system "$tmp"' EXIT
 start=$(date +%s)
 echo "trixie root: building $DIR from $MIRROR ($hash)" >&2
 # No recommends; no docs, man pages or translations (nothing here reads
-# them); apt lists are kept so that apt-get can add packages later.
-mmdebstrap --mode=root --variant=apt --format=directory \
+# them); apt lists are kept so that apt-get can add packages later.  In a
+# private mount namespace where there is one, so that none of the mounts
+# mmdebstrap makes inside the root (/proc, /sys, /dev) can outlive it.
+ns=()
+if unshare --mount --propagation private true 2>/dev/null; then
+  ns=(unshare --mount --propagation private)
+fi
+"${ns[@]}" mmdebstrap --mode=root --variant=apt --format=directory \
   --keyring=/usr/share/keyrings/debian-archive-keyring.gpg \
   --aptopt='APT::Install-Recommends "false"' \
   --dpkgopt='path-exclude=/usr/share/man/*' \
@@ -95,7 +101,7 @@ mmdebstrap --mode=root --variant=apt --format=directory \
   --skip=cleanup/apt/lists \
   "$SUITE" "$tmp" "deb $MIRROR $SUITE main" >&2
 echo "$hash" > "$tmp/.gst-sharpness-root"
-rm -rf "$DIR"
+rm -rf --one-file-system "$DIR"
 mv "$tmp" "$DIR"
 trap - EXIT
 echo "trixie root: built in $(( $(date +%s) - start )) s, $(du -sh "$DIR" | cut -f1)" >&2
