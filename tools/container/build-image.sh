@@ -86,9 +86,8 @@ root="$OUT/rootfs"
 # A root left mounted on (a build killed mid-way) is unmounted first, and
 # the removal never crosses into a mount: /proc, /sys and /dev inside a
 # root are the host's own.
-findmnt -rn -o TARGET | grep -F "$root/" | sort -r | while read -r m; do
-  umount -l "$m"
-done
+findmnt -rn -o TARGET | { grep -F "$root/" || true; } | sort -r |
+  while read -r m; do umount -l "$m"; done
 rm -rf --one-file-system "$root" "$OUT/oci" "$OUT/gst-sharpness-image.tar"
 # mmdebstrap mounts /proc, /sys and /dev into the root for its hooks; in a
 # private mount namespace none of them can outlive it, whatever ends it.
