@@ -89,12 +89,6 @@ root="$OUT/rootfs"
 findmnt -rn -o TARGET | { grep -F "$root/" || true; } | sort -r |
   while read -r m; do umount -l "$m"; done
 rm -rf --one-file-system "$root" "$OUT/oci" "$OUT/gst-sharpness-image.tar"
-# mmdebstrap mounts /proc, /sys and /dev into the root for its hooks; in a
-# private mount namespace none of them can outlive it, whatever ends it.
-ns=()
-if unshare --mount --propagation private true 2>/dev/null; then
-  ns=(unshare --mount --propagation private)
-fi
 start=$(date +%s)
 echo "build-image.sh: building $TAG from $MIRROR" >&2
 # The packages and what the image adds to their dependencies: software
@@ -103,8 +97,9 @@ echo "build-image.sh: building $TAG from $MIRROR" >&2
 # No recommends, no man pages, docs (but the copyrights) or translations.
 # Downloaded packages are kept in CACHE between builds (sync-in/-out;
 # replaced each time by what this build used, so superseded versions do
-# not pile up); the image itself ends with no apt lists or caches.
-"${ns[@]}" mmdebstrap --mode=root --variant=apt --format=directory \
+# not pile up); the image itself ends with no apt lists or caches.  The
+# mounts mmdebstrap makes in the root for its hooks end with it.
+"$here/../common/with-private-mounts.sh" mmdebstrap --mode=root --variant=apt --format=directory \
   --keyring=/usr/share/keyrings/debian-archive-keyring.gpg \
   --aptopt='APT::Install-Recommends "false"' \
   --dpkgopt='path-exclude=/usr/share/man/*' \

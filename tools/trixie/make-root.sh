@@ -81,14 +81,9 @@ trap 'rm -rf --one-file-system "$tmp"' EXIT
 start=$(date +%s)
 echo "trixie root: building $DIR from $MIRROR ($hash)" >&2
 # No recommends; no docs, man pages or translations (nothing here reads
-# them); apt lists are kept so that apt-get can add packages later.  In a
-# private mount namespace where there is one, so that none of the mounts
-# mmdebstrap makes inside the root (/proc, /sys, /dev) can outlive it.
-ns=()
-if unshare --mount --propagation private true 2>/dev/null; then
-  ns=(unshare --mount --propagation private)
-fi
-"${ns[@]}" mmdebstrap --mode=root --variant=apt --format=directory \
+# them); apt lists are kept so that apt-get can add packages later.  The
+# mounts mmdebstrap makes in the root end with it.
+"$(dirname "$0")/../common/with-private-mounts.sh" mmdebstrap --mode=root --variant=apt --format=directory \
   --keyring=/usr/share/keyrings/debian-archive-keyring.gpg \
   --aptopt='APT::Install-Recommends "false"' \
   --dpkgopt='path-exclude=/usr/share/man/*' \
