@@ -27,7 +27,8 @@
 static gchar *opt_config, *opt_listen, *opt_token_file, *opt_token,
     *opt_events,
     *opt_shard, *opt_metric, *opt_tiles;
-static gchar **opt_webhooks, **opt_alertmanagers, **opt_uris;
+static gchar **opt_webhooks, **opt_alertmanagers, **opt_uris,
+    **opt_allowed_hosts;
 static gint opt_max_backoff = 30;
 static gint opt_device = -1, opt_thumb = DEFAULT_THUMB_WIDTH,
     opt_events_mb = DEFAULT_EVENTS_MAX_MB, opt_events_keep =
@@ -43,6 +44,9 @@ static GOptionEntry entries[] = {
   {"listen", 'l', 0, G_OPTION_ARG_STRING, &opt_listen,
       "HTTP address (default " DEFAULT_LISTEN "; 0.0.0.0:PORT exposes it)",
       "ADDR:PORT"},
+  {"allowed-host", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opt_allowed_hosts,
+      "Also answer requests whose Host is NAME (a reverse proxy's or DNS "
+      "name; the listen address is always allowed); repeatable", "NAME"},
   {"api-token-file", 0, 0, G_OPTION_ARG_FILENAME, &opt_token_file,
       "Allow POST/DELETE with the token this file holds", "FILE"},
   {"api-token", 0, 0, G_OPTION_ARG_STRING, &opt_token,
@@ -251,6 +255,7 @@ monitor_options_parse (int *argc, char ***argv, MonitorSettings * s)
   s->as_fast_as_possible = opt_afap;
   s->loop = opt_loop;
   s->quiet = opt_quiet;
+  s->allowed_hosts = g_strdupv (opt_allowed_hosts);
   s->webhooks = g_strdupv (opt_webhooks);
   s->alertmanagers = g_strdupv (opt_alertmanagers);
   s->events_path = g_strdup (opt_events);

@@ -86,6 +86,8 @@ typedef struct
   GPtrArray *channels;          /* MonitorChannelConfig: this shard's */
   GPtrArray *all_channels;      /* every configured one (compare-with) */
   gchar *listen;                /* ADDR:PORT */
+  gchar **allowed_hosts;        /* Host names answered besides the listen
+                                 * address (--allowed-host), or NULL */
   gchar *api_token;             /* NULL: no mutating calls */
   gchar *events_path;           /* JSON lines, or NULL */
   guint64 events_max_bytes;     /* rotation size */
