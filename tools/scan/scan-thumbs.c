@@ -40,7 +40,15 @@ scan_thumb_copy_frame (const GstVideoInfo * info, GstCaps * caps,
 }
 
 /* The centre @w x @h of @sample (system memory) at full resolution: the
- * thumbnail is scaled down, which hides blur; this crop shows it. */
+ * thumbnail is scaled down, which hides blur; this crop shows it.
+ *
+ * Copied as the format's unpacked lines (AYUV, AYUV64, ARGB or ARGB64:
+ * whole pixels, 4 components each), not as bytes of its planes: a packed
+ * format's pixels do not start at whole bytes (v210 packs 6 pixels in 16
+ * bytes, and GStreamer gives it a pixel stride of 0, so a byte copy copied
+ * nothing and the JPEG encoder read uninitialised memory).  Each line is
+ * unpacked whole, from x = 0: the unpack functions of some formats ignore
+ * a start within the line (v210's). */
 static GstSample *
 crop_sample (GstSample * sample, gint w, gint h)
 {
@@ -49,9 +57,15 @@ crop_sample (GstSample * sample, gint w, gint h)
   GstBuffer *buf;
   GstCaps *caps;
   GstSample *res = NULL;
-  gint x0, y0;
+  const GstVideoFormatInfo *finfo;
+  GstVideoPackFlags flags;
+  guint8 *line;
+  gint x0, y0, unpack_pstride;
 
   if (!gst_video_info_from_caps (&in, gst_sample_get_caps (sample)))
+    return NULL;
+  finfo = in.finfo;
+  if (!finfo->unpack_func || GST_VIDEO_FORMAT_INFO_IS_TILED (finfo))
     return NULL;
   w = MIN (w, GST_VIDEO_INFO_WIDTH (&in)) & ~7;
   h = MIN (h, GST_VIDEO_INFO_HEIGHT (&in)) & ~7;
@@ -60,47 +74,34 @@ crop_sample (GstSample * sample, gint w, gint h)
   /* Multiples of 8: whole chroma samples for every subsampling. */
   x0 = ((GST_VIDEO_INFO_WIDTH (&in) - w) / 2) & ~7;
   y0 = ((GST_VIDEO_INFO_HEIGHT (&in) - h) / 2) & ~7;
-  gst_video_info_set_format (&out, GST_VIDEO_INFO_FORMAT (&in), w, h);
+  /* The unpacked format, with the frame's colorimetry: its values are the
+   * frame's, only laid out 4:4:4. */
+  gst_video_info_set_format (&out, finfo->unpack_format, w, h);
+  out.colorimetry = in.colorimetry;
+  unpack_pstride = GST_VIDEO_FORMAT_INFO_PSTRIDE (out.finfo, 0);
+  flags = GST_VIDEO_INFO_IS_INTERLACED (&in) ?
+      GST_VIDEO_PACK_FLAG_INTERLACED : GST_VIDEO_PACK_FLAG_NONE;
   if (!gst_video_frame_map (&src, &in, gst_sample_get_buffer (sample),
           GST_MAP_READ))
     return NULL;
   buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&out), NULL);
+  /* A whole line, and the 6-pixel groups v210's unpacking rounds up to. */
+  line = g_malloc ((gsize) (GST_VIDEO_INFO_WIDTH (&in) + 8) *
+      unpack_pstride);
   if (gst_video_frame_map (&dst, &out, buf, GST_MAP_WRITE)) {
-    const GstVideoFormatInfo *finfo = in.finfo;
-    gboolean ok = TRUE;
-
-    /* Copy each plane's rows from the crop origin, as the dest frame's
-     * width and height say. */
-    for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&dst) && ok; p++) {
-      gint comp[GST_VIDEO_MAX_COMPONENTS];
-      guint8 *sp, *dp = GST_VIDEO_FRAME_PLANE_DATA (&dst, p);
-      gint c, rows, bytes;
-
-      gst_video_format_info_component (finfo, p, comp);
-      c = comp[0];
-      if (c < 0) {
-        ok = FALSE;
-        break;
-      }
-      sp = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&src, p) +
-          (gsize) GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (finfo, c, y0) *
-          GST_VIDEO_FRAME_PLANE_STRIDE (&src, p) +
-          GST_VIDEO_FORMAT_INFO_SCALE_WIDTH (finfo, c, x0) *
-          GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, c);
-      rows = GST_VIDEO_FRAME_COMP_HEIGHT (&dst, c);
-      bytes = GST_VIDEO_FRAME_COMP_WIDTH (&dst, c) *
-          GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, c);
-      for (gint y = 0; y < rows; y++)
-        memcpy (dp + (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&dst, p),
-            sp + (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&src, p), bytes);
+    for (gint y = 0; y < h; y++) {
+      finfo->unpack_func (finfo, flags, line, src.data, src.info.stride,
+          0, y0 + y, GST_VIDEO_INFO_WIDTH (&in));
+      memcpy ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&dst, 0) +
+          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&dst, 0),
+          line + (gsize) x0 * unpack_pstride, (gsize) w * unpack_pstride);
     }
     gst_video_frame_unmap (&dst);
-    if (ok) {
-      caps = gst_video_info_to_caps (&out);
-      res = gst_sample_new (buf, caps, NULL, NULL);
-      gst_caps_unref (caps);
-    }
+    caps = gst_video_info_to_caps (&out);
+    res = gst_sample_new (buf, caps, NULL, NULL);
+    gst_caps_unref (caps);
   }
+  g_free (line);
   gst_video_frame_unmap (&src);
   gst_buffer_unref (buf);
   return res;
