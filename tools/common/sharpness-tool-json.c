@@ -5,41 +5,67 @@
 
 #include "sharpness-tool-json.h"
 
+/* The escape of the ASCII character @c, or NULL when it stands for
+ * itself. */
+static const gchar *
+ascii_escape (guchar c)
+{
+  switch (c) {
+    case '"':
+      return "\\\"";
+    case '\\':
+      return "\\\\";
+    case '\n':
+      return "\\n";
+    case '\r':
+      return "\\r";
+    case '\t':
+      return "\\t";
+    case '<':
+      return "\\u003c";
+    case '>':
+      return "\\u003e";
+    case '&':
+      return "\\u0026";
+    default:
+      return NULL;
+  }
+}
+
 void
 sharpness_json_string (GString * out, const gchar * s)
 {
+  const gchar *p;
+
   if (!s) {
     g_string_append (out, "null");
     return;
   }
   g_string_append_c (out, '"');
-  for (const guchar * p = (const guchar *) s; *p; p++) {
-    switch (*p) {
-      case '"':
-        g_string_append (out, "\\\"");
-        break;
-      case '\\':
-        g_string_append (out, "\\\\");
-        break;
-      case '\n':
-        g_string_append (out, "\\n");
-        break;
-      case '\r':
-        g_string_append (out, "\\r");
-        break;
-      case '\t':
-        g_string_append (out, "\\t");
-        break;
-      case '<':
-      case '>':
-      case '&':
-        g_string_append_printf (out, "\\u%04x", *p);
-        break;
-      default:
-        if (*p < 0x20)
-          g_string_append_printf (out, "\\u%04x", *p);
-        else
-          g_string_append_c (out, *p);
+  for (p = s; *p;) {
+    guchar c = *p;
+    const gchar *esc;
+
+    if (c < 0x80) {
+      if ((esc = ascii_escape (c)))
+        g_string_append (out, esc);
+      else if (c < 0x20 || c == 0x7f)
+        g_string_append_printf (out, "\\u%04x", c);
+      else
+        g_string_append_c (out, c);
+      p++;
+    } else if ((gint32) g_utf8_get_char_validated (p, -1) >= 0) {
+      /* A whole character of valid UTF-8: as it is. */
+      const gchar *next = g_utf8_next_char (p);
+
+      g_string_append_len (out, p, next - p);
+      p = next;
+    } else {
+      /* A byte that starts no valid character (a file name in another
+       * encoding, say): JSON text is UTF-8, so it becomes U+FFFD, and the
+       * next byte starts afresh. */
+      g_string_append (out, "\\ufffd");
+      p++;
     }
   }
   g_string_append_c (out, '"');

@@ -15,7 +15,9 @@
 G_BEGIN_DECLS
 
 /* @s as a JSON string; NULL: null.  '<', '>' and '&' are escaped too
- * (\u003c...), so the text is safe inside an HTML <script>. */
+ * (\u003c...), so the text is safe inside an HTML <script>.  The string
+ * written is valid UTF-8 whatever @s holds: a byte of @s that starts no
+ * valid UTF-8 character is written as U+FFFD (\ufffd). */
 void sharpness_json_string (GString * out, const gchar * s);
 /* %.10g, or null when not finite. */
 void sharpness_json_number (GString * out, gdouble v);

@@ -112,6 +112,53 @@ scan_file_frame_time (const ScanFile * f, guint64 i)
   return scan_file_time (f, g_array_index (f->frames, ScanFrame, i).pts);
 }
 
+gchar *
+scan_name_for_line (const gchar * name)
+{
+  GString *out = g_string_new (NULL);
+  const gchar *p = name;
+
+  while (p && *p) {
+    guchar c = *p;
+
+    if (c == '\\') {
+      g_string_append (out, "\\\\");
+      p++;
+    } else if (c == '\n' || c == '\r' || c == '\t') {
+      g_string_append_c (out, '\\');
+      g_string_append_c (out, c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
+      p++;
+    } else if (c < 0x20 || c == 0x7f) {
+      /* Other controls could move a terminal's cursor or end the line. */
+      g_string_append_printf (out, "\\x%02x", c);
+      p++;
+    } else if (c < 0x80) {
+      g_string_append_c (out, c);
+      p++;
+    } else if ((gint32) g_utf8_get_char_validated (p, -1) >= 0 &&
+        g_utf8_get_char (p) >= 0xa0) {
+      const gchar *next = g_utf8_next_char (p);
+
+      g_string_append_len (out, p, next - p);
+      p = next;
+    } else {
+      /* Not UTF-8, or a C1 control (U+0080 to U+009F): byte by byte. */
+      const gchar *next = (gint32) g_utf8_get_char_validated (p, -1) >= 0 ?
+          g_utf8_next_char (p) : p + 1;
+
+      for (; p < next; p++)
+        g_string_append_printf (out, "\\x%02x", (guchar) * p);
+    }
+  }
+  return g_string_free (out, FALSE);
+}
+
+gchar *
+scan_name_utf8 (const gchar * name)
+{
+  return name ? g_utf8_make_valid (name, -1) : NULL;
+}
+
 const gchar *
 scan_kind_words (SharpnessEventKind kind, gboolean plural)
 {
@@ -132,6 +179,32 @@ scan_file_damaged (const ScanFile * f)
       f->decoding_warnings > 0;
 }
 
+gboolean
+scan_file_image_unjudged (const ScanFile * f)
+{
+  guint state;
+
+  if (f->kind != SCAN_KIND_IMAGE || scan_file_frames (f) == 0)
+    return FALSE;
+  /* As for the frames of a video: a flat (or black) picture has too
+   * little structure for a blur verdict; its score says nothing of
+   * focus. */
+  state = g_array_index (f->frames, ScanFrame, 0).state;
+  return state == SHARPNESS_CONTENT_FLAT || state == SHARPNESS_CONTENT_BLACK;
+}
+
+const gchar *
+scan_file_image_no_verdict (const ScanFile * f)
+{
+  if (scan_file_image_verdict (f) >= 0)
+    return NULL;
+  if (scan_file_image_unjudged (f))
+    return g_array_index (f->frames, ScanFrame, 0).state ==
+        SHARPNESS_CONTENT_BLACK ? "black: a black picture gets no blur "
+        "verdict" : "flat: too few edges for a blur verdict";
+  return "only an absolute threshold judges an image: give --threshold";
+}
+
 gint
 scan_file_image_verdict (const ScanFile * f)
 {
@@ -139,7 +212,7 @@ scan_file_image_verdict (const ScanFile * f)
   gdouble score;
 
   if (f->kind != SCAN_KIND_IMAGE || scan_file_frames (f) == 0 ||
-      s->threshold <= 0)
+      s->threshold <= 0 || scan_file_image_unjudged (f))
     return -1;
   score = scan_file_score (f, 0, 0);
   if (!isfinite (score))

@@ -15,17 +15,22 @@
 /* Lost frames whose times the summary line lists. */
 #define MAX_LOSSES_LISTED 5
 
-/* CSV: RFC 4180 quoting for the file name. */
+/* CSV: RFC 4180 quoting for the file name, which is made valid UTF-8
+ * (a CSV is text: one name in another encoding made the whole file
+ * unreadable as UTF-8); the JSON's uri has its exact bytes. */
 static void
 csv_string (GString * out, const gchar * s)
 {
+  gchar *text = scan_name_utf8 (s);
+
   g_string_append_c (out, '"');
-  for (; *s; s++) {
-    if (*s == '"')
+  for (const gchar * p = text; *p; p++) {
+    if (*p == '"')
       g_string_append_c (out, '"');
-    g_string_append_c (out, *s);
+    g_string_append_c (out, *p);
   }
   g_string_append_c (out, '"');
+  g_free (text);
 }
 
 static void
@@ -89,10 +94,12 @@ summary_image (GString * s, const ScanFile * f)
   const ScanSettings *st = f->settings;
   gint verdict = scan_file_image_verdict (f);
 
-  g_string_append_printf (s, "%s: image (%dx%d): %s %.4g: %s", f->input,
-      f->width, f->height, sharpness_metric_info[st->metrics[0]].nick,
-      scan_file_score (f, 0, 0), verdict < 0 ? "no verdict (only "
-      "--threshold judges an image)" : verdict ? "blurry" : "sharp");
+  g_string_append_printf (s, ": image (%dx%d): %s %.4g: %s", f->width,
+      f->height, sharpness_metric_info[st->metrics[0]].nick,
+      scan_file_score (f, 0, 0), verdict < 0 ? "no verdict" : verdict ?
+      "blurry" : "sharp");
+  if (verdict < 0)
+    g_string_append_printf (s, " (%s)", scan_file_image_no_verdict (f));
 }
 
 static void
@@ -147,7 +154,8 @@ summary_times (GString * s, const ScanFile * f, SharpnessEventKind kind)
 gchar *
 scan_summary_line (const ScanFile * f)
 {
-  GString *s = g_string_new (NULL);
+  gchar *name = scan_name_for_line (f->input);
+  GString *s = g_string_new (name);
   guint nblur;
   guint64 n = scan_file_frames (f);
   gdouble secs = scan_file_seconds (f), bsecs = scan_file_blurry_seconds (f);
@@ -156,8 +164,7 @@ scan_summary_line (const ScanFile * f)
   if (f->kind == SCAN_KIND_IMAGE) {
     summary_image (s, f);
   } else {
-    g_string_append_printf (s, "%s: %" G_GUINT64_FORMAT " frames", f->input,
-        n);
+    g_string_append_printf (s, ": %" G_GUINT64_FORMAT " frames", n);
     if (f->width > 0)
       g_string_append_printf (s, " (%dx%d, %.3g fps, %.1f s)", f->width,
           f->height, f->fps_n > 0 ? (gdouble) f->fps_n / f->fps_d : 0.0,
@@ -196,5 +203,6 @@ scan_summary_line (const ScanFile * f)
   if (f->kind != SCAN_KIND_IMAGE)
     g_string_append_printf (s, "; %.0f fps", f->elapsed > 0 ?
         n / f->elapsed : 0.0);
+  g_free (name);
   return g_string_free (s, FALSE);
 }

@@ -21,9 +21,12 @@
 #define MAX_POINTS 1500
 
 static void
-html_text (GString * out, const gchar * s)
+html_text (GString * out, const gchar * text)
 {
-  for (; s && *s; s++) {
+  /* The page is UTF-8: a file name in another encoding gets U+FFFD. */
+  gchar *valid = scan_name_utf8 (text);
+
+  for (const gchar * s = valid; s && *s; s++) {
     switch (*s) {
       case '<':
         g_string_append (out, "&lt;");
@@ -41,6 +44,7 @@ html_text (GString * out, const gchar * s)
         g_string_append_c (out, *s);
     }
   }
+  g_free (valid);
 }
 
 void
@@ -148,11 +152,15 @@ image_row (GString * out, const ScanFile * f)
   g_string_append (out, "<tr class=\"image\"><td class=\"name\">");
   html_text (out, f->input);
   g_string_append_printf (out, "</td><td>%d&times;%d</td><td>%s %.4g</td>"
-      "<td class=\"%s\">%s</td><td class=\"img\">", f->width, f->height,
+      "<td class=\"%s\">", f->width, f->height,
       sharpness_metric_info[s->metrics[0]].nick, scan_file_score (f, 0, 0),
-      verdict == 1 ? "err" : "", verdict < 0 ? "no verdict (only an "
-      "absolute threshold judges an image: give --threshold)" :
-      verdict ? "blurry" : "sharp");
+      verdict == 1 ? "err" : "");
+  if (verdict < 0)
+    g_string_append_printf (out, "no verdict (%s)",
+        scan_file_image_no_verdict (f));
+  else
+    g_string_append (out, verdict ? "blurry" : "sharp");
+  g_string_append (out, "</td><td class=\"img\">");
   if (f->image_base64)
     g_string_append_printf (out, "<img class=\"thumb\" alt=\"thumbnail\" "
         "src=\"data:image/jpeg;base64,%s\">", f->image_base64);

@@ -37,7 +37,10 @@ print_summary (ScanScheduler * sched, const ScanFile * f)
   gchar *line;
 
   if (f->error) {
-    g_printerr ("sharpness-scan: %s: error: %s\n", f->input, f->error);
+    gchar *name = scan_name_for_line (f->input);
+
+    g_printerr ("sharpness-scan: %s: error: %s\n", name, f->error);
+    g_free (name);
     return;
   }
   if (sched->settings->quiet)

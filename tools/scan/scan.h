@@ -203,12 +203,27 @@ void scan_append_ns_as_seconds (GString * out, gint64 ns);
 gdouble scan_file_frame_time (const ScanFile * f, guint64 i);
 gboolean scan_file_damaged (const ScanFile * f);
 /* The verdict on a still image: 1 blurry, 0 sharp, -1 none (only the
- * absolute threshold judges a lone frame; the relative rule needs the
- * frames before it). */
+ * absolute threshold judges a lone frame, the relative rule needing the
+ * frames before it; and a flat or black picture gets none). */
 gint scan_file_image_verdict (const ScanFile * f);
+/* Whether the still image's state (flat, black) leaves it without a blur
+ * verdict, as such frames of a video are. */
+gboolean scan_file_image_unjudged (const ScanFile * f);
+/* Why an image has no verdict, for people; NULL when it has one. */
+const gchar *scan_file_image_no_verdict (const ScanFile * f);
 /* Why the scan stopped early, for people ("interrupted", "--duration
  * reached"...), or NULL. */
 const gchar *scan_file_stop_reason (const ScanFile * f);
+
+/* File names in outputs (scan-file.c).  A name is bytes: it may hold a
+ * newline or bytes that are not UTF-8. */
+/* @name for a line of text (a summary or error line): control characters
+ * as \n, \r, \t or \xHH, a backslash as \\, bytes that start no valid
+ * UTF-8 character as \xHH; one line of valid UTF-8 whatever the name. */
+gchar *scan_name_for_line (const gchar * name);
+/* @name as valid UTF-8 (the CSV, the report): bytes that start no valid
+ * character become U+FFFD. */
+gchar *scan_name_utf8 (const gchar * name);
 
 /* "blurry segment", "black segment", "frozen segment" (@plural). */
 const gchar *scan_kind_words (SharpnessEventKind kind, gboolean plural);
