@@ -80,7 +80,9 @@ void scan_inputs_expand (GPtrArray * inputs);
 gchar *scan_inputs_to_uri (const gchar * input);
 
 /* Output files (scan-outfile.c): written to a temporary file beside
- * them, renamed over them once complete; '-' is standard output. */
+ * them, renamed over them once complete; '-' is standard output, and an
+ * existing output that is no regular file (a device, a FIFO) is written
+ * in place; a symbolic link's target is written. */
 typedef struct _ScanOutFile ScanOutFile;
 /* NULL, with a message on standard error, when it cannot be written. */
 ScanOutFile *scan_outfile_open (const gchar * path);
@@ -91,8 +93,9 @@ ScanOutFile *scan_outfile_open_side (const ScanOutFile * beside,
 void scan_outfile_write (ScanOutFile * o, GString * s);
 /* Appends what @side holds to @o. */
 gboolean scan_outfile_append (ScanOutFile * o, ScanOutFile * side);
-/* Closes @o and puts it in place; FALSE, with a message, when writing
- * failed (nothing is put in place then).  NULL @o: TRUE. */
+/* Closes @o and puts it in place; FALSE, with a message naming it and
+ * the error, when writing failed (nothing is put in place then).  NULL
+ * @o: TRUE. */
 gboolean scan_outfile_commit (ScanOutFile * o);
 /* Closes @o and removes what was written. */
 void scan_outfile_discard (ScanOutFile * o);
