@@ -9,6 +9,9 @@
 #endif
 
 #include <string.h>
+#include <sys/stat.h>
+
+#include <glib/gstdio.h>
 
 #include "scan-setup.h"
 
@@ -39,12 +42,35 @@ scan_inputs_read_list (const gchar * path, GPtrArray * inputs, GError ** error)
   return TRUE;
 }
 
+gboolean
+scan_inputs_is_uri (const gchar * input)
+{
+  struct stat st;
+  gchar *scheme;
+  gboolean uri;
+
+  if (!gst_uri_is_valid (input))
+    return FALSE;
+  /* An existing file is a file, whatever its name looks like ("take:2.ts",
+   * a link that leads nowhere included). */
+  if (g_lstat (input, &st) == 0)
+    return FALSE;
+  scheme = gst_uri_get_protocol (input);
+  /* "scheme://" is a URI even of a scheme no element reads here (the
+   * error then says so); "take:2.ts" is a file name that does not exist,
+   * unless GStreamer reads "take:" URIs. */
+  uri = g_str_has_prefix (input + strlen (scheme), "://") ||
+      gst_uri_protocol_is_supported (GST_URI_SRC, scheme);
+  g_free (scheme);
+  return uri;
+}
+
 gchar *
 scan_inputs_to_uri (const gchar * input)
 {
   if (g_strcmp0 (input, "-") == 0)
     return g_strdup ("fd://0");
-  if (gst_uri_is_valid (input))
+  if (scan_inputs_is_uri (input))
     return g_strdup (input);
   return gst_filename_to_uri (input, NULL);
 }
@@ -115,7 +141,7 @@ scan_inputs_expand (GPtrArray * inputs)
   for (guint i = 0; i < inputs->len; i++) {
     gchar *in = inputs->pdata[i];
 
-    if (!gst_uri_is_valid (in) && g_file_test (in, G_FILE_TEST_IS_DIR) &&
+    if (!scan_inputs_is_uri (in) && g_file_test (in, G_FILE_TEST_IS_DIR) &&
         expand_dir (in, out))
       g_free (in);
     else

@@ -38,6 +38,7 @@ scan_job_new (guint index, const gchar * input, const gchar * uri,
   job->file.damage = g_array_new (FALSE, FALSE, sizeof (ScanDamage));
   job->file.notes = g_ptr_array_new_with_free_func (g_free);
   job->file.start_time = GST_CLOCK_TIME_NONE;
+  job->input_fd = -1;
   job->first_pts = job->prev_pts = job->prev_duration = GST_CLOCK_TIME_NONE;
   g_mutex_init (&job->lock);
   gst_segment_init (&job->segment, GST_FORMAT_UNDEFINED);
@@ -284,6 +285,10 @@ scan_job_finish (ScanJob * job, gchar * error)
   job->decodebin = NULL;
   gst_clear_object (&job->video_branch);
   g_clear_pointer (&job->pipeline, gst_object_unref);
+  /* fdsrc leaves the descriptor it was given open. */
+  if (job->input_fd >= 0)
+    close (job->input_fd);
+  job->input_fd = -1;
 
   error = check_frames (job, error);
   if (!job->file.error)

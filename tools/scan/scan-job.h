@@ -34,6 +34,9 @@ struct _ScanJob
   GstElement *decodebin;        /* demuxers, parsers and decoders are in it */
   SharpnessToolDecode *decode;  /* what decodebin decodes and found */
   guint bus_watch;
+  /* The input's descriptor when the tool opened it (a FIFO or a device,
+   * read by fdsrc), closed at the end; else -1. */
+  gint input_fd;
 
   /* Streaming thread (the probes), then the main thread after the end. */
   /* The content states and segments of every kind: the state machine the

@@ -20,8 +20,12 @@
 #include "config.h"
 #endif
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "scan-job.h"
 #include "scan-setup.h"
@@ -213,11 +217,38 @@ make (const gchar * factory, GError ** error)
   return e;
 }
 
+/* A descriptor of @path when it is no regular file (a FIFO, a character
+ * device), else -1.  filesrc would open it in the main thread, where
+ * open () waits for a FIFO's writer for ever, and read it with a read ()
+ * that stopping the pipeline cannot interrupt: the scan ignored SIGTERM.
+ * Opened without waiting (a FIFO's reader need not wait for a writer),
+ * then blocking again: fdsrc polls it, and stopping ends its poll. */
+static gint
+open_stream (const gchar * path, GError ** error)
+{
+  struct stat st;
+  gint fd, flags;
+
+  if (stat (path, &st) != 0 || S_ISREG (st.st_mode) || S_ISDIR (st.st_mode))
+    return -1;
+  fd = open (path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0 || (flags = fcntl (fd, F_GETFL)) < 0 ||
+      fcntl (fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_OPEN_READ,
+        "cannot open it (%s)", g_strerror (errno));
+    if (fd >= 0)
+      close (fd);
+    return -2;
+  }
+  return fd;
+}
+
 /* The source and decoder: filesrc ! decodebin for local files (what
  * uridecodebin builds for them minus its source bin, whose dynamically
  * added queue sometimes never started when pipelines followed one another
- * in a process), fdsrc ! decodebin for standard input ("fd://0"),
- * uridecodebin for other URIs.  Returns the element whose pads appear. */
+ * in a process), fdsrc ! decodebin for standard input ("fd://0") and for
+ * local FIFOs and devices (open_stream ()), uridecodebin for other URIs.
+ * Returns the element whose pads appear. */
 static GstElement *
 add_source (ScanJob * job, GError ** error)
 {
@@ -226,6 +257,13 @@ add_source (ScanJob * job, GError ** error)
       g_filename_from_uri (job->file.uri, NULL, NULL) : NULL;
   gboolean fd = g_str_has_prefix (job->file.uri, "fd://");
 
+  if (path && (job->input_fd = open_stream (path, error)) != -1) {
+    g_free (path);
+    if (job->input_fd < 0)
+      return NULL;
+    path = NULL;
+    fd = TRUE;
+  }
   if (!path && !fd) {
     if (!(src = make ("uridecodebin", error)))
       return NULL;
@@ -241,7 +279,8 @@ add_source (ScanJob * job, GError ** error)
     return NULL;
   }
   if (fd)
-    g_object_set (reader, "fd", atoi (job->file.uri + 5), NULL);
+    g_object_set (reader, "fd", job->input_fd >= 0 ? job->input_fd :
+        atoi (job->file.uri + 5), NULL);
   else
     g_object_set (reader, "location", path, NULL);
   g_free (path);

@@ -75,6 +75,10 @@ gboolean scan_inputs_read_list (const gchar * path, GPtrArray * inputs,
 /* Replaces each directory of @inputs by its image and video files,
  * sorted by name (a directory without any stays, to be reported). */
 void scan_inputs_expand (GPtrArray * inputs);
+/* Whether @input names a URI: it has a scheme GStreamer reads (or is
+ * "scheme://..."), and no file of that name exists (a file always wins:
+ * "take:2.ts" is a file name). */
+gboolean scan_inputs_is_uri (const gchar * input);
 /* The URI of @input (a URI, a file name, or '-' for standard input), or
  * NULL. */
 gchar *scan_inputs_to_uri (const gchar * input);
