@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "monitor.h"
+#include "sharpness-tool-redact.h"
 
 #define DEFAULT_LISTEN "127.0.0.1:8080"
 #define DEFAULT_THUMB_WIDTH 320
@@ -29,6 +30,7 @@ static gchar *opt_config, *opt_listen, *opt_token_file, *opt_token,
     *opt_shard, *opt_metric, *opt_tiles;
 static gchar **opt_webhooks, **opt_alertmanagers, **opt_uris,
     **opt_allowed_hosts;
+static gchar **opt_webhook_files, **opt_alertmanager_files;
 static gint opt_max_backoff = 30;
 static gint opt_device = -1, opt_thumb = DEFAULT_THUMB_WIDTH,
     opt_events_mb = DEFAULT_EVENTS_MAX_MB, opt_events_keep =
@@ -59,11 +61,18 @@ static GOptionEntry entries[] = {
   {"events-keep", 0, 0, G_OPTION_ARG_INT, &opt_events_keep,
       "Rotated event logs kept (default 5)", "N"},
   {"webhook", 'w', 0, G_OPTION_ARG_STRING_ARRAY, &opt_webhooks,
-      "POST events to URL (Alertmanager's webhook format); repeatable",
-      "URL"},
+      "POST events to URL (Alertmanager's webhook format, not its API: "
+      "see --alertmanager); repeatable", "URL"},
+  {"webhook-file", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opt_webhook_files,
+      "The same for each URL in FILE, one a line, # comments (a URL with "
+      "credentials stays out of ps); repeatable", "FILE"},
   {"alertmanager", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opt_alertmanagers,
-      "Post alarms to the Alertmanager at URL (its API v2); repeatable",
-      "URL"},
+      "Post alarms to the Alertmanager at URL (its base address: its API "
+      "v2); repeatable", "URL"},
+  {"alertmanager-file", 0, 0, G_OPTION_ARG_FILENAME_ARRAY,
+        &opt_alertmanager_files,
+      "The same for each URL in FILE, as --webhook-file; repeatable",
+      "FILE"},
   {"cuda-device-id", 'd', 0, G_OPTION_ARG_INT, &opt_device,
       "CUDA device of this process' channels (default -1: any)", "N"},
   {"cpu", 0, 0, G_OPTION_ARG_NONE, &opt_cpu,
@@ -153,7 +162,11 @@ static const gchar description[] =
     "  start and an end event: JSON lines (--events), webhooks\n"
     "  (--webhook, Alertmanager's format: firing, resolved), alerts in an\n"
     "  Alertmanager (--alertmanager: active ones posted again every\n"
-    "  minute, resolved at their end), gauges.\n"
+    "  minute, resolved at their end), gauges. A delivery has 10 s in\n"
+    "  all, is retried up to 8 times, and a receiver that fails or\n"
+    "  recovers is logged once each way, its URL redacted (as everywhere:\n"
+    "  user information and token-like query values). --webhook-file and\n"
+    "  --alertmanager-file keep URLs with credentials out of ps.\n"
     "\n"
     "HTTP\n"
     "  /            the multiviewer page\n"
@@ -173,7 +186,8 @@ static const gchar description[] =
     "  sharpness-monitor udp://@239.1.1.1:5000 srt://encoder:9000\n"
     "  sharpness-monitor --config channels.yaml --listen 0.0.0.0:8080 \\\n"
     "      --events /var/log/sharpness/events.jsonl \\\n"
-    "      --webhook http://alertmanager:9093/api/v2/alerts\n"
+    "      --alertmanager http://alertmanager:9093 \\\n"
+    "      --webhook https://hooks.example/sharpness\n"
     "\n"
     "See docs/reference/sharpness-monitor.md.\n";
 
@@ -223,6 +237,82 @@ usage_error (const gchar * format, ...)
   return 2;
 }
 
+/* Adds @url to @urls where it is an http(s) URL; the usage error (the
+ * URL redacted: it may hold credentials) otherwise.  @where names it. */
+static gint
+receiver_add (GPtrArray * urls, const gchar * url, const gchar * where,
+    const gchar * hint)
+{
+  gchar *shown;
+
+  if (http_url (url)) {
+    g_ptr_array_add (urls, g_strdup (url));
+    return -1;
+  }
+  shown = sharpness_redact (url);
+  usage_error ("%s '%s': an http:// or https:// URL expected%s", where,
+      shown, hint);
+  g_free (shown);
+  return 2;
+}
+
+/* The URLs of @path, one a line; blank lines and lines starting with '#'
+ * are skipped, and a file without one is refused (a mistake, not a wish
+ * for no receiver). */
+static gint
+receivers_from_file (GPtrArray * urls, const gchar * option,
+    const gchar * path, const gchar * hint)
+{
+  GError *error = NULL;
+  gchar *text, **lines;
+  guint before = urls->len;
+  gint status = -1;
+
+  if (!g_file_get_contents (path, &text, NULL, &error)) {
+    status = usage_error ("%s-file: %s", option, error->message);
+    g_error_free (error);
+    return status;
+  }
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] && status < 0; i++) {
+    gchar *line = g_strstrip (lines[i]), *where;
+
+    if (!line[0] || line[0] == '#')
+      continue;
+    where = g_strdup_printf ("%s-file %s:%u:", option, path, i + 1);
+    status = receiver_add (urls, line, where, hint);
+    g_free (where);
+  }
+  if (status < 0 && urls->len == before)
+    status = usage_error ("%s-file %s: no URL (one a line; '#' starts a "
+        "comment)", option, path);
+  g_strfreev (lines);
+  g_free (text);
+  return status;
+}
+
+/* @option's receivers: its URLs on the command line, then those of its
+ * files, each checked; NULL in @out for none. */
+static gint
+receivers_parse (const gchar * option, gchar ** cli, gchar ** files,
+    const gchar * hint, gchar *** out)
+{
+  GPtrArray *urls = g_ptr_array_new_with_free_func (g_free);
+  gint status = -1;
+
+  for (gchar ** u = cli; u && *u && status < 0; u++)
+    status = receiver_add (urls, *u, option, hint);
+  for (gchar ** f = files; f && *f && status < 0; f++)
+    status = receivers_from_file (urls, option, *f, hint);
+  *out = NULL;
+  if (status < 0 && urls->len) {
+    g_ptr_array_add (urls, NULL);
+    *out = (gchar **) g_ptr_array_steal (urls, NULL);
+  }
+  g_ptr_array_unref (urls);
+  return status;
+}
+
 gint
 monitor_options_parse (int *argc, char ***argv, MonitorSettings * s)
 {
@@ -256,8 +346,6 @@ monitor_options_parse (int *argc, char ***argv, MonitorSettings * s)
   s->loop = opt_loop;
   s->quiet = opt_quiet;
   s->allowed_hosts = g_strdupv (opt_allowed_hosts);
-  s->webhooks = g_strdupv (opt_webhooks);
-  s->alertmanagers = g_strdupv (opt_alertmanagers);
   s->events_path = g_strdup (opt_events);
   s->shard_n = 1;
   if (opt_device < -1)
@@ -281,14 +369,13 @@ monitor_options_parse (int *argc, char ***argv, MonitorSettings * s)
   else if (opt_shard && !parse_shard (opt_shard, &s->shard_i, &s->shard_n))
     status = usage_error ("--shard '%s': I/N expected, 0 <= I < N (e.g. "
         "0/4)", opt_shard);
-  for (gchar ** w = opt_webhooks; w && *w && status < 0; w++)
-    if (!http_url (*w))
-      status = usage_error ("--webhook '%s': an http:// or https:// URL "
-          "expected", *w);
-  for (gchar ** w = opt_alertmanagers; w && *w && status < 0; w++)
-    if (!http_url (*w))
-      status = usage_error ("--alertmanager '%s': an http:// or https:// "
-          "URL expected (Alertmanager's address, e.g. http://host:9093)", *w);
+  if (status < 0)
+    status = receivers_parse ("--webhook", opt_webhooks, opt_webhook_files,
+        "", &s->webhooks);
+  if (status < 0)
+    status = receivers_parse ("--alertmanager", opt_alertmanagers,
+        opt_alertmanager_files, " (Alertmanager's address, e.g. "
+        "http://host:9093)", &s->alertmanagers);
   if (status >= 0)
     goto out;
   s->thumbnail_width = opt_thumb;

@@ -4,9 +4,16 @@
  * thumbnail as an annotation; and to every --alertmanager as alerts of
  * its API (monitor-alertmanager.c), the active ones posted again every
  * refresh period.  Per receiver: one request at a time in event order, a
- * bounded queue (the oldest dropped and counted), retries with backoff,
- * an I/O timeout.  All asynchronous on the main loop: a slow or hung
- * receiver delays its own queue only.
+ * bounded queue (the oldest dropped and counted), retries with backoff.
+ * A receiver is not trusted to answer well: each delivery has a total
+ * deadline (connect, send, answer) besides the I/O timeout, which a
+ * receiver dripping its answer never trips; of the answer only the
+ * status line, the headers and ANSWER_MAX bytes of body are read, then
+ * the connection is dropped.  Each receiver has a session of its own, so
+ * that receivers that hang hold their own connections, never another's.
+ * All asynchronous on the main loop: a slow or hung receiver delays its
+ * own queue only.  A receiver's URL may hold credentials: the log shows
+ * it redacted, /metrics numbers it.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -22,11 +29,22 @@
 
 #include "monitor-app.h"
 #include "sharpness-tool-json.h"
+#include "sharpness-tool-redact.h"
 
 #define QUEUE_MAX 512
 #define ATTEMPTS_MAX 8
+/* No byte for this long: the attempt fails (libsoup's I/O timeout). */
 #define TIMEOUT_S 5
+/* A delivery's whole, from connecting to the end of the answer read. */
+#define DEADLINE_S 10
+/* Body bytes of an answer read; a longer answer's connection is closed
+ * (a receiver answering an endless body costs nothing more). */
+#define ANSWER_MAX 4096
 #define BACKOFF_MAX_S 30
+/* What a failing receiver's log line quotes of its reason phrase. */
+#define REASON_MAX 80
+/* At exit: how long the cancelled attempts get to unwind. */
+#define UNWIND_MS 1000
 /* Active alerts are posted to Alertmanager again this often, each with an
  * endsAt this far ahead: three refreshes lost before it lapses. */
 #define AM_REFRESH_S 60
@@ -43,21 +61,36 @@ typedef struct
 {
   MonitorWebhooks *owner;
   gchar *url;
+  gchar *shown;                 /* the URL redacted: what the log says */
   gboolean alertmanager;        /* API v2 alerts, not the webhook payload */
+  SoupSession *session;
   GQueue queue;                 /* Delivery */
-  gboolean busy;
   guint retry_id;
+  /* The attempt in flight (busy): its message, the answer being read,
+   * what cancels it (the deadline, a long answer, the exit). */
+  gboolean busy;
+  SoupMessage *msg;
+  GInputStream *answer;
+  GCancellable *cancellable;
+  guint deadline_id;
+  gboolean timed_out;
+  gsize answer_len;
+  GError *error;
+  guint8 scratch[ANSWER_MAX];   /* the answer's body, read and dropped */
+  /* Failing since its last delivered event: logged once each way. */
+  gboolean failing;
+  guint64 given_up;             /* events given up while failing */
   guint64 sent, failed, dropped, retries;
 } Receiver;
 
 struct _MonitorWebhooks
 {
-  SoupSession *session;
   GPtrArray *receivers;         /* the webhooks, then the Alertmanagers */
   guint n_webhooks, n_alertmanagers;
   /* Alertmanagers: the start event of each active alarm, by alert_key. */
   GHashTable *active;
   guint refresh_id;
+  gboolean closing;             /* no new attempt, no retry */
 };
 
 static void
@@ -65,6 +98,57 @@ delivery_free (Delivery * d)
 {
   g_bytes_unref (d->body);
   g_free (d);
+}
+
+static const gchar *
+receiver_kind (const Receiver * r)
+{
+  return r->alertmanager ? "alertmanager" : "webhook";
+}
+
+/* Why the attempt failed, for the log: the receiver's own words (its
+ * reason phrase, an error naming its host) redacted, cut short and with
+ * anything unprintable replaced, as a hostile receiver chooses them. */
+static gchar *
+failure_reason (Receiver * r, guint status)
+{
+  gchar *raw, *shown;
+
+  if (r->timed_out)
+    raw = g_strdup_printf ("no complete answer within %d s", DEADLINE_S);
+  else if (r->error)
+    raw = g_strdup (r->error->message);
+  else {
+    const gchar *phrase = r->msg ? soup_message_get_reason_phrase (r->msg) :
+        NULL;
+    raw = g_strdup_printf ("HTTP %u %.*s", status, REASON_MAX,
+        phrase ? phrase : "");
+  }
+  shown = sharpness_redact (raw);
+  for (gchar * c = shown; *c; c++)
+    if (!g_ascii_isprint (*c))
+      *c = '?';
+  g_free (raw);
+  return shown;
+}
+
+static void
+log_failing (Receiver * r, guint status)
+{
+  gchar *reason = failure_reason (r, status);
+
+  g_printerr ("sharpness-monitor: %s %s: failing (%s); retried up to %d "
+      "times per event, logged again once it recovers\n", receiver_kind (r),
+      r->shown, reason, ATTEMPTS_MAX);
+  g_free (reason);
+}
+
+static void
+log_recovered (Receiver * r)
+{
+  g_printerr ("sharpness-monitor: %s %s: recovered (%" G_GUINT64_FORMAT
+      " event(s) given up while it failed)\n", receiver_kind (r), r->shown,
+      r->given_up);
 }
 
 static void receiver_next (Receiver * r);
@@ -79,60 +163,174 @@ retry_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* The outcome of the attempt in flight: the head of the queue delivered,
+ * or retried with backoff, or given up after ATTEMPTS_MAX. */
 static void
-sent_cb (GObject * source, GAsyncResult * res, gpointer data)
+attempt_end (Receiver * r)
 {
-  Receiver *r = data;
-  SoupMessage *msg = soup_session_get_async_result_message (SOUP_SESSION
-      (source), res);
-  GError *error = NULL;
-  GBytes *reply = soup_session_send_and_read_finish (SOUP_SESSION (source),
-      res, &error);
   Delivery *d = g_queue_peek_head (&r->queue);
-  guint status = msg ? soup_message_get_status (msg) : 0;
+  guint status = r->msg ? soup_message_get_status (r->msg) : 0;
+  gboolean ok = !r->error && !r->timed_out && status >= 200 && status < 300;
 
+  if (r->deadline_id)
+    g_source_remove (r->deadline_id);
+  r->deadline_id = 0;
+  if (ok && r->failing)
+    log_recovered (r);
+  else if (!ok && !r->failing)
+    log_failing (r, status);
+  r->failing = !ok;
+  if (ok)
+    r->given_up = 0;
+  g_clear_error (&r->error);
+  g_clear_object (&r->cancellable);
+  g_clear_object (&r->msg);
+  r->timed_out = FALSE;
   r->busy = FALSE;
-  if (reply)
-    g_bytes_unref (reply);
-  if (!error && status >= 200 && status < 300) {
+
+  if (ok) {
     r->sent++;
     delivery_free (g_queue_pop_head (&r->queue));
     receiver_next (r);
-  } else if (d && ++d->attempts >= ATTEMPTS_MAX) {
-    g_printerr ("sharpness-monitor: webhook %s: giving an event up after "
-        "%u attempts (%s)\n", r->url, d->attempts, error ? error->message :
-        soup_message_get_reason_phrase (msg));
+  } else if (++d->attempts >= ATTEMPTS_MAX) {
     r->failed++;
+    r->given_up++;
     delivery_free (g_queue_pop_head (&r->queue));
     receiver_next (r);
-  } else if (d) {
+  } else if (!r->owner->closing) {
     r->retries++;
     r->retry_id = g_timeout_add_seconds (MIN (1u << MIN (d->attempts - 1,
                 5), BACKOFF_MAX_S), retry_cb, r);
   }
-  g_clear_error (&error);
+}
+
+static void
+answer_closed_cb (GObject * source, GAsyncResult * res, gpointer data)
+{
+  Receiver *r = data;
+
+  /* A close cancelled on purpose (a long answer, the deadline) fails:
+   * what counts is the status, or the error, met before. */
+  g_input_stream_close_finish (G_INPUT_STREAM (source), res, NULL);
+  g_clear_object (&r->answer);
+  attempt_end (r);
+}
+
+/* Ends reading the answer.  Closing a stream whose body is not at its end
+ * makes libsoup read the rest to keep the connection: cancelled first, the
+ * close drops the connection instead. */
+static void
+answer_close (Receiver * r, gboolean drop)
+{
+  if (drop)
+    g_cancellable_cancel (r->cancellable);
+  g_input_stream_close_async (r->answer, G_PRIORITY_DEFAULT,
+      r->cancellable, answer_closed_cb, r);
+}
+
+static void answer_read (Receiver * r);
+
+static void
+answer_read_cb (GObject * source, GAsyncResult * res, gpointer data)
+{
+  Receiver *r = data;
+  gssize n = g_input_stream_read_finish (G_INPUT_STREAM (source), res,
+      &r->error);
+
+  if (n < 0) {
+    answer_close (r, TRUE);
+  } else if (n == 0) {
+    answer_close (r, FALSE);
+  } else {
+    r->answer_len += n;
+    if (r->answer_len >= ANSWER_MAX)
+      answer_close (r, TRUE);
+    else
+      answer_read (r);
+  }
+}
+
+static void
+answer_read (Receiver * r)
+{
+  g_input_stream_read_async (r->answer, r->scratch, ANSWER_MAX -
+      r->answer_len, G_PRIORITY_DEFAULT, r->cancellable, answer_read_cb, r);
+}
+
+static void
+sent_cb (GObject * source, GAsyncResult * res, gpointer data)
+{
+  Receiver *r = data;
+
+  r->answer = soup_session_send_finish (SOUP_SESSION (source), res,
+      &r->error);
+  if (!r->answer) {
+    attempt_end (r);
+    return;
+  }
+  r->answer_len = 0;
+  answer_read (r);
+}
+
+static gboolean
+deadline_cb (gpointer data)
+{
+  Receiver *r = data;
+
+  r->deadline_id = 0;
+  r->timed_out = TRUE;
+  g_cancellable_cancel (r->cancellable);
+  return G_SOURCE_REMOVE;
 }
 
 static void
 receiver_next (Receiver * r)
 {
   Delivery *d;
-  SoupMessage *msg;
 
-  if (r->busy || r->retry_id || !(d = g_queue_peek_head (&r->queue)))
-    return;
-  msg = soup_message_new (SOUP_METHOD_POST, r->url);
-  if (!msg) {
-    r->failed++;
-    delivery_free (g_queue_pop_head (&r->queue));
-    return;
+  while (!r->busy && !r->retry_id && !r->owner->closing &&
+      (d = g_queue_peek_head (&r->queue))) {
+    r->msg = soup_message_new (SOUP_METHOD_POST, r->url);
+    if (!r->msg) {
+      /* Checked at the start: not expected. */
+      r->failed++;
+      delivery_free (g_queue_pop_head (&r->queue));
+      continue;
+    }
+    soup_message_set_request_body_from_bytes (r->msg, "application/json",
+        d->body);
+    r->busy = TRUE;
+    r->cancellable = g_cancellable_new ();
+    r->deadline_id = g_timeout_add_seconds (DEADLINE_S, deadline_cb, r);
+    soup_session_send_async (r->session, r->msg, G_PRIORITY_DEFAULT,
+        r->cancellable, sent_cb, r);
   }
-  soup_message_set_request_body_from_bytes (msg, "application/json",
-      d->body);
-  r->busy = TRUE;
-  soup_session_send_and_read_async (r->owner->session, msg,
-      G_PRIORITY_DEFAULT, NULL, sent_cb, r);
-  g_object_unref (msg);
+}
+
+/* Alertmanager's API under its base URL, the base's query kept after the
+ * path (a proxy's token, say). */
+static gchar *
+alertmanager_url (const gchar * base)
+{
+  const GUriFlags flags = G_URI_FLAGS_ENCODED;
+  GUri *u = g_uri_parse (base, flags, NULL), *api;
+  gchar *path, *url;
+  gsize n;
+
+  if (!u)                       /* checked at the start: not expected */
+    return g_strconcat (base, AM_API_PATH, NULL);
+  n = strlen (g_uri_get_path (u));
+  while (n > 0 && g_uri_get_path (u)[n - 1] == '/')
+    n--;
+  path = g_strdup_printf ("%.*s" AM_API_PATH, (int) n, g_uri_get_path (u));
+  api = g_uri_build (flags, g_uri_get_scheme (u), g_uri_get_userinfo (u),
+      g_uri_get_host (u), g_uri_get_port (u), path, g_uri_get_query (u),
+      g_uri_get_fragment (u));
+  url = g_uri_to_string (api);
+  g_uri_unref (api);
+  g_uri_unref (u);
+  g_free (path);
+  return url;
 }
 
 static void
@@ -142,16 +340,26 @@ receiver_new (MonitorWebhooks * w, const gchar * url, gboolean alertmanager)
 
   r->owner = w;
   r->alertmanager = alertmanager;
-  if (alertmanager) {
-    gsize n = strlen (url);
-    while (n > 0 && url[n - 1] == '/')
-      n--;
-    r->url = g_strdup_printf ("%.*s" AM_API_PATH, (int) n, url);
-  } else {
-    r->url = g_strdup (url);
-  }
+  r->url = alertmanager ? alertmanager_url (url) : g_strdup (url);
+  r->shown = sharpness_redact (r->url);
+  /* One connection: one request at a time. */
+  r->session = soup_session_new_with_options ("timeout", TIMEOUT_S,
+      "idle-timeout", 60, "max-conns", 1, "max-conns-per-host", 1,
+      "user-agent", "sharpness-monitor/" VERSION, NULL);
   g_queue_init (&r->queue);
   g_ptr_array_add (w->receivers, r);
+}
+
+static void
+receiver_free (Receiver * r)
+{
+  if (r->retry_id)
+    g_source_remove (r->retry_id);
+  g_queue_clear_full (&r->queue, (GDestroyNotify) delivery_free);
+  g_object_unref (r->session);
+  g_free (r->shown);
+  g_free (r->url);
+  g_free (r);
 }
 
 static void enqueue (Receiver * r, GBytes * body);
@@ -192,8 +400,6 @@ monitor_webhooks_new (gchar ** webhooks, gchar ** alertmanagers)
   if ((!webhooks || !webhooks[0]) && (!alertmanagers || !alertmanagers[0]))
     return NULL;
   w = g_new0 (MonitorWebhooks, 1);
-  w->session = soup_session_new_with_options ("timeout", TIMEOUT_S,
-      "idle-timeout", 60, "user-agent", "sharpness-monitor/" VERSION, NULL);
   w->receivers = g_ptr_array_new ();
   w->active = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
       (GDestroyNotify) monitor_event_unref);
@@ -224,34 +430,55 @@ expired_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-void
-monitor_webhooks_free (MonitorWebhooks * w, guint timeout_ms)
+static gboolean
+busy (MonitorWebhooks * w)
+{
+  for (guint i = 0; i < w->receivers->len; i++)
+    if (((Receiver *) g_ptr_array_index (w->receivers, i))->busy)
+      return TRUE;
+  return FALSE;
+}
+
+/* Runs the main context until @done (@w) is false or @ms have passed. */
+static void
+run_while (MonitorWebhooks * w, gboolean (*done) (MonitorWebhooks *),
+    guint ms)
 {
   gboolean expired = FALSE;
-  guint wake;
+  guint wake = g_timeout_add (ms, expired_cb, &expired);
 
-  if (!w)
-    return;
-  wake = g_timeout_add (timeout_ms, expired_cb, &expired);
-  while (!expired && pending (w))
+  while (!expired && done (w))
     g_main_context_iteration (NULL, TRUE);
   if (!expired)
     g_source_remove (wake);
+}
 
+void
+monitor_webhooks_free (MonitorWebhooks * w, guint timeout_ms)
+{
+  if (!w)
+    return;
+  run_while (w, pending, timeout_ms);
+
+  /* The attempts still in flight are cancelled and unwind through their
+   * callbacks, which start nothing new once closing. */
+  w->closing = TRUE;
   if (w->refresh_id)
     g_source_remove (w->refresh_id);
-  soup_session_abort (w->session);
   for (guint i = 0; i < w->receivers->len; i++) {
     Receiver *r = g_ptr_array_index (w->receivers, i);
-    if (r->retry_id)
-      g_source_remove (r->retry_id);
-    g_queue_clear_full (&r->queue, (GDestroyNotify) delivery_free);
-    g_free (r->url);
-    g_free (r);
+    if (r->busy)
+      g_cancellable_cancel (r->cancellable);
   }
+  run_while (w, busy, UNWIND_MS);
+  /* An attempt that has not unwound yet (not expected) would write to
+   * its receiver after: everything is left to the process' exit. */
+  if (busy (w))
+    return;
+  for (guint i = 0; i < w->receivers->len; i++)
+    receiver_free (g_ptr_array_index (w->receivers, i));
   g_ptr_array_unref (w->receivers);
   g_hash_table_unref (w->active);
-  g_object_unref (w->session);
   g_free (w);
 }
 
