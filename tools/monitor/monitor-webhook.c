@@ -107,12 +107,13 @@ receiver_kind (const Receiver * r)
 }
 
 /* Why the attempt failed, for the log: the receiver's own words (its
- * reason phrase, an error naming its host) redacted, cut short and with
- * anything unprintable replaced, as a hostile receiver chooses them. */
+ * reason phrase, an error naming its host) redacted, cut short, valid
+ * UTF-8 and without control characters (a hostile receiver chooses them:
+ * no terminal escape reaches the log). */
 static gchar *
 failure_reason (Receiver * r, guint status)
 {
-  gchar *raw, *shown;
+  gchar *raw, *redacted, *shown;
 
   if (r->timed_out)
     raw = g_strdup_printf ("no complete answer within %d s", DEADLINE_S);
@@ -124,10 +125,12 @@ failure_reason (Receiver * r, guint status)
     raw = g_strdup_printf ("HTTP %u %.*s", status, REASON_MAX,
         phrase ? phrase : "");
   }
-  shown = sharpness_redact (raw);
+  redacted = sharpness_redact (raw);
+  shown = g_utf8_make_valid (redacted, -1);
   for (gchar * c = shown; *c; c++)
-    if (!g_ascii_isprint (*c))
+    if (g_ascii_iscntrl (*c))
       *c = '?';
+  g_free (redacted);
   g_free (raw);
   return shown;
 }
@@ -163,31 +166,50 @@ retry_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* The outcome of the attempt in flight: the head of the queue delivered,
- * or retried with backoff, or given up after ATTEMPTS_MAX. */
+/* A receiver's state, failing or not, logged where it changes. */
 static void
-attempt_end (Receiver * r)
+receiver_set_failing (Receiver * r, gboolean failing, guint status)
 {
-  Delivery *d = g_queue_peek_head (&r->queue);
+  if (failing && !r->failing)
+    log_failing (r, status);
+  else if (!failing && r->failing)
+    log_recovered (r);
+  if (!failing)
+    r->given_up = 0;
+  r->failing = failing;
+}
+
+/* Lets the attempt in flight go; whether it delivered. */
+static gboolean
+attempt_finish (Receiver * r)
+{
   guint status = r->msg ? soup_message_get_status (r->msg) : 0;
   gboolean ok = !r->error && !r->timed_out && status >= 200 && status < 300;
 
+  /* Cancelled at the exit, it says nothing of the receiver. */
+  if (!r->owner->closing)
+    receiver_set_failing (r, !ok, status);
   if (r->deadline_id)
     g_source_remove (r->deadline_id);
   r->deadline_id = 0;
-  if (ok && r->failing)
-    log_recovered (r);
-  else if (!ok && !r->failing)
-    log_failing (r, status);
-  r->failing = !ok;
-  if (ok)
-    r->given_up = 0;
   g_clear_error (&r->error);
   g_clear_object (&r->cancellable);
   g_clear_object (&r->msg);
   r->timed_out = FALSE;
   r->busy = FALSE;
+  return ok;
+}
 
+/* The outcome of the attempt in flight: the head of the queue delivered,
+ * or retried with backoff, or given up after ATTEMPTS_MAX. */
+static void
+attempt_end (Receiver * r)
+{
+  gboolean ok = attempt_finish (r);
+  Delivery *d = g_queue_peek_head (&r->queue);
+
+  if (r->owner->closing)
+    return;
   if (ok) {
     r->sent++;
     delivery_free (g_queue_pop_head (&r->queue));
@@ -197,7 +219,7 @@ attempt_end (Receiver * r)
     r->given_up++;
     delivery_free (g_queue_pop_head (&r->queue));
     receiver_next (r);
-  } else if (!r->owner->closing) {
+  } else {
     r->retries++;
     r->retry_id = g_timeout_add_seconds (MIN (1u << MIN (d->attempts - 1,
                 5), BACKOFF_MAX_S), retry_cb, r);
