@@ -80,9 +80,11 @@ def main():
              'unknown URI scheme'),
             ('channels:\n  - name: a\n    uri: file:///x.ts\n    alarms:\n'
              '      blurr: {onset: 1}\n', ':5:', "unknown kind 'blurr'"),
-            ('channels:\n  - name: a\n    uri: file:///x.ts\n  - name: a\n'
-             '    uri: file:///y.ts\n', 'line 4', "two channels are named 'a'"),
-            ('channels:\n  - name: a\n    uri: file:///x.ts\n'
+            # (No file: a file:// channel's file must exist.)
+            ('channels:\n  - name: a\n    uri: udp://127.0.0.1:5000\n'
+             '  - name: a\n    uri: udp://127.0.0.1:5001\n', 'line 4',
+             "two channels are named 'a'"),
+            ('channels:\n  - name: a\n    uri: udp://127.0.0.1:5000\n'
              '    compare-with: b\n', '', "compare-with 'b'"),
         ]
         for text, where, what in cases:

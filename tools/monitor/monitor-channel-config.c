@@ -9,9 +9,14 @@
 #include "config.h"
 #endif
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
 
 #include "monitor.h"
 #include "sharpness-tool-rule.h"
@@ -166,13 +171,17 @@ monitor_uri_scheme_allowed (const gchar * uri)
   return ok;
 }
 
+/* The first bad value found: FALSE, @error saying what @key (the
+ * configuration key it comes from, so that the configuration file can
+ * name that key's line; NULL where no one key is) must be. */
 static gboolean
-bad (GError ** error, const gchar * where, const gchar * what,
-    const gchar * range)
+bad (GError ** error, const gchar ** key_out, const gchar * key,
+    const gchar * what, const gchar * range)
 {
+  if (key_out)
+    *key_out = key;
   g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-      "%s%s%s must be %s", where ? where : "", where ? ": " : "", what,
-      range);
+      "%s must be %s", what ? what : key, range);
   return FALSE;
 }
 
@@ -188,70 +197,181 @@ tiles_valid (const gchar * tiles)
       && cols <= 64 && rows >= 1 && rows <= 64;
 }
 
+/* The key of @field of alarm kind @kind, "alarms: KIND: FIELD" (interned:
+ * the set is small and fixed). */
+static const gchar *
+alarm_key (gint kind, const gchar * field)
+{
+  gchar *k = g_strdup_printf ("alarms: %s: %s", kind_names[kind], field);
+  const gchar *key = g_intern_string (k);
+
+  g_free (k);
+  return key;
+}
+
+gboolean
+monitor_channel_config_validate (const MonitorChannelConfig * c,
+    const gchar ** key, GError ** error)
+{
+  if (key)
+    *key = NULL;
+  if (!c->name || !*c->name)
+    return bad (error, key, "name", "the channel's name",
+        "given and not empty");
+  for (const gchar * p = c->name; *p; p++)
+    if ((guchar) * p < 0x20 || *p == '/')
+      return bad (error, key, "name", "a channel name", "free of '/' and "
+          "control characters");
+  if (strlen (c->name) > 128)
+    return bad (error, key, "name", "a channel name",
+        "at most 128 bytes long");
+  if (!c->uri == !c->source)
+    return bad (error, key, NULL, "a channel", "given one of uri or source");
+  if (c->uri && !monitor_uri_scheme_allowed (c->uri)) {
+    if (key)
+      *key = "uri";
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "unknown URI scheme in '%s': use udp://, rtp://, srt://, "
+        "rtsp://, http(s):// (HLS) or file://", c->uri);
+    return FALSE;
+  }
+  if (!(c->threshold >= 0) || !isfinite (c->threshold))
+    return bad (error, key, "threshold", NULL, ">= 0 (0: off)");
+  if (!(c->relative_threshold >= 0 && c->relative_threshold <= 1))
+    return bad (error, key, "relative-threshold", NULL, "in [0, 1] (0: off)");
+  if (c->window < 1 || c->window > 10000)
+    return bad (error, key, "window", NULL, "in [1, 10000]");
+  if (c->max_blurry_gap > 10000)
+    return bad (error, key, "max-blurry-gap", NULL, "in [0, 10000]");
+  if (!tiles_valid (c->tiles))
+    return bad (error, key, "tiles", NULL, "COLSxROWS, 1 to 64 each, or off");
+  if (!(c->black_pixel_threshold >= 0 && c->black_pixel_threshold <= 1))
+    return bad (error, key, "black-pixel-threshold", NULL, "in [0, 1]");
+  if (!(c->black_ratio >= 0 && c->black_ratio <= 1))
+    return bad (error, key, "black-ratio", NULL, "in [0, 1]");
+  if (!(c->freeze_noise >= -200 && c->freeze_noise <= 0))
+    return bad (error, key, "freeze-noise", NULL, "in [-200, 0] dB");
+  for (gint k = 0; k < MONITOR_N_KINDS; k++) {
+    const MonitorKindSettings *ks = &c->kinds[k];
+
+    if (!(ks->onset >= 0 && ks->onset <= 86400))
+      return bad (error, key, alarm_key (k, "onset"), NULL,
+          "in [0, 86400] s");
+    if (!(ks->clear >= 0 && ks->clear <= 86400))
+      return bad (error, key, alarm_key (k, "clear"), NULL,
+          "in [0, 86400] s");
+    if (k == MONITOR_KIND_NO_SIGNAL && ks->onset < 0.1)
+      return bad (error, key, alarm_key (k, "onset"), NULL,
+          "at least 0.1 s");
+  }
+  if (!(c->kinds[MONITOR_KIND_SILENCE].level <= 0))
+    return bad (error, key, alarm_key (MONITOR_KIND_SILENCE, "level"), NULL,
+        "<= 0 dBFS");
+  if (!(c->kinds[MONITOR_KIND_SSIM_DROP].level >= 0 &&
+          c->kinds[MONITOR_KIND_SSIM_DROP].level <= 1))
+    return bad (error, key, alarm_key (MONITOR_KIND_SSIM_DROP, "level"),
+        NULL, "in [0, 1]");
+  if (!(c->kinds[MONITOR_KIND_PSNR_DROP].level >= 0))
+    return bad (error, key, alarm_key (MONITOR_KIND_PSNR_DROP, "level"),
+        NULL, ">= 0 dB");
+  return TRUE;
+}
+
 gboolean
 monitor_channel_config_check (const MonitorChannelConfig * c,
     const gchar * where, GError ** error)
 {
-  if (!c->name || !*c->name)
-    return bad (error, where, "the channel's name", "given and not empty");
-  for (const gchar * p = c->name; *p; p++)
-    if ((guchar) * p < 0x20 || *p == '/')
-      return bad (error, where, "a channel name", "free of '/' and control "
-          "characters");
-  if (strlen (c->name) > 128)
-    return bad (error, where, "a channel name", "at most 128 bytes long");
-  if (!c->uri == !c->source)
-    return bad (error, where, "a channel", "given one of uri or source");
-  if (c->uri && !monitor_uri_scheme_allowed (c->uri)) {
+  if (monitor_channel_config_validate (c, NULL, error))
+    return TRUE;
+  if (where)
+    g_prefix_error (error, "%s: ", where);
+  return FALSE;
+}
+
+/* A source fragment is built as the channel's pipeline builds it
+ * (monitor-pipeline.c: a bin, its free pads ghosted, feeding decodebin3),
+ * without being started: a missing element, a bad property or link, or
+ * a fragment that cannot feed decodebin3 would otherwise restart the
+ * channel for ever. */
+static gboolean
+check_fragment (const gchar * source, GError ** error)
+{
+  GError *e = NULL;
+  GstElement *bin;
+  GstPad *src, *sink;
+  gboolean ok;
+
+  bin = gst_parse_bin_from_description_full (source, TRUE, NULL,
+      GST_PARSE_FLAG_FATAL_ERRORS, &e);
+  if (!bin || e) {
     g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-        "%s%sunknown URI scheme in '%s': use udp://, rtp://, srt://, "
-        "rtsp://, http(s):// (HLS) or file://", where ? where : "",
-        where ? ": " : "", c->uri);
+        "source '%s': %s", source, e ? e->message : "not a GStreamer "
+        "pipeline fragment");
+    g_clear_error (&e);
+    if (bin)
+      gst_object_unref (gst_object_ref_sink (bin));
     return FALSE;
   }
-  if (!(c->threshold >= 0) || !isfinite (c->threshold))
-    return bad (error, where, "threshold", ">= 0 (0: off)");
-  if (!(c->relative_threshold >= 0 && c->relative_threshold <= 1))
-    return bad (error, where, "relative-threshold", "in [0, 1] (0: off)");
-  if (c->window < 1 || c->window > 10000)
-    return bad (error, where, "window", "in [1, 10000]");
-  if (c->max_blurry_gap > 10000)
-    return bad (error, where, "max-blurry-gap", "in [0, 10000]");
-  if (!tiles_valid (c->tiles))
-    return bad (error, where, "tiles", "COLSxROWS, 1 to 64 each, or off");
-  if (!(c->black_pixel_threshold >= 0 && c->black_pixel_threshold <= 1))
-    return bad (error, where, "black-pixel-threshold", "in [0, 1]");
-  if (!(c->black_ratio >= 0 && c->black_ratio <= 1))
-    return bad (error, where, "black-ratio", "in [0, 1]");
-  if (!(c->freeze_noise >= -200 && c->freeze_noise <= 0))
-    return bad (error, where, "freeze-noise", "in [-200, 0] dB");
-  for (gint k = 0; k < MONITOR_N_KINDS; k++) {
-    const MonitorKindSettings *ks = &c->kinds[k];
-    gchar *what;
-    gboolean ok = TRUE;
+  gst_object_ref_sink (bin);
+  src = gst_element_get_static_pad (bin, "src");
+  sink = gst_element_get_static_pad (bin, "sink");
+  ok = src && !sink;
+  if (!src)
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "source '%s' cannot feed decodebin3: its last element has no free "
+        "src pad (a demuxer's pads appear only once it plays: leave the "
+        "demuxing to decodebin3)", source);
+  else if (sink)
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "source '%s': its first element waits for input (a free sink pad): "
+        "a source fragment starts with a source element", source);
+  g_clear_object (&src);
+  g_clear_object (&sink);
+  gst_object_unref (bin);
+  return ok;
+}
 
-    if (!(ks->onset >= 0 && ks->onset <= 86400)) {
-      what = g_strdup_printf ("alarms: %s: onset", kind_names[k]);
-      ok = bad (error, where, what, "in [0, 86400] s");
-    } else if (!(ks->clear >= 0 && ks->clear <= 86400)) {
-      what = g_strdup_printf ("alarms: %s: clear", kind_names[k]);
-      ok = bad (error, where, what, "in [0, 86400] s");
-    } else if (k == MONITOR_KIND_NO_SIGNAL && ks->onset < 0.1) {
-      what = g_strdup_printf ("alarms: %s: onset", kind_names[k]);
-      ok = bad (error, where, what, "at least 0.1 s");
-    } else {
-      what = NULL;
-    }
-    g_free (what);
-    if (!ok)
-      return FALSE;
-  }
-  if (!(c->kinds[MONITOR_KIND_SILENCE].level <= 0))
-    return bad (error, where, "alarms: silence: level", "<= 0 dBFS");
-  if (!(c->kinds[MONITOR_KIND_SSIM_DROP].level >= 0 &&
-          c->kinds[MONITOR_KIND_SSIM_DROP].level <= 1))
-    return bad (error, where, "alarms: ssim-drop: level", "in [0, 1]");
-  if (!(c->kinds[MONITOR_KIND_PSNR_DROP].level >= 0))
-    return bad (error, where, "alarms: psnr-drop: level", ">= 0 dB");
-  return TRUE;
+/* A file:// channel's file, which at run time would fail as a network
+ * source does (restarts for ever) when it is missing. */
+static gboolean
+check_file (const gchar * uri, GError ** error)
+{
+  gchar *path = g_filename_from_uri (uri, NULL, NULL);
+  GStatBuf st;
+  gboolean ok = FALSE;
+
+  if (!path)
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "'%s' is not a local file URI (file:///path)", uri);
+  else if (g_stat (path, &st) != 0)
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+        "the file %s (%s): %s", path, uri, g_strerror (errno));
+  else if (S_ISDIR (st.st_mode))
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_ISDIR,
+        "the file %s (%s) is a directory", path, uri);
+  else if (g_access (path, R_OK) != 0)
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+        "the file %s (%s) is not readable: %s", path, uri,
+        g_strerror (errno));
+  else
+    ok = TRUE;
+  g_free (path);
+  return ok;
+}
+
+gboolean
+monitor_channel_config_check_input (const MonitorChannelConfig * c,
+    const gchar * where, GError ** error)
+{
+  gchar *scheme = c->uri ? g_uri_parse_scheme (c->uri) : NULL;
+  gboolean ok = TRUE;
+
+  if (c->source)
+    ok = check_fragment (c->source, error);
+  else if (scheme && !g_ascii_strcasecmp (scheme, "file"))
+    ok = check_file (c->uri, error);
+  g_free (scheme);
+  if (!ok && where)
+    g_prefix_error (error, "%s: ", where);
+  return ok;
 }

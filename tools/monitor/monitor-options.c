@@ -440,7 +440,8 @@ monitor_options_parse (int *argc, char ***argv, MonitorSettings * s)
     }
     g_free (scheme);
     c->name = monitor_channel_name_from_uri (c->uri);
-    if (!monitor_channel_config_check (c, *u, &error)) {
+    if (!monitor_channel_config_check (c, *u, &error) ||
+        !monitor_channel_config_check_input (c, *u, &error)) {
       monitor_channel_config_free (c);
       status = usage_error ("%s", error->message);
       goto out_base;

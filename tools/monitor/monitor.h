@@ -120,6 +120,16 @@ gboolean monitor_config_load (const gchar * path, GPtrArray * channels,
 /* Checks a channel's settings (names the line when @c->line). */
 gboolean monitor_channel_config_check (const MonitorChannelConfig * c,
     const gchar * where, GError ** error);
+/* The same without a place: FALSE with @error and, in @key, the
+ * configuration key of the bad value ("threshold", "alarms: blur:
+ * onset"; NULL where no one key is). */
+gboolean monitor_channel_config_validate (const MonitorChannelConfig * c,
+    const gchar ** key, GError ** error);
+/* What a channel reads, checked without starting it: its source fragment
+ * builds (every element, property and link) and can feed decodebin3; a
+ * file:// channel's file exists and is readable. */
+gboolean monitor_channel_config_check_input (const MonitorChannelConfig *
+    c, const gchar * where, GError ** error);
 
 typedef struct _Monitor Monitor;
 typedef struct _MonitorChannel MonitorChannel;
