@@ -32,10 +32,17 @@ PATTERN = ('videotestsrc is-live=true ! capsfilter caps=video/x-raw,'
 
 
 def run_tool(args, check=True, timeout=60):
-    r = subprocess.run([mc.TOOL, '--cpu'] + (['--check-config'] if check
-                                             else []) + args,
-                       capture_output=True, text=True, timeout=timeout,
-                       stdin=subprocess.DEVNULL)
+    """(exit status, output); None when it was still running at
+    @timeout (and was killed)."""
+    try:
+        r = subprocess.run([mc.TOOL, '--cpu'] + (['--check-config'] if check
+                                                 else []) + args,
+                           capture_output=True, text=True, timeout=timeout,
+                           stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout or b''
+        return None, (out.decode(errors='replace') if isinstance(out, bytes)
+                      else out)
     return r.returncode, r.stdout + r.stderr
 
 
@@ -100,7 +107,7 @@ def check_inputs(fx, procs, cfg):
     path = cfg(head + bad[0][0])
     t = time.monotonic()
     rc, out = run_tool(['--config', path, '--listen', '%s:%d' % (
-        mc.HOST, mc.free_port())], check=False, timeout=60)
+        mc.HOST, mc.free_port())], check=False, timeout=20)
     fx.check(rc == 2 and 'no element "video"' in out and
              time.monotonic() - t < 30, 'startup refuses it as well (exit '
              '%s): %s' % (rc, out.strip()))

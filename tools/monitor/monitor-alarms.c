@@ -89,6 +89,29 @@ keep_tiles (MonitorChannel * c, MonitorAlarmState * a, guint64 frame)
   a->tiles_rows = n ? rows : 0;
 }
 
+/* The last frame of an element stretch that ends, inclusive, as
+ * sharpness-scan gives it.  The element ends a black or frozen stretch at
+ * the first frame that is not black or frozen: its `end-frame` is that
+ * frame, counted in `frames` but not in `black-frames` (`frozen-frames`);
+ * at the end of the stream it ends at its last frame, counted in both.  A
+ * blurry run's `end-frame` is its last blurry frame already. */
+static guint64
+stretch_last_frame (MonitorKind k, const GstStructure * s, guint64 end_frame)
+{
+  const gchar *of_kind = k == MONITOR_KIND_BLACK ? "black-frames" :
+      k == MONITOR_KIND_FREEZE ? "frozen-frames" : NULL;
+  guint64 frames, kind_frames, start_frame;
+
+  if (!of_kind || !gst_structure_get_uint64 (s, "frames", &frames) ||
+      !gst_structure_get_uint64 (s, of_kind, &kind_frames))
+    return end_frame;
+  if (kind_frames < frames && end_frame > 0 &&
+      !(gst_structure_get_uint64 (s, "start-frame", &start_frame) &&
+          end_frame <= start_frame))
+    return end_frame - 1;
+  return end_frame;
+}
+
 /* Raises the start or end of kind @k: @ev from the hysteresis; @msg the
  * element's message (element kinds), else NULL. */
 static void
@@ -135,7 +158,7 @@ raise_event (MonitorChannel * c, MonitorKind k, const SharpnessAlarmEvent * ev,
     e->duration = (gdouble) (ev->end - ev->start) / GST_SECOND;
     if (s) {
       if (gst_structure_get_uint64 (s, "end-frame", &v))
-        e->end_frame = v;
+        e->end_frame = stretch_last_frame (k, s, v);
       if (gst_structure_get_double (s, "min", &d))
         e->min = d;
       if (gst_structure_get_double (s, "mean", &d))
