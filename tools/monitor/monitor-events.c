@@ -2,6 +2,14 @@
  * and the page), each also written as one JSON line to the event log,
  * which is rotated by size (FILE, FILE.1 ... FILE.N).
  *
+ * The log is written with one write () per line, so that a failure (a
+ * full disk) never leaves part of a line for the next event to be
+ * appended to: a short write is cut off again (or, where it cannot be,
+ * the next line starts with a newline).  The first failure and the
+ * recovery are said on stderr; every failed line is counted.  A path that
+ * is not a regular file (a device, a FIFO) is written in place and never
+ * rotated.
+ *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -10,8 +18,11 @@
 #endif
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 
@@ -21,10 +32,16 @@
 struct _MonitorEvents
 {
   gchar *path;
-  FILE *log;
+  gint fd;                      /* the log, append mode; -1: none open */
+  gboolean regular;             /* a regular file: rotated by size */
   guint64 size, max_bytes;
   guint keep;
   guint64 log_errors;
+  /* Lines lost since the first failure, which was said (0: writing). */
+  guint64 failing;
+  /* A short write could not be cut off: the next line starts with a
+   * newline, ending the partial one. */
+  gboolean partial;
   GQueue kept;                  /* MonitorEvent, oldest first */
   guint64 next_id;
 };
@@ -161,15 +178,32 @@ open_log (MonitorEvents * ev, GError ** error)
 {
   GStatBuf st;
 
-  ev->log = g_fopen (ev->path, "ab");
-  if (!ev->log) {
-    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+  ev->fd = g_open (ev->path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
+      0644);
+  if (ev->fd < 0) {
+    int saved = errno;
+
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
         "cannot write the event log %s: %s (check the directory exists and "
-        "is writable)", ev->path, g_strerror (errno));
+        "is writable)", ev->path, g_strerror (saved));
+    errno = saved;
     return FALSE;
   }
-  ev->size = g_stat (ev->path, &st) == 0 ? (guint64) st.st_size : 0;
+  /* A device or a FIFO (/dev/stdout, a pipe to a collector) is written
+   * as it is: renaming it away would replace it with a regular file. */
+  ev->regular = fstat (ev->fd, &st) == 0 && S_ISREG (st.st_mode);
+  ev->size = ev->regular ? (guint64) st.st_size : 0;
+  /* A new file starts with no partial line of ours. */
+  ev->partial = FALSE;
   return TRUE;
+}
+
+static void
+close_log (MonitorEvents * ev)
+{
+  if (ev->fd >= 0)
+    close (ev->fd);
+  ev->fd = -1;
 }
 
 MonitorEvents *
@@ -179,6 +213,7 @@ monitor_events_new (const gchar * path, guint64 max_bytes, guint keep,
   MonitorEvents *ev = g_new0 (MonitorEvents, 1);
 
   g_queue_init (&ev->kept);
+  ev->fd = -1;
   ev->next_id = 1;
   ev->max_bytes = max_bytes;
   ev->keep = keep;
@@ -195,19 +230,40 @@ monitor_events_new (const gchar * path, guint64 max_bytes, guint keep,
 void
 monitor_events_free (MonitorEvents * ev)
 {
-  if (ev->log)
-    fclose (ev->log);
+  close_log (ev);
   g_queue_clear_full (&ev->kept, (GDestroyNotify) monitor_event_unref);
   g_free (ev->path);
   g_free (ev);
+}
+
+/* A line not written: counted, and the first of a run said once (a full
+ * disk would otherwise print one message per event). */
+static void
+log_failed (MonitorEvents * ev, const gchar * what, int err)
+{
+  ev->log_errors++;
+  if (ev->failing++ == 0)
+    g_printerr ("sharpness-monitor: cannot %s the event log %s: %s; events "
+        "are not logged (they are kept for the API) until it can be "
+        "written again\n", what, ev->path, g_strerror (err));
+}
+
+static void
+log_written (MonitorEvents * ev)
+{
+  if (ev->failing == 0)
+    return;
+  g_printerr ("sharpness-monitor: the event log %s is written again (%"
+      G_GUINT64_FORMAT " event%s not logged)\n", ev->path, ev->failing,
+      ev->failing == 1 ? "" : "s");
+  ev->failing = 0;
 }
 
 /* FILE.N-1 -> FILE.N ... FILE -> FILE.1, the oldest dropped. */
 static void
 rotate (MonitorEvents * ev)
 {
-  fclose (ev->log);
-  ev->log = NULL;
+  close_log (ev);
   for (guint i = ev->keep; i >= 1; i--) {
     gchar *from = i == 1 ? g_strdup (ev->path) :
         g_strdup_printf ("%s.%u", ev->path, i - 1);
@@ -219,29 +275,88 @@ rotate (MonitorEvents * ev)
   if (ev->keep == 0)
     g_remove (ev->path);
   if (!open_log (ev, NULL))
-    ev->log_errors++;
+    log_failed (ev, "open", errno);
+}
+
+/* @line (ending in a newline) in one write (), so that a failure leaves
+ * no part of it for the next line to be appended to: what a short write
+ * left is cut off, or else ended by the next line's leading newline. */
+static gboolean
+write_line (MonitorEvents * ev, const gchar * line, gsize len)
+{
+  const gchar *buf = line;
+  gchar *joined = NULL;
+  gsize n = len;
+  gssize done;
+  GStatBuf st;
+  int err;
+
+  /* Where the log ends before this line: what to cut back to (another
+   * program may have truncated it, logrotate's copytruncate). */
+  if (ev->regular && fstat (ev->fd, &st) == 0)
+    ev->size = (guint64) st.st_size;
+  if (ev->partial) {
+    buf = joined = g_strconcat ("\n", line, NULL);
+    n = len + 1;
+  }
+  do
+    done = write (ev->fd, buf, n);
+  while (done < 0 && errno == EINTR);
+  err = done < 0 ? errno : ENOSPC;
+  g_free (joined);
+  if (done == (gssize) n) {
+    ev->partial = FALSE;
+    ev->size += n;
+    return TRUE;
+  }
+  /* Part of it went out.  Cut back, the partial line before it (if any)
+   * still waiting for its newline; a device cannot be cut. */
+  if (done > 0 && !(ev->regular &&
+          ftruncate (ev->fd, (off_t) ev->size) == 0)) {
+    ev->partial = TRUE;
+    ev->size += done;
+  }
+  errno = err;
+  return FALSE;
 }
 
 void
 monitor_events_add (MonitorEvents * ev, MonitorEvent * e)
 {
+  GString *line;
+
   e->id = ev->next_id++;
   g_queue_push_tail (&ev->kept, monitor_event_ref (e));
   while (g_queue_get_length (&ev->kept) > MONITOR_EVENTS_KEPT)
     monitor_event_unref (g_queue_pop_head (&ev->kept));
-  if (ev->log) {
-    GString *line = g_string_new (NULL);
-
-    monitor_event_to_json (e, line, TRUE);
-    g_string_append_c (line, '\n');
-    if (fwrite (line->str, 1, line->len, ev->log) != line->len ||
-        fflush (ev->log) != 0)
-      ev->log_errors++;
-    ev->size += line->len;
-    g_string_free (line, TRUE);
-    if (ev->max_bytes && ev->size >= ev->max_bytes)
-      rotate (ev);
+  if (!ev->path)
+    return;
+  /* A log that could not be opened (rotation, SIGHUP) is tried again. */
+  if (ev->fd < 0 && !open_log (ev, NULL)) {
+    log_failed (ev, "open", errno);
+    return;
   }
+  line = g_string_new (NULL);
+  monitor_event_to_json (e, line, TRUE);
+  g_string_append_c (line, '\n');
+  if (write_line (ev, line->str, line->len))
+    log_written (ev);
+  else
+    log_failed (ev, "write", errno);
+  g_string_free (line, TRUE);
+  if (ev->regular && ev->max_bytes && ev->size >= ev->max_bytes)
+    rotate (ev);
+}
+
+gboolean
+monitor_events_reopen (MonitorEvents * ev)
+{
+  if (!ev->path)
+    return TRUE;
+  close_log (ev);
+  /* On failure (errno set by open_log) the caller says so, and the next
+   * event tries again. */
+  return open_log (ev, NULL);
 }
 
 void

@@ -49,11 +49,16 @@ void monitor_event_to_json (const MonitorEvent * e, GString * out,
 
 typedef struct _MonitorEvents MonitorEvents;
 
-/* @path NULL: no log.  FALSE with @error when the log cannot be opened. */
+/* @path NULL: no log.  NULL with @error when the log cannot be opened.
+ * A path that is not a regular file (a device, a FIFO) is written in
+ * place, never rotated. */
 MonitorEvents *monitor_events_new (const gchar * path, guint64 max_bytes,
     guint keep, GError ** error);
 void monitor_events_free (MonitorEvents * ev);
-/* Numbers, keeps and logs @e (a reference is taken). */
+/* Numbers, keeps and logs @e (a reference is taken): one line, never
+ * merged with the next one by a failed write; a failure is counted
+ * (monitor_events_log_errors), the first one of a run and the recovery
+ * said on stderr. */
 void monitor_events_add (MonitorEvents * ev, MonitorEvent * e);
 /* JSON array of the kept events with id > @since (of @channel, NULL:
  * all), at most @limit, oldest first. */
@@ -63,6 +68,10 @@ void monitor_events_json (MonitorEvents * ev, guint64 since,
 MonitorEvent *monitor_events_get (MonitorEvents * ev, guint64 id);
 guint64 monitor_events_last_id (MonitorEvents * ev);
 guint64 monitor_events_log_errors (MonitorEvents * ev);
+/* The log closed and opened again at its path, in append mode (SIGHUP:
+ * logrotate moved the file away).  FALSE (errno set) when it cannot be
+ * opened: the next event tries again. */
+gboolean monitor_events_reopen (MonitorEvents * ev);
 
 G_END_DECLS
 #endif /* MONITOR_EVENTS_H */
