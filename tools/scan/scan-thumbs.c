@@ -42,13 +42,16 @@ scan_thumb_copy_frame (const GstVideoInfo * info, GstCaps * caps,
 /* The centre @w x @h of @sample (system memory) at full resolution: the
  * thumbnail is scaled down, which hides blur; this crop shows it.
  *
- * Copied as the format's unpacked lines (AYUV, AYUV64, ARGB or ARGB64:
- * whole pixels, 4 components each), not as bytes of its planes: a packed
- * format's pixels do not start at whole bytes (v210 packs 6 pixels in 16
- * bytes, and GStreamer gives it a pixel stride of 0, so a byte copy copied
- * nothing and the JPEG encoder read uninitialised memory).  Each line is
- * unpacked whole, from x = 0: the unpack functions of some formats ignore
- * a start within the line (v210's). */
+ * Copied through the format's unpacked lines (AYUV, AYUV64, ARGB or
+ * ARGB64: whole pixels, 4 components each), not as bytes of its planes: a
+ * packed format's pixels do not start at whole bytes (v210 packs 6 pixels
+ * in 16 bytes, and GStreamer gives it a pixel stride of 0, so a byte copy
+ * copied nothing and the JPEG encoder read uninitialised memory).  Each
+ * line is unpacked whole, from x = 0: the unpack functions of some formats
+ * ignore a start within the line (v210's).  The crop is in the unpacked
+ * format, except 8-bit RGB, packed as RGB: the JPEG encoder takes that
+ * (an RGB JPEG, as the frame's), not ARGB, which it would get converted to
+ * YUV. */
 static GstSample *
 crop_sample (GstSample * sample, gint w, gint h)
 {
@@ -74,11 +77,14 @@ crop_sample (GstSample * sample, gint w, gint h)
   /* Multiples of 8: whole chroma samples for every subsampling. */
   x0 = ((GST_VIDEO_INFO_WIDTH (&in) - w) / 2) & ~7;
   y0 = ((GST_VIDEO_INFO_HEIGHT (&in) - h) / 2) & ~7;
-  /* The unpacked format, with the frame's colorimetry: its values are the
-   * frame's, only laid out 4:4:4. */
-  gst_video_info_set_format (&out, finfo->unpack_format, w, h);
+  /* The unpacked format (8-bit RGB: RGB), with the frame's colorimetry:
+   * its values are the frame's, only laid out 4:4:4. */
+  gst_video_info_set_format (&out, finfo->unpack_format ==
+      GST_VIDEO_FORMAT_ARGB ? GST_VIDEO_FORMAT_RGB : finfo->unpack_format,
+      w, h);
   out.colorimetry = in.colorimetry;
-  unpack_pstride = GST_VIDEO_FORMAT_INFO_PSTRIDE (out.finfo, 0);
+  unpack_pstride = GST_VIDEO_FORMAT_INFO_PSTRIDE (gst_video_format_get_info
+      (finfo->unpack_format), 0);
   flags = GST_VIDEO_INFO_IS_INTERLACED (&in) ?
       GST_VIDEO_PACK_FLAG_INTERLACED : GST_VIDEO_PACK_FLAG_NONE;
   if (!gst_video_frame_map (&src, &in, gst_sample_get_buffer (sample),
@@ -92,9 +98,9 @@ crop_sample (GstSample * sample, gint w, gint h)
     for (gint y = 0; y < h; y++) {
       finfo->unpack_func (finfo, flags, line, src.data, src.info.stride,
           0, y0 + y, GST_VIDEO_INFO_WIDTH (&in));
-      memcpy ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&dst, 0) +
-          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&dst, 0),
-          line + (gsize) x0 * unpack_pstride, (gsize) w * unpack_pstride);
+      out.finfo->pack_func (out.finfo, GST_VIDEO_PACK_FLAG_NONE,
+          line + (gsize) x0 * unpack_pstride, 0, dst.data, dst.info.stride,
+          GST_VIDEO_CHROMA_SITE_UNKNOWN, y, w);
     }
     gst_video_frame_unmap (&dst);
     caps = gst_video_info_to_caps (&out);
