@@ -76,7 +76,7 @@ def main():
              ':4:', "unknown key 'thresold'"),
             ('channels:\n  - name: a\n    uri: file:///x.ts\n    window: -3\n',
              ':4:', 'window'),
-            ('channels:\n  - name: a\n    uri: foo://x\n', ':2:',
+            ('channels:\n  - name: a\n    uri: foo://x\n', ':3:',
              'unknown URI scheme'),
             ('channels:\n  - name: a\n    uri: file:///x.ts\n    alarms:\n'
              '      blurr: {onset: 1}\n', ':5:', "unknown kind 'blurr'"),
