@@ -3,11 +3,12 @@
 # regular file.  A full disk (a 64 KiB tmpfs mounted here, root only,
 # made larger again halfway): no line of the log is ever two events
 # merged or a part of one (every line is one JSON event, ids rising), the
-# first failure and the recovery are each said once on stderr, and the
+# first failure and the recovery are said on stderr (once per change), the
 # failures are counted in /metrics.  A device that always fails
 # (/dev/full) and a FIFO: written in place, never rotated away (a device
 # node of our own when root, so that the real one is never at risk), the
-# failure said once.  Events come fast from the faults clip looped as
+# failure said once; a FIFO's reader that goes away ends nothing (no
+# SIGPIPE).  Events come fast from the faults clip looped as
 # fast as it decodes.
 #
 # Copyright (C) 2026 The gst-sharpness authors
@@ -171,14 +172,24 @@ def fifo(fx, procs, ts):
     reader.start()
     mon = start(procs, ts, path, 'monitor-fifo', ['--events-max-size', '1'])
     wait(fx, '2 MB through the FIFO', lambda: len(got) > 2 << 20, 60)
-    procs.stop(mon)
-    reader.join(10)
+    # The collector goes away: writes fail (EPIPE), no SIGPIPE ends the
+    # monitor.
     stop.set()
+    reader.join(10)
+    wait(fx, 'the closed FIFO said', lambda: 'Broken pipe' in stderr_of(mon),
+         30)
+    alive = mon.poll() is None and mc.get(mon, '/healthz')[0] == 200
+    procs.stop(mon)
+    err = stderr_of(mon)
     fx.check(stat.S_ISFIFO(os.stat(path).st_mode) and
              not os.path.exists(path + '.1'),
              'a FIFO: written in place, not rotated away (%d kB through '
              'it)' % (len(got) // 1000))
-    check_lines(fx, 'a FIFO', bytes(got))
+    # The reader stopped where it was: its last line may be cut there.
+    check_lines(fx, 'a FIFO', bytes(got[:got.rfind(b'\n') + 1]))
+    fx.check(alive and err.count(FAILED) == 1, 'a FIFO whose reader went '
+             'away: the failure said once, the monitor runs on: %s' %
+             err.strip()[-300:])
 
 
 def main():

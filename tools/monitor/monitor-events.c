@@ -20,8 +20,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -178,14 +180,24 @@ open_log (MonitorEvents * ev, GError ** error)
 {
   GStatBuf st;
 
-  ev->fd = g_open (ev->path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
-      0644);
+  /* Not blocking in open (): a FIFO without a reader would stop the main
+   * loop there (it fails with ENXIO instead); writes block as before. */
+  ev->fd = g_open (ev->path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC |
+      O_NONBLOCK, 0644);
+  if (ev->fd >= 0 && fcntl (ev->fd, F_SETFL, O_APPEND) != 0) {
+    int saved = errno;
+
+    close (ev->fd);
+    ev->fd = -1;
+    errno = saved;
+  }
   if (ev->fd < 0) {
     int saved = errno;
 
     g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
         "cannot write the event log %s: %s (check the directory exists and "
-        "is writable)", ev->path, g_strerror (saved));
+        "is writable; a FIFO needs its reader first)", ev->path,
+        g_strerror (saved));
     errno = saved;
     return FALSE;
   }
@@ -278,6 +290,37 @@ rotate (MonitorEvents * ev)
     log_failed (ev, "open", errno);
 }
 
+/* write () without SIGPIPE: a FIFO whose reader went away would raise it,
+ * and end the monitor.  It is blocked around the write and, raised by
+ * this write, taken back; the write then fails with EPIPE, a failure as
+ * any other.  Main thread only. */
+static gssize
+write_no_sigpipe (gint fd, const gchar * buf, gsize n)
+{
+  sigset_t pipe_only, old, pending;
+  gboolean was_pending;
+  gssize done;
+  int err;
+
+  sigemptyset (&pipe_only);
+  sigaddset (&pipe_only, SIGPIPE);
+  pthread_sigmask (SIG_BLOCK, &pipe_only, &old);
+  was_pending = sigpending (&pending) == 0 && sigismember (&pending,
+      SIGPIPE);
+  do
+    done = write (fd, buf, n);
+  while (done < 0 && errno == EINTR);
+  err = errno;
+  if (done < 0 && err == EPIPE && !was_pending) {
+    const struct timespec now = { 0, 0 };
+
+    sigtimedwait (&pipe_only, NULL, &now);
+  }
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  errno = err;
+  return done;
+}
+
 /* @line (ending in a newline) in one write (), so that a failure leaves
  * no part of it for the next line to be appended to: what a short write
  * left is cut off, or else ended by the next line's leading newline. */
@@ -299,9 +342,7 @@ write_line (MonitorEvents * ev, const gchar * line, gsize len)
     buf = joined = g_strconcat ("\n", line, NULL);
     n = len + 1;
   }
-  do
-    done = write (ev->fd, buf, n);
-  while (done < 0 && errno == EINTR);
+  done = write_no_sigpipe (ev->fd, buf, n);
   err = done < 0 ? errno : ENOSPC;
   g_free (joined);
   if (done == (gssize) n) {
