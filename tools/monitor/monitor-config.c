@@ -150,8 +150,8 @@ get_string (Ctx * x, yaml_node_t * kn, yaml_node_t * n, const gchar * key,
   return TRUE;
 }
 
-/* One kind's settings: @kn is its key (errors about the mapping as a
- * whole name its line). */
+/* One kind's settings: @kn_kind is the kind's key (errors about the
+ * mapping as a whole name its line). */
 static gboolean
 read_alarm (Ctx * x, yaml_node_t * kn_kind, yaml_node_t * map,
     MonitorKindSettings * k, const gchar * kind)
