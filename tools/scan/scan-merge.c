@@ -665,7 +665,11 @@ scan_merge_run (const ScanCommandLine * cl)
     g_ptr_array_unref (sched.not_scanned);
   }
   if (err) {
-    g_printerr ("sharpness-scan: --merge: %s\n", err->message);
+    /* The message names parts and inputs: one line whatever they hold. */
+    gchar *line = scan_name_for_line (err->message);
+
+    g_printerr ("sharpness-scan: --merge: %s\n", line);
+    g_free (line);
     g_clear_error (&err);
   }
   for (guint i = 0; i < jobs->len; i++)

@@ -168,21 +168,26 @@ scan_outfile_open (const gchar * path)
   o = g_new0 (ScanOutFile, 1);
   o->slot = -1;
   o->path = g_strdup (path);
-  if (!(o->target = follow_links (path))) {
-    g_printerr ("sharpness-scan: %s: cannot follow its symbolic links (%s)"
-        "\n", shown, g_strerror (errno));
-    goto failed;
-  }
-  if (stat (o->target, &st) == 0 && S_ISDIR (st.st_mode)) {
+  /* stat () follows the links as open () will (/dev/stdout's too, whose
+   * last link names no file). */
+  if (stat (path, &st) == 0 && S_ISDIR (st.st_mode)) {
     g_printerr ("sharpness-scan: %s: is a directory: give a file name\n",
         shown);
     goto failed;
   }
-  if (stat (o->target, &st) == 0 && !S_ISREG (st.st_mode)) {
+  if (stat (path, &st) == 0 && !S_ISREG (st.st_mode)) {
+    o->target = g_strdup (path);
     if (!open_in_place (o, shown))
       goto failed;
     g_free (shown);
     return o;
+  }
+  /* A regular file, or none yet: the temporary file goes beside the file
+   * the links lead to, and is renamed to it. */
+  if (!(o->target = follow_links (path))) {
+    g_printerr ("sharpness-scan: %s: cannot follow its symbolic links (%s)"
+        "\n", shown, g_strerror (errno));
+    goto failed;
   }
   dir = g_path_get_dirname (o->target);
   base = g_path_get_basename (o->target);
