@@ -22,7 +22,8 @@ esac
 # ProRes... that the other plugin sets lack), libavutil (FFT of the
 # perceptual metrics), json-glib (sharpness-scan --merge reads JSON back),
 # the Python side of the validation (oracles, natural images, FFmpeg's
-# blurdetect for comparison), and sharpness-monitor's (libsoup 3 and libyaml
+# blurdetect for comparison), and sharpness-monitor's (libmicrohttpd for its
+# server, libsoup 3 for its webhooks and libyaml
 # to build it; Prometheus and promtool, gst-rtsp-server's introspection and
 # PIL for its tests, which skip with the reason without them).
 PACKAGES="gcc meson ninja-build pkg-config
@@ -33,7 +34,7 @@ PACKAGES="gcc meson ninja-build pkg-config
   python3 python3-gi python3-gst-1.0 gir1.2-gstreamer-1.0
   gir1.2-gst-plugins-base-1.0 python3-numpy python3-scipy python3-skimage
   ffmpeg python3-jsonschema chromium
-  libsoup-3.0-dev libyaml-dev
+  libmicrohttpd-dev libsoup-3.0-dev libyaml-dev
   prometheus gir1.2-gst-rtsp-server-1.0 python3-pil"
 # The test suite only: Slurm for the archive-scan job array (tests/slurm
 # starts a cluster of its own, on 127.0.0.1 and for the length of the test;

@@ -1,7 +1,8 @@
 /* sharpness-monitor's routes: the page, /metrics, /healthz and the JSON
  * API (docs/reference/sharpness-monitor.md, "HTTP API").  Channel names in paths are
- * percent-decoded and looked up, never used as paths; URIs shown are
- * stripped of their user information (passwords).
+ * percent-decoded and looked up, never used as paths; URIs and errors
+ * shown are redacted (sharpness-tool-redact.h: user information and
+ * credential-like query values).
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -16,31 +17,23 @@
 #include <json-glib/json-glib.h>
 
 #include "monitor-http.h"
+#include "sharpness-tool-redact.h"
 
 #define EVENTS_LIMIT 500
 
-/* The URI without user information. */
+/* The URI as shown: redacted. */
 static gchar *
 public_uri (const MonitorChannelConfig * cfg)
 {
-  GUri *u;
-  gchar *s;
-
-  if (!cfg->uri)
-    return g_strdup ("(source fragment)");
-  u = g_uri_parse (cfg->uri, G_URI_FLAGS_PARSE_RELAXED, NULL);
-  if (!u)
-    return g_strdup (cfg->uri);
-  s = g_uri_to_string_partial (u, G_URI_HIDE_USERINFO | G_URI_HIDE_AUTH_PARAMS);
-  g_uri_unref (u);
-  return s;
+  return cfg->uri ? sharpness_redact (cfg->uri) :
+      g_strdup ("(source fragment)");
 }
 
 static void
 channel_json (MonitorChannel * c, GString * o, gboolean detail)
 {
   MonitorChannelStats st;
-  gchar *uri = public_uri (c->cfg), *esc;
+  gchar *uri = public_uri (c->cfg), *esc, *error;
   guint64 dropped = 0;
 
   monitor_channel_snapshot (c, &st);
@@ -72,7 +65,9 @@ channel_json (MonitorChannel * c, GString * o, gboolean detail)
   g_string_append (o, ",\"codec\":");
   sharpness_json_string (o, c->codec);
   g_string_append (o, ",\"last_error\":");
-  sharpness_json_string (o, c->last_error);
+  error = sharpness_redact (c->last_error);
+  sharpness_json_string (o, error);
+  g_free (error);
   if (c->cfg->compare_with) {
     g_string_append (o, ",\"compare_with\":");
     sharpness_json_string (o, c->cfg->compare_with);
@@ -135,21 +130,12 @@ channel_json (MonitorChannel * c, GString * o, gboolean detail)
 }
 
 static void
-thumbnail_reply (SoupServerMessage * msg, GBytes * jpeg)
+thumbnail_reply (MonitorHttpExchange * x, GBytes * jpeg)
 {
-  gsize n;
-  const guchar *d;
-
-  if (!jpeg) {
-    monitor_http_error (msg, SOUP_STATUS_NOT_FOUND, "no thumbnail yet");
-    return;
-  }
-  d = g_bytes_get_data (jpeg, &n);
-  soup_message_headers_replace (soup_server_message_get_response_headers
-      (msg), "Cache-Control", "no-store");
-  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
-  soup_server_message_set_response (msg, "image/jpeg", SOUP_MEMORY_COPY,
-      (const gchar *) d, n);
+  if (jpeg)
+    monitor_http_reply_bytes (x, MONITOR_HTTP_OK, "image/jpeg", jpeg);
+  else
+    monitor_http_error (x, MONITOR_HTTP_NOT_FOUND, "no thumbnail yet");
 }
 
 /* GET /api/thumbnails: every channel's last thumbnail in one answer,
@@ -191,44 +177,40 @@ thumbnails_json (Monitor * m, GString * b)
 
 /* The page, compiled in (monitor-page.html). */
 static void
-page (SoupServerMessage * msg)
+page (MonitorHttpExchange * x)
 {
   GBytes *b = g_resources_lookup_data ("/org/gst-sharpness/monitor/"
       "monitor-page.html", 0, NULL);
-  SoupMessageHeaders *h = soup_server_message_get_response_headers (msg);
-  gsize n;
-  const gchar *d;
 
   if (!b) {
-    monitor_http_error (msg, SOUP_STATUS_INTERNAL_SERVER_ERROR,
+    monitor_http_error (x, MONITOR_HTTP_INTERNAL_ERROR,
         "the page is missing from this build");
     return;
   }
-  d = g_bytes_get_data (b, &n);
-  /* Everything the page needs is in it: nothing else may load. */
-  soup_message_headers_replace (h, "Content-Security-Policy",
+  /* Everything the page needs is in it: nothing else may load, and no
+   * other site may frame it. */
+  monitor_http_header (x, "Content-Security-Policy",
       "default-src 'none'; img-src 'self' data:; connect-src 'self'; "
-      "style-src 'unsafe-inline'; script-src 'unsafe-inline'");
-  soup_message_headers_replace (h, "X-Content-Type-Options", "nosniff");
-  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
-  soup_server_message_set_response (msg, "text/html; charset=utf-8",
-      SOUP_MEMORY_COPY, d, n);
+      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+      "frame-ancestors 'none'");
+  monitor_http_header (x, "X-Frame-Options", "DENY");
+  monitor_http_reply_bytes (x, MONITOR_HTTP_OK, "text/html; charset=utf-8",
+      b);
   g_bytes_unref (b);
 }
 
 static gboolean
-need_token (Monitor * m, SoupServerMessage * msg)
+need_token (Monitor * m, MonitorHttpExchange * x)
 {
   if (!m->settings->api_token) {
-    monitor_http_error (msg, SOUP_STATUS_FORBIDDEN, "changes over HTTP are "
+    monitor_http_error (x, MONITOR_HTTP_FORBIDDEN, "changes over HTTP are "
         "off: start sharpness-monitor with --api-token-file (or "
         "--api-token) to allow them");
     return FALSE;
   }
-  if (!monitor_http_token_ok (m, msg)) {
-    soup_message_headers_replace (soup_server_message_get_response_headers
-        (msg), "WWW-Authenticate", "Bearer");
-    monitor_http_error (msg, SOUP_STATUS_UNAUTHORIZED, "missing or wrong "
+  if (!monitor_http_token_ok (m, x)) {
+    monitor_http_header (x, "WWW-Authenticate", "Bearer");
+    monitor_http_error (x, MONITOR_HTTP_UNAUTHORIZED, "missing or wrong "
         "token: send 'Authorization: Bearer <token>'");
     return FALSE;
   }
@@ -247,10 +229,8 @@ member_string (JsonObject * o, const gchar * name)
 /* POST /api/channels {"name": ..., "uri": ..., "tiles": ...}: URIs only,
  * of the allowed schemes; no pipeline fragment. */
 static void
-add_channel (Monitor * m, SoupServerMessage * msg)
+add_channel (Monitor * m, MonitorHttpExchange * x)
 {
-  SoupMessageBody *body = soup_server_message_get_request_body (msg);
-  GBytes *data = soup_message_body_flatten (body);
   JsonParser *p = json_parser_new ();
   GError *error = NULL;
   JsonNode *root;
@@ -258,18 +238,18 @@ add_channel (Monitor * m, SoupServerMessage * msg)
   MonitorChannelConfig cfg;
   const gchar *uri, *name, *tiles;
   gsize n;
-  const gchar *d = g_bytes_get_data (data, &n);
+  const gchar *d = monitor_http_body (x, &n);
 
   if (!json_parser_load_from_data (p, d, n, &error)) {
     gchar *why = g_strdup_printf ("the body is not JSON: %s",
         error->message);
-    monitor_http_error (msg, SOUP_STATUS_BAD_REQUEST, why);
+    monitor_http_error (x, MONITOR_HTTP_BAD_REQUEST, why);
     g_free (why);
     goto done;
   }
   root = json_parser_get_root (p);
   if (!root || !JSON_NODE_HOLDS_OBJECT (root)) {
-    monitor_http_error (msg, SOUP_STATUS_BAD_REQUEST, "a JSON object "
+    monitor_http_error (x, MONITOR_HTTP_BAD_REQUEST, "a JSON object "
         "{\"uri\": ..., \"name\": ...} expected");
     goto done;
   }
@@ -285,7 +265,7 @@ add_channel (Monitor * m, SoupServerMessage * msg)
     if (bad) {
       gchar *why = g_strdup_printf ("unknown member '%s' (uri, name, tiles;"
           " other settings go in the configuration file)", bad);
-      monitor_http_error (msg, SOUP_STATUS_BAD_REQUEST, why);
+      monitor_http_error (x, MONITOR_HTTP_BAD_REQUEST, why);
       g_free (why);
     }
     g_list_free (members);
@@ -296,7 +276,7 @@ add_channel (Monitor * m, SoupServerMessage * msg)
   name = member_string (o, "name");
   tiles = member_string (o, "tiles");
   if (!uri || !monitor_uri_scheme_allowed (uri)) {
-    monitor_http_error (msg, SOUP_STATUS_BAD_REQUEST, "\"uri\" must be a "
+    monitor_http_error (x, MONITOR_HTTP_BAD_REQUEST, "\"uri\" must be a "
         "string with the scheme udp, rtp, srt, rtsp, http, https or file");
     goto done;
   }
@@ -305,13 +285,13 @@ add_channel (Monitor * m, SoupServerMessage * msg)
   cfg.name = name ? g_strdup (name) : monitor_channel_name_from_uri (uri);
   cfg.tiles = g_strdup (tiles);
   if (!monitor_add_channel (m, &cfg, &error)) {
-    monitor_http_error (msg, g_error_matches (error, G_IO_ERROR,
-            G_IO_ERROR_EXISTS) ? SOUP_STATUS_CONFLICT :
-        SOUP_STATUS_BAD_REQUEST, error->message);
+    monitor_http_error (x, g_error_matches (error, G_IO_ERROR,
+            G_IO_ERROR_EXISTS) ? MONITOR_HTTP_CONFLICT :
+        MONITOR_HTTP_BAD_REQUEST, error->message);
   } else {
     GString *b = g_string_new (NULL);
     channel_json (monitor_find_channel (m, cfg.name), b, TRUE);
-    monitor_http_reply (msg, SOUP_STATUS_CREATED, "application/json", b);
+    monitor_http_reply (x, MONITOR_HTTP_CREATED, "application/json", b);
   }
   g_free (cfg.uri);
   g_free (cfg.name);
@@ -319,7 +299,6 @@ add_channel (Monitor * m, SoupServerMessage * msg)
 done:
   g_clear_error (&error);
   g_object_unref (p);
-  g_bytes_unref (data);
 }
 
 /* /api/channels/NAME[/thumbnail.jpg]: the decoded name, or NULL. */
@@ -334,10 +313,10 @@ channel_of (Monitor * m, const gchar * seg)
 }
 
 void
-monitor_api_route (Monitor * m, SoupServerMessage * msg, const gchar * path,
-    GHashTable * query)
+monitor_api_route (Monitor * m, MonitorHttpExchange * x)
 {
-  const gchar *method = soup_server_message_get_method (msg);
+  const gchar *method = monitor_http_method (x);
+  const gchar *path = monitor_http_path (x);
   gboolean get = g_str_equal (method, "GET") || g_str_equal (method, "HEAD");
   gchar **seg;
   guint n;
@@ -345,25 +324,25 @@ monitor_api_route (Monitor * m, SoupServerMessage * msg, const gchar * path,
 
   if (g_str_equal (path, "/") || g_str_equal (path, "/index.html")) {
     if (get)
-      page (msg);
+      page (x);
     else
-      monitor_http_error (msg, SOUP_STATUS_METHOD_NOT_ALLOWED, "GET only");
+      monitor_http_error (x, MONITOR_HTTP_METHOD_NOT_ALLOWED, "GET only");
     return;
   }
   if (g_str_equal (path, "/metrics") && get) {
     b = g_string_sized_new (64 * 1024);
     monitor_metrics_render (m, b);
-    monitor_http_reply (msg, SOUP_STATUS_OK,
+    monitor_http_reply (x, MONITOR_HTTP_OK,
         "text/plain; version=0.0.4; charset=utf-8", b);
     return;
   }
   if (g_str_equal (path, "/healthz") && get) {
-    monitor_http_reply (msg, SOUP_STATUS_OK, "text/plain",
+    monitor_http_reply (x, MONITOR_HTTP_OK, "text/plain",
         g_string_new ("ok\n"));
     return;
   }
   if (!g_str_has_prefix (path, "/api/")) {
-    monitor_http_error (msg, SOUP_STATUS_NOT_FOUND, "no such page: see / "
+    monitor_http_error (x, MONITOR_HTTP_NOT_FOUND, "no such page: see / "
         "(the multiviewer), /metrics, /healthz and /api/");
     return;
   }
@@ -379,55 +358,55 @@ monitor_api_route (Monitor * m, SoupServerMessage * msg, const gchar * path,
         channel_json (g_ptr_array_index (m->channels, i), b, FALSE);
       }
       g_string_append (b, "]\n");
-      monitor_http_reply (msg, SOUP_STATUS_OK, "application/json", b);
+      monitor_http_reply (x, MONITOR_HTTP_OK, "application/json", b);
     } else if (g_str_equal (method, "POST")) {
-      if (need_token (m, msg))
-        add_channel (m, msg);
+      if (need_token (m, x))
+        add_channel (m, x);
     } else {
-      monitor_http_error (msg, SOUP_STATUS_METHOD_NOT_ALLOWED,
+      monitor_http_error (x, MONITOR_HTTP_METHOD_NOT_ALLOWED,
           "GET or POST");
     }
   } else if (n >= 2 && n <= 3 && g_str_equal (seg[0], "channels")) {
     MonitorChannel *c = channel_of (m, seg[1]);
 
     if (!c) {
-      monitor_http_error (msg, SOUP_STATUS_NOT_FOUND, "no such channel");
+      monitor_http_error (x, MONITOR_HTTP_NOT_FOUND, "no such channel");
     } else if (n == 3 && g_str_equal (seg[2], "thumbnail.jpg") && get) {
       GstSample *s = monitor_channel_get_thumbnail (c, NULL);
       GBytes *jpeg = s ? monitor_thumbnail_bytes (s) : NULL;
-      thumbnail_reply (msg, jpeg);
+      thumbnail_reply (x, jpeg);
       if (jpeg)
         g_bytes_unref (jpeg);
       if (s)
         gst_sample_unref (s);
     } else if (n == 3) {
-      monitor_http_error (msg, SOUP_STATUS_NOT_FOUND, "no such resource");
+      monitor_http_error (x, MONITOR_HTTP_NOT_FOUND, "no such resource");
     } else if (get) {
       b = g_string_new (NULL);
       channel_json (c, b, TRUE);
       g_string_append_c (b, '\n');
-      monitor_http_reply (msg, SOUP_STATUS_OK, "application/json", b);
+      monitor_http_reply (x, MONITOR_HTTP_OK, "application/json", b);
     } else if (g_str_equal (method, "DELETE")) {
-      if (need_token (m, msg)) {
+      if (need_token (m, x)) {
         monitor_remove_channel (m, c->cfg->name);
-        monitor_http_reply (msg, SOUP_STATUS_NO_CONTENT, NULL, NULL);
+        monitor_http_reply (x, MONITOR_HTTP_NO_CONTENT, NULL, NULL);
       }
     } else {
-      monitor_http_error (msg, SOUP_STATUS_METHOD_NOT_ALLOWED,
+      monitor_http_error (x, MONITOR_HTTP_METHOD_NOT_ALLOWED,
           "GET or DELETE");
     }
   } else if (n == 1 && g_str_equal (seg[0], "thumbnails") && get) {
     b = g_string_sized_new (4096 * (m->channels->len + 1));
     thumbnails_json (m, b);
-    monitor_http_reply (msg, SOUP_STATUS_OK, "application/json", b);
+    monitor_http_reply (x, MONITOR_HTTP_OK, "application/json", b);
   } else if (n == 1 && g_str_equal (seg[0], "events") && get) {
-    const gchar *since = query ? g_hash_table_lookup (query, "since") : NULL;
-    const gchar *ch = query ? g_hash_table_lookup (query, "channel") : NULL;
+    const gchar *since = monitor_http_query (x, "since");
+    const gchar *ch = monitor_http_query (x, "channel");
     guint64 s = 0;
 
     if (since && !g_ascii_string_to_unsigned (since, 10, 0, G_MAXUINT64, &s,
             NULL)) {
-      monitor_http_error (msg, SOUP_STATUS_BAD_REQUEST, "since: an event id "
+      monitor_http_error (x, MONITOR_HTTP_BAD_REQUEST, "since: an event id "
           "(a whole number) expected");
     } else {
       b = g_string_new (NULL);
@@ -435,14 +414,14 @@ monitor_api_route (Monitor * m, SoupServerMessage * msg, const gchar * path,
           ",\"events\":", monitor_events_last_id (m->events));
       monitor_events_json (m->events, s, ch, EVENTS_LIMIT, b);
       g_string_append (b, "}\n");
-      monitor_http_reply (msg, SOUP_STATUS_OK, "application/json", b);
+      monitor_http_reply (x, MONITOR_HTTP_OK, "application/json", b);
     }
   } else if (n == 3 && g_str_equal (seg[0], "events") &&
       g_str_equal (seg[2], "thumbnail.jpg") && get) {
     guint64 id;
     MonitorEvent *e = g_ascii_string_to_unsigned (seg[1], 10, 1, G_MAXUINT64,
         &id, NULL) ? monitor_events_get (m->events, id) : NULL;
-    thumbnail_reply (msg, e ? e->jpeg : NULL);
+    thumbnail_reply (x, e ? e->jpeg : NULL);
     monitor_event_unref (e);
   } else if (n == 4 && g_str_equal (seg[0], "alarms") &&
       g_str_equal (seg[3], "ack")) {
@@ -450,20 +429,20 @@ monitor_api_route (Monitor * m, SoupServerMessage * msg, const gchar * path,
     gint k = monitor_kind_from_name (seg[2]);
 
     if (!g_str_equal (method, "POST"))
-      monitor_http_error (msg, SOUP_STATUS_METHOD_NOT_ALLOWED, "POST only");
-    else if (!need_token (m, msg))
+      monitor_http_error (x, MONITOR_HTTP_METHOD_NOT_ALLOWED, "POST only");
+    else if (!need_token (m, x))
       ;
     else if (!c || k < 0)
-      monitor_http_error (msg, SOUP_STATUS_NOT_FOUND, "no such channel or "
+      monitor_http_error (x, MONITOR_HTTP_NOT_FOUND, "no such channel or "
           "alarm kind");
     else if (!monitor_alarms_ack (c, k))
-      monitor_http_error (msg, SOUP_STATUS_CONFLICT, "that alarm is not "
+      monitor_http_error (x, MONITOR_HTTP_CONFLICT, "that alarm is not "
           "active");
     else
-      monitor_http_reply (msg, SOUP_STATUS_OK, "application/json",
+      monitor_http_reply (x, MONITOR_HTTP_OK, "application/json",
           g_string_new ("{\"acked\":true}\n"));
   } else {
-    monitor_http_error (msg, SOUP_STATUS_NOT_FOUND, "no such API call: see "
+    monitor_http_error (x, MONITOR_HTTP_NOT_FOUND, "no such API call: see "
         "docs/reference/sharpness-monitor.md");
   }
   g_strfreev (seg);

@@ -89,6 +89,8 @@ GBytes *monitor_thumbnail_bytes (GstSample * jpeg);
 /* HTTP (monitor-http.c, monitor-api.c, monitor-metrics.c). */
 MonitorHttp *monitor_http_new (Monitor * m, GError ** error);
 void monitor_http_free (MonitorHttp * h);
+/* Open connections (for /metrics). */
+guint monitor_http_connections (MonitorHttp * h);
 void monitor_metrics_render (Monitor * m, GString * out);
 
 G_END_DECLS

@@ -234,5 +234,9 @@ monitor_metrics_render (Monitor * m, GString * out)
   g_string_append_printf (out, "sharpness_event_log_errors_total %"
       G_GUINT64_FORMAT "\n", monitor_events_log_errors (m->events));
   monitor_webhooks_metrics (m->webhooks, out);
+  head (out, "sharpness_http_connections", "gauge", "Open connections to "
+      "this HTTP server (at most 512; silent ones closed after 10 s).");
+  g_string_append_printf (out, "sharpness_http_connections %u\n",
+      monitor_http_connections (m->http));
   g_free (st);
 }

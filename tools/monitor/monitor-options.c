@@ -493,7 +493,9 @@ monitor_options_parse (int *argc, char ***argv, MonitorSettings * s)
   if (opt_check) {
     for (guint i = 0; i < s->channels->len; i++) {
       MonitorChannelConfig *c = g_ptr_array_index (s->channels, i);
-      g_print ("%s\t%s\n", c->name, c->uri ? c->uri : c->source);
+      gchar *shown = sharpness_redact (c->uri ? c->uri : c->source);
+      g_print ("%s\t%s\n", c->name, shown);
+      g_free (shown);
     }
     status = 0;
   }

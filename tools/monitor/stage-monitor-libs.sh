@@ -2,8 +2,8 @@
 # What sharpness-monitor and its benchmark need on a GPU machine beyond the
 # staged GStreamer runtime (stage-gst-runtime.sh: core, playback, nvcodec,
 # no network sources, no libsoup): the plugins of UDP/MPEG-TS channels
-# and of the audio branch, the libraries the monitor links (libsoup 3,
-# libyaml, json-glib) and everything they load in turn, copied from this
+# and of the audio branch, the libraries the monitor links (libmicrohttpd,
+# libsoup 3, libyaml, json-glib) and everything they load in turn, copied from this
 # machine (Debian 12) into the same folder, so that its env.sh serves both.
 #
 #   usage: tools/monitor/stage-monitor-libs.sh [DEST] [BUILDDIR]
