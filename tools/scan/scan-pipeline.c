@@ -218,7 +218,8 @@ make (const gchar * factory, GError ** error)
 }
 
 /* A descriptor of @path when it is no regular file (a FIFO, a character
- * device), else -1.  filesrc would open it in the main thread, where
+ * device); -1 when it is one (or a directory, or nothing), -2 with
+ * @error set when it cannot be opened.  filesrc would open it in the main thread, where
  * open () waits for a FIFO's writer for ever, and read it with a read ()
  * that stopping the pipeline cannot interrupt: the scan ignored SIGTERM.
  * Opened without waiting (a FIFO's reader need not wait for a writer),
@@ -257,12 +258,18 @@ add_source (ScanJob * job, GError ** error)
       g_filename_from_uri (job->file.uri, NULL, NULL) : NULL;
   gboolean fd = g_str_has_prefix (job->file.uri, "fd://");
 
-  if (path && (job->input_fd = open_stream (path, error)) != -1) {
-    g_free (path);
-    if (job->input_fd < 0)
+  if (path) {
+    gint stream = open_stream (path, error);
+
+    if (stream == -2) {
+      g_free (path);
       return NULL;
-    path = NULL;
-    fd = TRUE;
+    }
+    if (stream >= 0) {
+      job->input_fd = stream;
+      g_clear_pointer (&path, g_free);
+      fd = TRUE;
+    }
   }
   if (!path && !fd) {
     if (!(src = make ("uridecodebin", error)))
