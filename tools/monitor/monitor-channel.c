@@ -1,9 +1,12 @@
-/* sharpness-monitor: a channel's life: its pipeline played, its bus
- * watched on the main loop, and, when it fails (source gone, decoder
- * error, garbage input, no frame for --restart-after), torn down off the
- * main thread and rebuilt after a backoff of 1 s doubling up to 30 s
- * (--max-backoff),
- * without touching the other channels.
+/* sharpness-monitor: a channel's life: its pipeline set playing and torn
+ * down on threads of their own (a source's open() or a network source's
+ * teardown may block: the main loop never waits for one), its bus watched
+ * on the main loop, and, when it fails (source gone, decoder error,
+ * garbage input, no frame for --restart-after), rebuilt after a backoff of
+ * 1 s doubling up to 30 s (--max-backoff), or after 1 s every time for a
+ * source whose retry asks nothing of a server (UDP, RTP, SRT), without
+ * touching the other channels.  What it says about a channel is redacted
+ * (sharpness_redact): GStreamer's errors quote URIs and paths.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -16,6 +19,7 @@
 #include <string.h>
 
 #include "monitor-app.h"
+#include "sharpness-tool-redact.h"
 
 #define BACKOFF_MIN_S 1
 /* Up this long: the next failure starts the backoff again at 1 s. */
@@ -47,6 +51,7 @@ reset_stats (MonitorChannel * c)
   guint64 decoded, scored, blurry, sbuckets[MONITOR_SCORE_BUCKETS + 1],
       lbuckets[MONITOR_LATENCY_BUCKETS + 1], lcount;
   gdouble ssum, lsum;
+  gint64 last_mono, last_wall;
 
   /* Counters are totals over the process' life: they survive restarts. */
   g_mutex_lock (&c->lock);
@@ -59,6 +64,8 @@ reset_stats (MonitorChannel * c)
   ssum = c->st.score_sum;
   lsum = c->st.latency_sum;
   lcount = c->st.latency_count;
+  last_mono = c->st.last_frame_mono_us;
+  last_wall = c->st.last_frame_wall_us;
   memset (&c->st, 0, sizeof (c->st));
   memcpy (c->st.dropped, keep, sizeof (keep));
   c->st.decoded = decoded;
@@ -71,7 +78,11 @@ reset_stats (MonitorChannel * c)
   c->st.latency_count = lcount;
   c->st.score = NAN;
   c->st.psnr = c->st.ssim = NAN;
-  c->st.last_frame_mono_us = 0;
+  /* No frame of the new pipeline yet; the last frame's time stays, for
+   * the no-signal alarm runs from it across rebuilds. */
+  c->st.pts = c->st.running_time = GST_CLOCK_TIME_NONE;
+  c->st.last_frame_mono_us = last_mono;
+  c->st.last_frame_wall_us = last_wall;
   c->no_video = FALSE;
   g_mutex_unlock (&c->lock);
 }
@@ -133,11 +144,19 @@ teardown_thread (gpointer data)
   return NULL;
 }
 
+/* Takes @pipe. */
+static void
+release_pipeline (MonitorChannel * c, GstElement * pipe)
+{
+  g_object_set_data (G_OBJECT (pipe), "channel", monitor_channel_ref (c));
+  g_atomic_int_inc (&c->monitor->teardowns);
+  g_thread_unref (g_thread_new ("monitor-teardown", teardown_thread, pipe));
+}
+
 static void
 teardown (MonitorChannel * c)
 {
   GstElement *pipe = c->pipeline;
-  GThread *t;
 
   if (!pipe)
     return;
@@ -149,10 +168,7 @@ teardown (MonitorChannel * c)
   c->analysis_queue = c->scorer = c->video_tee = NULL;
   c->sink = NULL;
   monitor_alarms_pipeline_gone (c);
-  g_object_set_data (G_OBJECT (pipe), "channel", monitor_channel_ref (c));
-  g_atomic_int_inc (&c->monitor->teardowns);
-  t = g_thread_new ("monitor-teardown", teardown_thread, pipe);
-  g_thread_unref (t);
+  release_pipeline (c, pipe);
 }
 
 static gboolean
@@ -163,6 +179,18 @@ restart_cb (gpointer data)
   c->restart_id = 0;
   monitor_channel_start (c);
   return G_SOURCE_REMOVE;
+}
+
+/* A source that only listens (UDP, RTP) or whose connection attempt is
+ * one handshake packet (SRT): a retry asks nothing of a server, so it is
+ * retried after 1 s every time, and a sender that comes back is picked up
+ * within about a second, not after a backoff grown to 30 s. */
+static gboolean
+retry_is_cheap (const MonitorChannelConfig * cfg)
+{
+  return cfg->uri && (g_str_has_prefix (cfg->uri, "udp:") ||
+      g_str_has_prefix (cfg->uri, "rtp:") ||
+      g_str_has_prefix (cfg->uri, "srt:"));
 }
 
 static void
@@ -176,17 +204,20 @@ schedule_restart (MonitorChannel * c)
   c->restart_id = g_timeout_add_seconds_full (G_PRIORITY_DEFAULT,
       c->backoff_s, restart_cb, monitor_channel_ref (c),
       (GDestroyNotify) monitor_channel_unref);
-  c->backoff_s = MIN (c->backoff_s * 2, c->monitor->settings->max_backoff);
+  if (!retry_is_cheap (c->cfg))
+    c->backoff_s = MIN (c->backoff_s * 2, c->monitor->settings->max_backoff);
 }
 
 void
 monitor_channel_fail (MonitorChannel * c, const gchar * why)
 {
+  gchar *text = sharpness_redact (why);
+
   if (!c->monitor->settings->quiet)
     g_printerr ("sharpness-monitor: %s: %s; restarting in %u s\n",
-        c->cfg->name, why, c->backoff_s);
+        c->cfg->name, text, c->backoff_s);
   g_free (c->last_error);
-  c->last_error = g_strdup (why);
+  c->last_error = text;
   teardown (c);
   c->restarts++;
   c->reconnect_pending = TRUE;
@@ -199,6 +230,23 @@ finished (MonitorChannel * c)
   teardown (c);
   c->state = MONITOR_CHANNEL_FINISHED;
   monitor_check_all_finished (c->monitor);
+}
+
+/* A file ends; so does an http(s) source that had a duration when its
+ * first frame came (a VOD playlist, #EXT-X-ENDLIST from the start, or a
+ * file served over HTTP): its end of stream is the end of the content,
+ * not a lost source.  A live playlist (no duration) that ends is a
+ * failure, retried: its encoder may start it again. */
+static gboolean
+ends_like_a_file (MonitorChannel * c)
+{
+  const gchar *uri = c->cfg->uri;
+
+  if (!uri)
+    return FALSE;
+  return g_str_has_prefix (uri, "file:") || ((g_str_has_prefix (uri,
+              "http:") || g_str_has_prefix (uri, "https:")) &&
+      g_atomic_int_get (&c->source_ends));
 }
 
 /* Whether the stream collection has any video. */
@@ -230,28 +278,36 @@ check_collection (MonitorChannel * c, GstMessage * msg)
   }
 }
 
+/* An error message as a failure's reason. */
+static gchar *
+error_text (GstMessage * msg)
+{
+  GError *err = NULL;
+  gchar *why;
+
+  gst_message_parse_error (msg, &err, NULL);
+  why = g_strdup_printf ("error from %s: %s", GST_OBJECT_NAME
+      (GST_MESSAGE_SRC (msg)), err->message);
+  g_error_free (err);
+  return why;
+}
+
 static gboolean
 bus_cb (GstBus * bus, GstMessage * msg, gpointer data)
 {
   MonitorChannel *c = data;
-  GError *err = NULL;
-  gchar *dbg = NULL, *why;
+  gchar *why;
 
   switch (GST_MESSAGE_TYPE (msg)) {
     case GST_MESSAGE_ERROR:
-      gst_message_parse_error (msg, &err, &dbg);
-      why = g_strdup_printf ("error from %s: %s", GST_OBJECT_NAME
-          (GST_MESSAGE_SRC (msg)), err->message);
-      g_error_free (err);
-      g_free (dbg);
+      why = error_text (msg);
       monitor_channel_fail (c, why);
       g_free (why);
       break;
     case GST_MESSAGE_EOS:
-      if (c->cfg->uri && g_str_has_prefix (c->cfg->uri, "file:") &&
-          !c->monitor->settings->loop) {
+      if (ends_like_a_file (c) && !c->monitor->settings->loop) {
         finished (c);
-      } else if (c->cfg->uri && g_str_has_prefix (c->cfg->uri, "file:")) {
+      } else if (ends_like_a_file (c)) {
         /* --loop: played again, not a failure. */
         teardown (c);
         c->backoff_s = BACKOFF_MIN_S;
@@ -276,39 +332,56 @@ bus_cb (GstBus * bus, GstMessage * msg, gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
-void
-monitor_channel_start (MonitorChannel * c)
+/* Building the pipeline and setting it playing open the source (linking
+ * a file to decodebin3 asks it how it can be read), which may block for
+ * ever: a FIFO without a writer, a hung NFS or FUSE path.  Both are done
+ * on a thread of their own; the pipeline is the channel's once that
+ * returns, on the main loop.  A start in flight counts with the
+ * teardowns: the stop waits for it (bounded), and tears it down. */
+typedef struct
 {
-  GError *error = NULL;
-  GstElement *pipe;
-  GstBus *bus;
+  MonitorChannel *channel;
+  GstElement *pipeline;         /* NULL: not built (error says why) */
+  GError *error;
+  GstStateChangeReturn ret;
+} StartJob;
 
-  if (c->removed || c->monitor->stopping || c->pipeline)
-    return;
-  reset_stats (c);
-  c->video_linked = c->audio_linked = FALSE;
-  gst_segment_init (&c->segment, GST_FORMAT_UNDEFINED);
-  c->frame_index = 0;
-  c->thumb_last_pts = GST_CLOCK_TIME_NONE;
-  c->started_us = g_get_monotonic_time ();
-  c->up_since_us = 0;
-  c->state = MONITOR_CHANNEL_STARTING;
-  g_atomic_int_set (&c->source_live, FALSE);
-  pipe = monitor_pipeline_build (c, &error);
-  if (!pipe) {
-    monitor_channel_fail (c, error->message);
-    g_error_free (error);
-    return;
-  }
-  c->pipeline = pipe;
-  bus = gst_element_get_bus (pipe);
-  c->bus_watch = gst_bus_add_watch (bus, bus_cb, c);
+static void
+start_job_free (gpointer data)
+{
+  StartJob *j = data;
+
+  if (j->pipeline)
+    gst_object_unref (j->pipeline);
+  g_clear_error (&j->error);
+  monitor_channel_unref (j->channel);
+  g_free (j);
+}
+
+/* The state change failed: the bus's error, when it is there already
+ * (a file that cannot be opened), says why. */
+static void
+start_failed (MonitorChannel * c)
+{
+  GstBus *bus = gst_element_get_bus (c->pipeline);
+  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  gchar *why = msg ? error_text (msg) : NULL;
+
+  monitor_channel_fail (c, why ? why : "the pipeline could not start "
+      "(source unreachable or refused?)");
+  g_free (why);
+  if (msg)
+    gst_message_unref (msg);
   gst_object_unref (bus);
-  /* Live is what the state change says (a live source does not preroll);
-   * the latency query is no guide: an HLS demuxer answers live for a VOD
-   * playlist, whose frames the leaky queue would then drop. */
-  c->live = FALSE;
-  switch (gst_element_set_state (pipe, GST_STATE_PLAYING)) {
+}
+
+/* Live is what the state change says (a live source does not preroll);
+ * the latency query is no guide: an HLS demuxer answers live for a VOD
+ * playlist, whose frames the leaky queue would then drop. */
+static void
+started (MonitorChannel * c, GstStateChangeReturn ret)
+{
+  switch (ret) {
     case GST_STATE_CHANGE_NO_PREROLL:
       monitor_pipeline_set_live (c, TRUE);
       break;
@@ -320,13 +393,82 @@ monitor_channel_start (MonitorChannel * c)
         monitor_pipeline_set_live (c, TRUE);
       break;
     case GST_STATE_CHANGE_FAILURE:
-    /* The error message on the bus says why; it may come later. */
-    monitor_channel_fail (c, "the pipeline could not start (source "
-        "unreachable or refused?)");
+      start_failed (c);
       break;
     default:
       break;
   }
+}
+
+/* Main loop: the start returned; the pipeline becomes the channel's, or
+ * is torn down when the channel was removed or the monitor stops. */
+static gboolean
+start_done (gpointer data)
+{
+  StartJob *j = data;
+  MonitorChannel *c = j->channel;
+  GstElement *pipe = g_steal_pointer (&j->pipeline);
+  GstBus *bus;
+
+  c->start_pending = FALSE;
+  g_atomic_int_add (&c->monitor->teardowns, -1);
+  if (c->removed || c->monitor->stopping) {
+    if (pipe)
+      release_pipeline (c, pipe);
+    return G_SOURCE_REMOVE;
+  }
+  if (!pipe) {
+    monitor_channel_fail (c, j->error->message);
+    return G_SOURCE_REMOVE;
+  }
+  c->pipeline = pipe;
+  bus = gst_element_get_bus (pipe);
+  c->bus_watch = gst_bus_add_watch (bus, bus_cb, c);
+  gst_object_unref (bus);
+  started (c, j->ret);
+  return G_SOURCE_REMOVE;
+}
+
+static gpointer
+start_thread (gpointer data)
+{
+  StartJob *j = data;
+
+  j->pipeline = monitor_pipeline_build (j->channel, &j->error);
+  if (j->pipeline)
+    j->ret = gst_element_set_state (j->pipeline, GST_STATE_PLAYING);
+  g_idle_add_full (G_PRIORITY_DEFAULT, start_done, j, start_job_free);
+  return NULL;
+}
+
+void
+monitor_channel_start (MonitorChannel * c)
+{
+  StartJob *j;
+  gint64 now = g_get_monotonic_time ();
+
+  /* A start that has not returned holds the channel's source (a thread
+   * blocked in it): never a second one beside it. */
+  if (c->removed || c->monitor->stopping || c->pipeline || c->start_pending)
+    return;
+  reset_stats (c);
+  c->video_linked = c->audio_linked = FALSE;
+  gst_segment_init (&c->segment, GST_FORMAT_UNDEFINED);
+  c->frame_index = 0;
+  c->thumb_last_pts = GST_CLOCK_TIME_NONE;
+  c->attempt_us = now;
+  if (!c->reconnect_pending)
+    c->started_us = now;
+  c->up_since_us = 0;
+  c->state = MONITOR_CHANNEL_STARTING;
+  c->live = FALSE;
+  g_atomic_int_set (&c->source_live, FALSE);
+  g_atomic_int_set (&c->source_ends, FALSE);
+  j = g_new0 (StartJob, 1);
+  j->channel = monitor_channel_ref (c);
+  c->start_pending = TRUE;
+  g_atomic_int_inc (&c->monitor->teardowns);
+  g_thread_unref (g_thread_new ("monitor-start", start_thread, j));
 }
 
 void
@@ -359,7 +501,8 @@ monitor_channel_tick (MonitorChannel * c, gint64 now_us)
   score = c->st.score;
   g_mutex_unlock (&c->lock);
 
-  if (c->pipeline && last) {
+  /* A frame of this pipeline (the last one's time outlives rebuilds). */
+  if (c->pipeline && last > c->attempt_us) {
     if (c->state == MONITOR_CHANNEL_STARTING) {
       c->state = MONITOR_CHANNEL_UP;
       c->up_since_us = now_us;
@@ -374,7 +517,7 @@ monitor_channel_tick (MonitorChannel * c, gint64 now_us)
   }
   /* A source that went quiet without an error (UDP, a stalled server):
    * rebuilt after --restart-after, counted as a reconnect. */
-  if (c->pipeline && restart > 0 && now_us - MAX (last, c->started_us) >
+  if (c->pipeline && restart > 0 && now_us - MAX (last, c->attempt_us) >
       restart * G_USEC_PER_SEC) {
     gchar *why = g_strdup_printf ("no frame for %g s", restart);
     monitor_channel_fail (c, why);

@@ -124,7 +124,14 @@ struct _MonitorChannel
   guint64 reconnects;           /* failures followed by frames again */
   guint64 restarts;             /* pipelines rebuilt after a failure */
   gboolean reconnect_pending;
-  gint64 started_us, up_since_us;
+  /* The no-signal alarm's start-up grace runs from started_us: the first
+   * start, or a planned rebuild (--loop); a rebuild after a failure does
+   * not move it (the signal was lost at the last frame, not at the
+   * rebuild).  attempt_us: when this pipeline was started. */
+  gint64 started_us, attempt_us, up_since_us;
+  /* The pipeline is built and set playing on a thread of its own (a
+   * source's open() may block for ever); none other starts meanwhile. */
+  gboolean start_pending;
   gchar *last_error;
   gboolean removed;
   gchar *codec;
@@ -134,10 +141,14 @@ struct _MonitorChannel
   guint64 thumb_seen_seq;
   guint64 last_decoded_seen;
 
-  /* Streaming threads: the elements they touch (set before PLAYING). */
+  /* Streaming threads: the elements they touch (set by the start thread
+   * before PLAYING, while the main loop has no pipeline). */
   GstElement *analysis_queue, *scorer, *video_tee, *sink;
   gboolean live;                /* the pipeline is live */
   gint source_live;             /* atomic: a live source element was made */
+  gint source_ends;             /* atomic: an http(s) source with a known
+                                 * duration (a VOD playlist): it ends as a
+                                 * file does */
   gboolean video_linked, audio_linked;
   GstSegment segment;           /* of the scorer's output */
   guint64 frame_index;
@@ -158,7 +169,8 @@ MonitorChannel *monitor_channel_new (Monitor * monitor,
 MonitorChannel *monitor_channel_ref (MonitorChannel * c);
 void monitor_channel_unref (MonitorChannel * c);
 
-/* Builds and plays the pipeline; on failure, schedules a restart. */
+/* Builds the pipeline and sets it playing on a thread of its own (the
+ * result comes back to the main loop); on failure, schedules a restart. */
 void monitor_channel_start (MonitorChannel * c);
 /* Tears the pipeline down (off the main thread) and schedules a restart
  * with backoff, counted as a reconnect; @why is logged. */

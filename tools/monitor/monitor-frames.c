@@ -1,8 +1,9 @@
 /* sharpness-monitor: what the streaming threads do per frame: read the
  * frame's GstSharpnessMeta and count it, note its time and tile map, time
  * its processing, gate the thumbnail branch to about one frame a second,
- * and count the frames that leaky queues drop.  No allocation; the
- * channel's lock is held for the counter updates only.
+ * and count the frames that leaky queues drop.  No allocation but a
+ * pipeline's first frame's duration query; the channel's lock is held for
+ * the counter updates only.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -97,6 +98,29 @@ latency_of (MonitorChannel * c, GstPad * pad, guint64 running_time)
   return s;
 }
 
+/* An http(s) source that knows its duration when its first frame comes
+ * (a VOD playlist, a file served over HTTP) ends as a file does
+ * (monitor-channel.c).  Asked once per pipeline, here: a query may wait on
+ * the demuxer, which a streaming thread may do and the main loop may
+ * not. */
+static void
+note_source_duration (MonitorChannel * c, GstElement * scorer)
+{
+  const gchar *uri = c->cfg->uri;
+  GstPad *sink;
+  gint64 d = -1;
+
+  if (!uri || !(g_str_has_prefix (uri, "http:") ||
+          g_str_has_prefix (uri, "https:")))
+    return;
+  sink = gst_element_get_static_pad (scorer, "sink");
+  if (sink && gst_pad_peer_query_duration (sink, GST_FORMAT_TIME, &d) &&
+      d > 0)
+    g_atomic_int_set (&c->source_ends, TRUE);
+  if (sink)
+    gst_object_unref (sink);
+}
+
 GstPadProbeReturn
 monitor_frames_scored_probe (GstPad * pad, GstPadProbeInfo * info,
     gpointer user_data)
@@ -123,6 +147,10 @@ monitor_frames_scored_probe (GstPad * pad, GstPadProbeInfo * info,
     }
     return GST_PAD_PROBE_OK;
   }
+  /* Only this streaming thread counts frames (the main loop resets the
+   * count before the pipeline plays). */
+  if (c->frame_index == 0)
+    note_source_duration (c, GST_PAD_PARENT (pad));
   buf = GST_PAD_PROBE_INFO_BUFFER (info);
   pts = GST_BUFFER_PTS (buf);
   rt = c->segment.format == GST_FORMAT_TIME ?

@@ -1,6 +1,7 @@
 /* sharpness-monitor: the live multi-channel quality monitor.  main: the
- * command line, GPU or CPU set-up, the channels, the HTTP server, the main
- * loop's tick, and a clean stop on SIGINT or SIGTERM.
+ * signals (first of all), the command line, GPU or CPU set-up, the
+ * channels, the HTTP server, the main loop's tick, and a clean stop on
+ * SIGINT, SIGTERM or SIGQUIT; SIGHUP reopens the event log.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -9,7 +10,11 @@
 #include "config.h"
 #endif
 
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -20,6 +25,7 @@
 
 #include "monitor-app.h"
 #include "sharpness-tool-gpu.h"
+#include "sharpness-tool-redact.h"
 
 #define TICK_MS 100
 #define MONITOR_MALLOC_ARENAS 2
@@ -27,6 +33,10 @@
  * reach the webhooks and Alertmanagers (a hung receiver is not waited
  * for longer). */
 #define STOP_DELIVERY_MS 2000
+/* At a stop, pipelines get this long to reach NULL; one whose source
+ * blocks (open() on a FIFO without a writer, a hung NFS path) holds its
+ * thread for ever and is not waited for. */
+#define STOP_TEARDOWN_MS 3000
 
 MonitorChannel *
 monitor_find_channel (Monitor * m, const gchar * name)
@@ -98,14 +108,113 @@ tick (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/* Signals: the handler only writes the signal's number to a pipe, which
+ * the main loop reads (GLib's own signal sources take no SIGQUIT).  They
+ * are installed before anything starts, so that no signal finds the
+ * default action (death without end events) while the channels start. */
+static const int handled_signals[] = {
+  SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGUSR1, SIGUSR2
+};
+
+static int signal_pipe[2] = { -1, -1 };
+
+static void
+on_posix_signal (int signum)
+{
+  int saved = errno;
+  guchar b = (guchar) signum;
+
+  /* A full pipe already holds signals to handle: this one may go. */
+  if (write (signal_pipe[1], &b, 1) < 0) {
+  }
+  errno = saved;
+}
+
 static gboolean
-on_signal (gpointer data)
+install_signal_handlers (void)
+{
+  struct sigaction sa;
+
+  if (!g_unix_open_pipe (signal_pipe, FD_CLOEXEC, NULL) ||
+      !g_unix_set_fd_nonblocking (signal_pipe[0], TRUE, NULL) ||
+      !g_unix_set_fd_nonblocking (signal_pipe[1], TRUE, NULL))
+    return FALSE;
+  memset (&sa, 0, sizeof (sa));
+  sa.sa_handler = on_posix_signal;
+  sa.sa_flags = SA_RESTART;
+  sigemptyset (&sa.sa_mask);
+  for (guint i = 0; i < G_N_ELEMENTS (handled_signals); i++)
+    if (sigaction (handled_signals[i], &sa, NULL) != 0)
+      return FALSE;
+  return TRUE;
+}
+
+/* SIGHUP: the event log closed and opened again at its path (logrotate
+ * moved it: new events go to a new file). */
+static void
+reopen_event_log (Monitor * m)
+{
+  if (!m->settings->events_path)
+    return;
+  if (monitor_events_reopen (m->events)) {
+    if (!m->settings->quiet)
+      g_printerr ("sharpness-monitor: SIGHUP: event log %s reopened\n",
+          m->settings->events_path);
+  } else {
+    g_printerr ("sharpness-monitor: SIGHUP: cannot reopen the event log "
+        "%s: %s\n", m->settings->events_path, g_strerror (errno));
+  }
+}
+
+static const gchar *
+signal_name (int signum)
+{
+  switch (signum) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGQUIT:
+      return "SIGQUIT";
+    case SIGUSR1:
+      return "SIGUSR1";
+    case SIGUSR2:
+      return "SIGUSR2";
+    default:
+      return "a signal";
+  }
+}
+
+static void
+handle_signal (Monitor * m, int signum)
+{
+  switch (signum) {
+    case SIGHUP:
+      reopen_event_log (m);
+      break;
+    case SIGUSR1:
+    case SIGUSR2:
+      /* Their default action ends the process: a stray kill -USR1 must
+       * not stop the monitoring. */
+      g_printerr ("sharpness-monitor: %s ignored\n", signal_name (signum));
+      break;
+    default:
+      if (!m->settings->quiet)
+        g_printerr ("sharpness-monitor: %s: stopping\n",
+            signal_name (signum));
+      g_main_loop_quit (m->loop);
+      break;
+  }
+}
+
+static gboolean
+on_signal_pipe (gint fd, GIOCondition condition, gpointer data)
 {
   Monitor *m = data;
+  guchar b;
 
-  if (!m->settings->quiet)
-    g_printerr ("sharpness-monitor: stopping\n");
-  g_main_loop_quit (m->loop);
+  while (read (fd, &b, 1) == 1)
+    handle_signal (m, b);
   return G_SOURCE_CONTINUE;
 }
 
@@ -145,6 +254,13 @@ main (int argc, char **argv)
   Monitor m = { 0 };
   GError *error = NULL;
   gint status;
+  gint64 deadline;
+
+  if (!install_signal_handlers ()) {
+    g_printerr ("sharpness-monitor: cannot install the signal handlers: "
+        "%s\n", g_strerror (errno));
+    return 2;
+  }
 
 #ifdef __GLIBC__
   /* glibc gives each thread that allocates an arena of its own, up to
@@ -166,6 +282,9 @@ main (int argc, char **argv)
     return 2;
   }
   m.settings = &settings;
+  /* Read from the main loop once it runs (before then, the signals wait
+   * in the pipe). */
+  g_unix_fd_add (signal_pipe[0], G_IO_IN, on_signal_pipe, &m);
   m.channels = g_ptr_array_new ();
   m.started_us = g_get_real_time ();
   m.device_label = "cpu";
@@ -208,13 +327,14 @@ main (int argc, char **argv)
   for (guint i = 0; i < settings.channels->len; i++) {
     if (!monitor_add_channel (&m, g_ptr_array_index (settings.channels, i),
             &error)) {
-      g_printerr ("sharpness-monitor: %s\n", error->message);
+      gchar *text = sharpness_redact (error->message);
+
+      g_printerr ("sharpness-monitor: %s\n", text);
+      g_free (text);
       g_clear_error (&error);
     }
   }
   m.tick_id = g_timeout_add (TICK_MS, tick, &m);
-  g_unix_signal_add (SIGINT, on_signal, &m);
-  g_unix_signal_add (SIGTERM, on_signal, &m);
   g_main_loop_run (m.loop);
 
   /* Stop: every pipeline torn down, open alarms closed (their end events
@@ -223,8 +343,26 @@ main (int argc, char **argv)
   g_source_remove (m.tick_id);
   for (guint i = 0; i < m.channels->len; i++)
     monitor_channel_stop (g_ptr_array_index (m.channels, i));
-  while (g_atomic_int_get (&m.teardowns) > 0)
+  /* The main context runs meanwhile: starts in flight hand their
+   * pipelines back there, to be torn down. */
+  deadline = g_get_monotonic_time () + STOP_TEARDOWN_MS * 1000;
+  while (g_atomic_int_get (&m.teardowns) > 0 &&
+      g_get_monotonic_time () < deadline) {
+    while (g_main_context_iteration (NULL, FALSE));
     g_usleep (10000);
+  }
+  if (g_atomic_int_get (&m.teardowns) > 0) {
+    /* Their threads hold the channels and GStreamer's locks: nothing
+     * they touch is freed; the end events are delivered and logged. */
+    g_printerr ("sharpness-monitor: %d pipeline(s) did not stop (a source "
+        "blocked in open() or read()?): not waited for\n",
+        g_atomic_int_get (&m.teardowns));
+    monitor_webhooks_free (m.webhooks, STOP_DELIVERY_MS);
+    monitor_events_free (m.events);
+    fflush (stdout);
+    fflush (stderr);
+    _exit (0);
+  }
   monitor_http_free (m.http);
   for (guint i = 0; i < m.channels->len; i++)
     monitor_channel_unref (g_ptr_array_index (m.channels, i));
