@@ -17,34 +17,36 @@ case "$mode" in
   *) echo "usage: $0 demo [FILE|URI] | $0 test" >&2; exit 2 ;;
 esac
 
-# Build tools, GStreamer 1.22 development files and plugins the tests use,
-# the decoders common files need (gstreamer1.0-libav: 10-bit H.264, HEVC,
-# ProRes... that the other plugin sets lack), libavutil (FFT of the
-# perceptual metrics), json-glib (sharpness-scan --merge reads JSON back),
-# the Python side of the validation (oracles, natural images, FFmpeg's
-# blurdetect for comparison), and sharpness-monitor's (libmicrohttpd for its
-# server, libsoup 3 for its webhooks and libyaml
-# to build it; Prometheus and promtool, gst-rtsp-server's introspection and
-# PIL for its tests, which skip with the reason without them).
+# The demo's: build tools, GStreamer 1.22 development files (the CUDA
+# library's among them), the plugins and decoders a demo file may need
+# (gstreamer1.0-libav: 10-bit H.264, HEVC, ProRes... that the other plugin
+# sets lack), libavutil (FFT of the perceptual metrics), json-glib (the
+# build's configuration step needs it for sharpness-scan), and the Python
+# bindings print-scores.py runs on.
 PACKAGES="gcc meson ninja-build pkg-config
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   libgstreamer-plugins-bad1.0-dev libgl-dev libavutil-dev libjson-glib-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-plugins-bad gstreamer1.0-libav
   python3 python3-gi python3-gst-1.0 gir1.2-gstreamer-1.0
-  gir1.2-gst-plugins-base-1.0 python3-numpy python3-scipy python3-skimage
-  ffmpeg python3-jsonschema chromium
+  gir1.2-gst-plugins-base-1.0"
+# The test suite's on top: the Python side of the validation (oracles,
+# natural images, FFmpeg's blurdetect for comparison, the report schema),
+# sharpness-monitor's libraries (libmicrohttpd for its server, libsoup 3
+# for its webhooks, libyaml) and its tests' parts (Prometheus and
+# promtool, Alertmanager, Chromium, gst-rtsp-server's introspection, PIL),
+# and Slurm for the archive-scan job array (tests/slurm starts a cluster
+# of its own, on 127.0.0.1 and for the length of the test; it needs root
+# and skips, saying so, otherwise).  Debian's slurmctld and slurmd units
+# do not start without /etc/slurm/slurm.conf, which the test does not
+# write; munge's unit starts (a local socket, no network port).  The
+# tests start their own Alertmanager on 127.0.0.1 (Debian's unit listens
+# on every address).  A test whose part is missing skips with the reason.
+[ "$mode" = test ] && PACKAGES="$PACKAGES python3-numpy python3-scipy
+  python3-skimage ffmpeg python3-jsonschema chromium
   libmicrohttpd-dev libsoup-3.0-dev libyaml-dev
-  prometheus gir1.2-gst-rtsp-server-1.0 python3-pil"
-# The test suite only: Slurm for the archive-scan job array (tests/slurm
-# starts a cluster of its own, on 127.0.0.1 and for the length of the test;
-# it needs root and skips, saying so, otherwise).  Debian's slurmctld and
-# slurmd units do not start without /etc/slurm/slurm.conf, which the test
-# does not write; munge's unit starts (a local socket, no network port).
-# Alertmanager for the monitor's (tests/monitor starts its own, on
-# 127.0.0.1; Debian's unit listens on every address, so the test does
-# not use it).
-[ "$mode" = test ] && PACKAGES="$PACKAGES slurm-wlm munge prometheus-alertmanager"
+  prometheus prometheus-alertmanager gir1.2-gst-rtsp-server-1.0 python3-pil
+  slurm-wlm munge"
 
 missing=""
 for p in $PACKAGES; do
@@ -62,17 +64,23 @@ fi
 
 # nvcc is optional: with it (the CUDA toolkit in /usr/local/cuda) the CUDA
 # backend is built as well; the plugin still loads on machines without a GPU.
+# Packages installed just now (the test suite's after a demo) are found
+# only by a new configuration step.
 if [ ! -f build/build.ninja ]; then
   meson setup build --buildtype=debugoptimized
+elif [ -n "$missing" ]; then
+  meson setup --reconfigure build
 fi
-meson compile -C build
 
 if [ "$mode" = demo ]; then
+  # The plugin alone: not the tools, tests and benchmarks.
+  meson compile -C build gstsharpness
   export GST_PLUGIN_PATH_1_0="$PWD/build/gst"
   export GST_REGISTRY_1_0="$PWD/build/registry.bin"
   exec /usr/bin/python3 docs/examples/print-scores.py "$@"
 fi
 
+meson compile -C build
 status=0
 meson test -C build --print-errorlogs || status=$?
 /usr/bin/python3 tests/summarize.py build/meson-logs/testlog.json || status=$?
