@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # docs/performance/compare-speed.png: cudacompare per pair against NPP, FFmpeg and the
-# CPU backend, from the figures of docs/logs/gpu-runs-2026-11-23b.md (batch 5,
+# CPU backend, from the figures of docs/performance/gpu-runs.md, 2026-11-23b (batch 5,
 # NVIDIA H200, 1080p 4:2:0 8-bit, medians of the two runs).
 #
 # Copyright (C) 2026 The gst-sharpness authors

@@ -2,7 +2,7 @@
 # docs/performance/streams.png: many streams per GPU (issue 11): aggregate frames/s and
 # p99 latency per frame against the number of streams, from the CSV files
 # of `bench-sharpness --streams` (docs/streams-h200-*.csv, NVIDIA H200,
-# 1080p NV12 frames already in CUDA memory; docs/logs/gpu-runs-2026-11-23c.md,
+# 1080p NV12 frames already in CUDA memory; docs/performance/gpu-runs.md, 2026-11-23c,
 # batches 16 and 18b).
 #
 # Copyright (C) 2026 The gst-sharpness authors
