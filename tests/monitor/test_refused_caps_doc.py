@@ -45,6 +45,24 @@ def refused_block(text):
     return para, commands, output
 
 
+def text_of(b):
+    return (b.decode(errors='replace') if isinstance(b, bytes) else b) or ''
+
+
+def run(command, cwd):
+    """What @command prints.  GStreamer 1.22's gst-launch-1.0 sometimes
+    stays on after an error at preroll (rawvideoparse's, whatever follows
+    it: a capsfilter as well), the errors printed: it is stopped then."""
+    try:
+        r = subprocess.run(['bash', '-c', command], cwd=cwd,
+                           capture_output=True, timeout=20,
+                           stdin=subprocess.DEVNULL)
+        return text_of(r.stdout) + text_of(r.stderr)
+    except subprocess.TimeoutExpired as e:
+        mc.log('(%s stayed on after its errors: stopped)' % command[:40])
+        return text_of(e.stdout) + text_of(e.stderr)
+
+
 def words(s):
     return ' '.join(s.split())
 
@@ -70,10 +88,7 @@ def main():
     out = ''
     with tempfile.TemporaryDirectory(prefix='refused-caps-') as tmp:
         for c in commands:
-            r = subprocess.run(['bash', '-c', c], cwd=tmp,
-                               capture_output=True, text=True, timeout=60,
-                               stdin=subprocess.DEVNULL)
-            out += r.stdout + r.stderr
+            out += run(c, tmp)
     got = words(out)
     # The error's first lines, as the block shows them (the debug info
     # names a source line, which moves).
