@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI part "packages" (Debian 12 host, root): build the Debian packages
-# (tools/package/build-debs.sh), check them, build the container image from
-# them (tools/container/build-image.sh: a clean Debian 12 root in which
+# (dev/package/build-debs.sh), check them, build the container image from
+# them (dev/container/build-image.sh: a clean Debian 12 root in which
 # `apt-get install ./*.deb` resolves the dependencies), and run the tools in
 # that root as the image's non-root user.  Each check counts as one test;
 # ends with "N passed, N failed, N skipped" (tests/summarize.py's format).
@@ -67,7 +67,7 @@ build() {
   mkdir -p "$CCACHE_DIR"
   ccache --zero-stats >/dev/null
   LINTIAN=0 DEB_BUILD_OPTIONS="nocheck cuda-archs=${CI_CUDA_ARCHS:-auto} parallel=$(nproc)" \
-    tools/package/build-debs.sh "$out" || return 1
+    dev/package/build-debs.sh "$out" || return 1
   # What the build took from the cache (shown, not checked).
   ccache --show-stats >"$logs/ccache.txt"
   grep -m2 -E '^ *(Hits|Misses)' "$logs/ccache.txt" || true
@@ -122,13 +122,13 @@ EOF
 }
 
 image() {
-  tools/container/build-image.sh "$out" "$out/image"
+  dev/container/build-image.sh "$out" "$out/image"
 }
 
 # In the image's root, as its user (uid 10001): chroot-run.sh binds /proc,
 # /sys, /dev and the source tree (the clip) and runs there.
 as_user() {
-  tools/trixie/chroot-run.sh -e HOME=/home/sharpness \
+  dev/trixie/chroot-run.sh -e HOME=/home/sharpness \
     -e NVIDIA_VISIBLE_DEVICES=all \
     -e NVIDIA_DRIVER_CAPABILITIES=compute,utility,video \
     "$out/image/rootfs" setpriv --reuid=10001 --regid=10001 --init-groups \
@@ -136,7 +136,7 @@ as_user() {
 }
 
 oci() {
-  python3 tools/container/oci-image.py --check "$out/image/oci" >"$logs/config.json" &&
+  python3 dev/container/oci-image.py --check "$out/image/oci" >"$logs/config.json" &&
     python3 - "$logs/config.json" <<'EOF'
 import json, sys
 c = json.load(open(sys.argv[1]))

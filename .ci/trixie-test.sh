@@ -10,10 +10,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root=$(tools/trixie/make-root.sh "${TRIXIE_ROOT:-/var/cache/gst-sharpness/trixie-root}" | tail -n1)
+root=$(dev/trixie/make-root.sh "${TRIXIE_ROOT:-/var/cache/gst-sharpness/trixie-root}" | tail -n1)
 cuda_root=${CUDA_ROOT:-/usr/local/cuda}
 cuda=()
 [ -x "$cuda_root/bin/nvcc" ] && cuda=(--cuda "$cuda_root")
 # shellcheck disable=SC2086
-exec tools/trixie/chroot-run.sh "${cuda[@]}" "$root" \
-  tools/trixie/build-and-test.sh build-trixie ${TRIXIE_MESON_ARGS:-}
+exec dev/trixie/chroot-run.sh "${cuda[@]}" "$root" \
+  dev/trixie/build-and-test.sh build-trixie ${TRIXIE_MESON_ARGS:-}

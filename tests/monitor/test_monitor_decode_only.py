@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # sharpness-monitor --decode-only (the decoders-alone baseline of
-# tools/monitor/bench-monitor.py), CPU decoding, all on 127.0.0.1: a file
+# bench/monitor/bench-monitor.py), CPU decoding, all on 127.0.0.1: a file
 # channel playing the faults clip at real-time pace, and a UDP channel fed
 # by a paced sender that then stops.
 # - The file channel's frames_decoded rate is the source's 30 fps (the

@@ -116,7 +116,7 @@ def main():
             jpeg = mc.wait_until('a thumbnail', thumbnail, 30)
             # jpegdec runs once the monitor has stopped: on the GPU
             # machine's 1.26 runtime each GStreamer program's start
-            # relinks the driver's libraries (tools/trixie/run-on-gpu.sh).
+            # relinks the driver's libraries (dev/trixie/run-on-gpu.sh).
             procs.stop(mon)
             with open(mon.log_path, errors='replace') as f:
                 made = set(re.findall(r'creating element "([^"]+)"',

@@ -80,7 +80,7 @@ static GOptionEntry entries[] = {
   {"decode-only", 0, 0, G_OPTION_ARG_NONE, &opt_decode_only,
       "Decode and count frames only, without analysis (no score, "
       "thumbnail, audio level or compared pair; only no-signal alarms): "
-      "the baseline of tools/monitor/bench-monitor.py", NULL},
+      "the baseline of bench/monitor/bench-monitor.py", NULL},
   {"as-fast-as-possible", 0, 0, G_OPTION_ARG_NONE, &opt_afap,
       "Play file:// inputs as fast as they decode, not at real-time pace",
       NULL},

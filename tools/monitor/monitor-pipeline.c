@@ -14,7 +14,7 @@
  *
  * --decode-only builds the same pipeline without its analysis (an identity
  * in the scorer's place, no thumbnails, no level, no cudacompare): the
- * decoders-alone baseline of tools/monitor/bench-monitor.py.
+ * decoders-alone baseline of bench/monitor/bench-monitor.py.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later

@@ -3,7 +3,7 @@
 # build and the CPU test suite need, for testing the plugin against 1.26 on a
 # Debian 12 host (CI) and for staging the GPU machine's 1.26 runtime.
 #
-#   usage: tools/trixie/make-root.sh [DIR]
+#   usage: dev/trixie/make-root.sh [DIR]
 #          (default DIR: /var/cache/gst-sharpness/trixie-root; needs root)
 #
 # The root is cached: it is rebuilt only when its package list (or this
@@ -83,7 +83,7 @@ echo "trixie root: building $DIR from $MIRROR ($hash)" >&2
 # No recommends; no docs, man pages or translations (nothing here reads
 # them); apt lists are kept so that apt-get can add packages later.  The
 # mounts mmdebstrap makes in the root end with it.
-"$(dirname "$0")/../common/with-private-mounts.sh" mmdebstrap --mode=root --variant=apt --format=directory \
+"$(dirname "$0")/../with-private-mounts.sh" mmdebstrap --mode=root --variant=apt --format=directory \
   --keyring=/usr/share/keyrings/debian-archive-keyring.gpg \
   --aptopt='APT::Install-Recommends "false"' \
   --dpkgopt='path-exclude=/usr/share/man/*' \

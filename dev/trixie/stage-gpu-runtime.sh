@@ -4,7 +4,7 @@
 # GStreamer core/base/good/bad with nvcodec, libgstcheck, a shell) plus the
 # plugin and test binaries built against 1.26 with CUDA, as one xz tarball.
 #
-#   usage: tools/trixie/stage-gpu-runtime.sh [OUT.tar.xz]
+#   usage: dev/trixie/stage-gpu-runtime.sh [OUT.tar.xz]
 #          (default: .devgst126.tar.xz in the source tree; needs root and
 #          the CUDA toolkit in /usr/local/cuda)
 #   env:   TRIXIE_ROOT   the build root (make-root.sh; default its cache)
@@ -19,7 +19,7 @@
 #
 # The tarball holds .devgst126/ (the root) and BUILD/ (executables, the
 # plugin, generated data; no objects): carry it to the GPU machine and run
-# tools/trixie/run-on-gpu.sh (one command) or tools/trixie/gpu-tests.py (the
+# dev/trixie/run-on-gpu.sh (one command) or dev/trixie/gpu-tests.py (the
 # build's compiled tests, by suite) there.  Binaries expect the source tree at the
 # same absolute path as here.
 #
@@ -32,10 +32,10 @@ OUT=${1:-$SRC/.devgst126.tar.xz}
 BUILD=${BUILD:-build-trixie}
 MESON_ARGS=${MESON_ARGS:--Dcuda=enabled -Dcuda-archs=90}
 ARCH=x86_64-linux-gnu
-RUN=tools/trixie/chroot-run.sh
+RUN=dev/trixie/chroot-run.sh
 t0=$(date +%s)
 
-root=$(tools/trixie/make-root.sh "${TRIXIE_ROOT:-/var/cache/gst-sharpness/trixie-root}" | tail -n1)
+root=$(dev/trixie/make-root.sh "${TRIXIE_ROOT:-/var/cache/gst-sharpness/trixie-root}" | tail -n1)
 
 # 1. Build against 1.26, CUDA on (nvcc from the bind-mounted host toolkit).
 # shellcheck disable=SC2086

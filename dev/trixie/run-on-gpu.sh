@@ -4,10 +4,10 @@
 # run COMMAND in it, from the source tree, with the NVIDIA driver libraries,
 # the CUDA toolkit (cuFFT) and the test environment meson would give.
 #
-#   usage: tools/trixie/run-on-gpu.sh [-t TARBALL] [-e VAR=VALUE]... COMMAND [ARG...]
+#   usage: dev/trixie/run-on-gpu.sh [-t TARBALL] [-e VAR=VALUE]... COMMAND [ARG...]
 #          (default TARBALL: .devgst126.tar.xz in the source tree)
-#   e.g.   tools/trixie/run-on-gpu.sh build-trixie/tests/elements/cudasharpness/test-cudasharpness-cuda
-#          tools/trixie/run-on-gpu.sh sh -c 'gst-inspect-1.0 nvcodec | head'
+#   e.g.   dev/trixie/run-on-gpu.sh build-trixie/tests/elements/cudasharpness/test-cudasharpness-cuda
+#          dev/trixie/run-on-gpu.sh sh -c 'gst-inspect-1.0 nvcodec | head'
 #
 # It runs COMMAND in a chroot of the unpacked root (.devgst126) with /dev,
 # /proc, /sys, the source tree, /usr/local/cuda and the driver's libraries

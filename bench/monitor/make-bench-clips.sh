@@ -1,5 +1,5 @@
 #!/bin/sh
-# The clips of sharpness-monitor's benchmark (tools/monitor/bench-monitor.py),
+# The clips of sharpness-monitor's benchmark (bench/monitor/bench-monitor.py),
 # made on a machine with an H.264 encoder so that the GPU machine, which
 # has none, only sends and decodes them:
 #   DIR/bench-1080p30.ts  1920x1080, 30 fps, 20 s, H.264 about 2 Mbit/s
@@ -10,7 +10,7 @@
 # 13 s: the alarm-latency probe), a key frame every second, MPEG-TS, no
 # audio.  bench-monitor.py relies on these numbers.
 #
-#   usage: tools/monitor/make-bench-clips.sh [DIR]   (default .bench-monitor)
+#   usage: bench/monitor/make-bench-clips.sh [DIR]   (default .bench-monitor)
 #
 # Needs ffmpeg with libx264 (Debian: ffmpeg).
 #

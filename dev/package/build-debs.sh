@@ -2,7 +2,7 @@
 # Build the Debian packages (debian/) from this source tree into OUTDIR,
 # then run lintian on them; fails on a lintian error.
 #
-#   usage: tools/package/build-debs.sh [OUTDIR]   (default: build-deb)
+#   usage: dev/package/build-debs.sh [OUTDIR]   (default: build-deb)
 #   env:   DEB_BUILD_OPTIONS (e.g. "nocheck cuda-archs=75"), CUDA_ROOT,
 #          CUDA_LAUNCHER (default auto: nvcc through ccache when installed),
 #          CCACHE_DIR

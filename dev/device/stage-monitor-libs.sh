@@ -6,7 +6,7 @@
 # libsoup 3, libyaml, json-glib) and everything they load in turn, copied from this
 # machine (Debian 12) into the same folder, so that its env.sh serves both.
 #
-#   usage: tools/monitor/stage-monitor-libs.sh [DEST] [BUILDDIR]
+#   usage: dev/device/stage-monitor-libs.sh [DEST] [BUILDDIR]
 #          (defaults: .devgst and build; run after stage-gst-runtime.sh DEST)
 #
 # Files already in DEST are kept.  Prints what it added and the folder's

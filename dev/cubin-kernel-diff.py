@@ -2,7 +2,7 @@
 """Compare the GPU kernels of two builds, kernel by kernel, without
 cuobjdump or a GPU.
 
-  tools/cubin-kernel-diff.py OLD[,OLD...] NEW[,NEW...]
+  dev/cubin-kernel-diff.py OLD[,OLD...] NEW[,NEW...]
 
 Each argument is a comma-separated list of nvcc outputs: host objects
 (`nvcc -c`, whose .nv_fatbin holds the device images uncompressed) or

@@ -133,7 +133,7 @@ def build(args):
             'Labels': labels,
         },
         'rootfs': {'type': 'layers', 'diff_ids': [diff_id]},
-        'history': [{'created': created, 'created_by': 'gst-sharpness tools/container/'
+        'history': [{'created': created, 'created_by': 'gst-sharpness dev/container/'
                                    'build-image.sh (mmdebstrap)'}],
     }
     config_digest, config_size = put_json(layout, config)

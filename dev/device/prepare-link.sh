@@ -2,7 +2,7 @@
 # Here (no GPU, 2 cores): compile BUILDDIR's C sources and generated files,
 # write the ordered link commands and collect the system libraries the links
 # name, so that the GPU machine need only run nvcc and link.
-#   tools/device/prepare-link.sh BUILDDIR   -> .devc/<name>.tar.xz,
+#   dev/device/prepare-link.sh BUILDDIR   -> .devc/<name>.tar.xz,
 #       .devc/<name>-link.sh, .devc/sys (the libraries the links name)
 set -e
 b=$1

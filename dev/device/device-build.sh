@@ -1,7 +1,7 @@
 #!/bin/bash
 # On the GPU machine: nvcc and link the build dirs prepared here by
 # prepare-link.sh (their C objects come in .devc), all in parallel.
-#   tools/device/device-build.sh OUTDIR BUILDDIR...   (ninja: .devtools/ninja,
+#   dev/device/device-build.sh OUTDIR BUILDDIR...   (ninja: .devtools/ninja,
 #       a copy of this machine's /usr/bin/ninja, so that its logs agree)
 out=$1; shift
 [ -e /usr/bin/python3.11 ] || ln -s python3 /usr/bin/python3.11

@@ -2,7 +2,7 @@
 # Inside a trixie root (see chroot-run.sh), from the source tree: configure
 # (once), build and run the meson test suite in BUILD (default build-trixie),
 # then print tests/summarize.py's "N passed, N failed, N skipped" line.
-#   usage: tools/trixie/build-and-test.sh [BUILD] [MESON SETUP ARGS...]
+#   usage: dev/trixie/build-and-test.sh [BUILD] [MESON SETUP ARGS...]
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later

@@ -4,7 +4,7 @@
 # outlive it, whatever ends it; where none can (a container that forbids
 # unshare), runs it as it is.
 #
-#   usage: tools/common/with-private-mounts.sh COMMAND [ARG...]
+#   usage: dev/with-private-mounts.sh COMMAND [ARG...]
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later

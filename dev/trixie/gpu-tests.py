@@ -4,12 +4,12 @@
 The GPU machine's meson is another version and cannot run `meson test` on a
 build directory made in the trixie root, so this reads the build's test list
 (BUILD/meson-info/intro-tests.json, packed by stage-gpu-runtime.sh) and runs
-each compiled test through tools/trixie/run-on-gpu.sh with the test's own
+each compiled test through dev/trixie/run-on-gpu.sh with the test's own
 environment, arguments and timeout.  Tests that run Python are left out (the
 staged root has no Python).  Exit status 77 counts as skipped, as in meson.
 Ends with "N passed, N failed, N skipped".
 
-  usage: tools/trixie/gpu-tests.py [--suite SUITE]... [--build DIR] [NAME...]
+  usage: dev/trixie/gpu-tests.py [--suite SUITE]... [--build DIR] [NAME...]
          (default: the "cuda" suite; --suite all: every compiled test)
 
 Copyright (C) 2026 The gst-sharpness authors

@@ -31,7 +31,7 @@
 # standard library and no network: Python 3 and the GStreamer runtime on
 # LD_LIBRARY_PATH (the staged runtime's env.sh), the build's
 # sharpness-monitor and plugin, the clips of
-# tools/monitor/make-bench-clips.sh.  `--quick` (320x180, CPU decoding,
+# bench/monitor/make-bench-clips.sh.  `--quick` (320x180, CPU decoding,
 # N = 2 and 4) checks the program itself on a machine without a GPU.
 #
 # Copyright (C) 2026 The gst-sharpness authors
@@ -56,7 +56,7 @@ import urllib.request
 HOST = '127.0.0.1'
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, '..', '..'))
-# The clips' layout (tools/monitor/make-bench-clips.sh).
+# The clips' layout (bench/monitor/make-bench-clips.sh).
 FPS = 30
 CLIP_FRAMES = 600
 BLACK_FRAME = 300

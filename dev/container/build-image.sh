@@ -7,8 +7,8 @@
 # (layout directory and archive) that podman, skopeo, containerd and
 # Docker 25+ load.  docs/container.md says how to use it.
 #
-#   usage: tools/container/build-image.sh [options] DEBDIR OUTDIR
-#     DEBDIR        the .debs (tools/package/build-debs.sh)
+#   usage: dev/container/build-image.sh [options] DEBDIR OUTDIR
+#     DEBDIR        the .debs (dev/package/build-debs.sh)
 #     OUTDIR        gets rootfs/ (the image's root, kept for testing),
 #                   oci/ (OCI image layout) and gst-sharpness-image.tar
 #                   (the same as an archive)
@@ -59,7 +59,7 @@ done
 version=$(dpkg-deb -f "${debs[1]}" Version)
 TAG=${TAG:-gst-sharpness:$version}
 
-# The host's Debian mirror (as tools/trixie/make-root.sh finds it).
+# The host's Debian mirror (as dev/trixie/make-root.sh finds it).
 host_mirror() {
   local f
   for f in /etc/apt/sources.list.d/*.sources /etc/apt/sources.list \
@@ -99,7 +99,7 @@ echo "build-image.sh: building $TAG from $MIRROR" >&2
 # replaced each time by what this build used, so superseded versions do
 # not pile up); the image itself ends with no apt lists or caches.  The
 # mounts mmdebstrap makes in the root for its hooks end with it.
-"$here/../common/with-private-mounts.sh" mmdebstrap --mode=root --variant=apt --format=directory \
+"$here/../with-private-mounts.sh" mmdebstrap --mode=root --variant=apt --format=directory \
   --keyring=/usr/share/keyrings/debian-archive-keyring.gpg \
   --aptopt='APT::Install-Recommends "false"' \
   --dpkgopt='path-exclude=/usr/share/man/*' \
