@@ -12,10 +12,13 @@
 # - vod: an HLS VOD playlist over HTTP (#EXT-X-ENDLIST) ends as a file
 #   does: the monitor exits by itself with no restart and no no-signal
 #   alarm; with --loop it plays again, with neither.
-# - nosignal: a UDP channel with --restart-after 3 whose sender stops:
-#   the no-signal alarm fires its onset (2 s) after the last frame, from
-#   the last frame, not ~35 s later; the sender back 31 s after it stopped
-#   (when the backoff would have grown to 16 s) is picked up within 5 s.
+# - nosignal: UDP channels with --restart-after 3 (under the 10 s start-up
+#   grace): one whose sender never comes raises its no-signal alarm at the
+#   grace's end plus its onset (12 s), not ~30 s (each restart began the
+#   grace again); one whose sender stops later raises it its onset after
+#   the last frame, from the last frame; that sender back 31 s after it
+#   stopped (when the backoff would have grown to 16 s) is picked up
+#   within 5 s.
 # - redact: a channel's error quoting a path with a token: the restart
 #   lines on stderr and last_error say why, with the token redacted.
 # MONITOR_LIFECYCLE_PARTS=blocked,signals,... runs only those parts.
@@ -172,10 +175,9 @@ def part_signals(fx):
         for sig in (signal.SIGUSR1, signal.SIGUSR2):
             os.kill(mon.pid, sig)
             time.sleep(1)
-            fx.check(alive(mon), 'signals: %s ignored, the monitor answers'
-                     % sig.name)
-        if not alive(mon):
-            return
+            if not fx.check(alive(mon), 'signals: %s ignored, the monitor '
+                            'answers' % sig.name):
+                return
         os.rename(log_path, log_path + '.1')
         os.kill(mon.pid, signal.SIGHUP)
         fx.check(bool(wait_for(lambda: os.path.exists(log_path), 10)),
@@ -264,12 +266,24 @@ def part_nosignal(fx):
     with mc.Procs() as procs:
         udp = mc.free_port(socket.SOCK_DGRAM)
         cfg = mc.write_config(procs, [
-            {'name': 'live', 'uri': 'udp://%s:%d' % (mc.HOST, udp)}],
+            {'name': 'live', 'uri': 'udp://%s:%d' % (mc.HOST, udp)},
+            {'name': 'absent', 'uri': 'udp://%s:%d' % (
+                mc.HOST, mc.free_port(socket.SOCK_DGRAM))}],
             defaults={'alarms': {'no-signal': {'onset': onset}}})
         t_start = time.monotonic()
         mon = mc.start_monitor(procs, ['--config', cfg, '--restart-after',
                                        '3'])
         sender = udp_sender(procs, ts, udp, 'udp-sender')
+        absent = wait_for(lambda: [e for e in mc.events(mon, 'absent')
+                                   if e['kind'] == 'no-signal'], 45)
+        if absent:
+            t = time.monotonic() - t_start
+            fx.check(t <= 10 + onset + 3, 'nosignal: a sender that never '
+                     'came: the alarm fired %.1f s after the start (grace '
+                     '10 s + onset %.0f s)' % (t, onset))
+        else:
+            fx.check(False, 'nosignal: a sender that never came: no alarm '
+                     'within 45 s')
         # Past the start-up grace (10 s), when a gap is a loss of signal.
         up = wait_for(lambda: time.monotonic() - t_start > 12 and
                       scored(mon) > 5 * mc.FPS, 40)

@@ -195,7 +195,8 @@ guint64 monitor_channel_running_time_at (MonitorChannel * c, guint64 pts);
 guint monitor_channel_tiles_of_frame (MonitorChannel * c, guint64 frame,
     gfloat * tiles, guint max, guint * cols, guint * rows);
 
-/* Pipeline (monitor-pipeline.c). */
+/* Pipeline (monitor-pipeline.c).  Built on the channel's start thread:
+ * linking a source may open it, which may block. */
 GstElement *monitor_pipeline_build (MonitorChannel * c, GError ** error);
 /* Once the pipeline said whether it is live: its queues leak or block. */
 void monitor_pipeline_set_live (MonitorChannel * c, gboolean live);
