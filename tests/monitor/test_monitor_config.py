@@ -155,6 +155,9 @@ def check_lines(fx, cfg):
          'alarms: silence: level', "an alarm's bad level (flow mapping)"),
         (chan + '    tiles: 8x4\n    threshold: -1\n', 5, 'threshold',
          'a bad threshold'),
+        (chan + '    alarms:\n      blur: {onset: 1\n      black: {}\n', 6,
+         'flow mapping (line 5)', "a YAML error inside alarms (where it "
+         "is found, and where what it is in began)"),
         ('defaults:\n  metric: laplacian\n  window: 0\n' + chan, 3,
          'window', 'a bad value from the defaults'),
         (chan + '    tiles: 8x4\n    tiles: 4x4\n', 5,

@@ -333,15 +333,22 @@ check_duplicate_keys (Ctx * x)
   return ok;
 }
 
+/* libyaml's problem at its line; its context ("while parsing a flow
+ * mapping") names where that began when it is another line. */
 static gboolean
 syntax_error (const gchar * path, yaml_parser_t * parser, GError ** error)
 {
+  gsize line = parser->problem_mark.line + 1;
+  gsize context = parser->context_mark.line + 1;
+  gchar *where = parser->context && context != line ?
+      g_strdup_printf (" (line %zu)", context) : g_strdup ("");
+
   g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-      "%s:%zu: not valid YAML: %s%s%s", path,
-      (parser->problem_mark.line ? parser->problem_mark.line :
-          parser->context_mark.line) + 1,
+      "%s:%zu: not valid YAML: %s%s%s%s", path, line,
       parser->problem ? parser->problem : "syntax error",
-      parser->context ? " " : "", parser->context ? parser->context : "");
+      parser->context ? " " : "", parser->context ? parser->context : "",
+      where);
+  g_free (where);
   return FALSE;
 }
 
