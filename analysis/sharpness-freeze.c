@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "sharpness-freeze.h"
+#include "sharpness-freeze-v210.h"
 
 #include <stdlib.h>
 
@@ -22,7 +23,8 @@ typedef enum
   KIND_PLANAR_ALPHA,            /* ... and an alpha plane of w x h */
   KIND_SEMI,                    /* Y, interleaved chroma */
   KIND_PACKED_422,              /* one plane of 4 samples per 2 pixels */
-  KIND_PACKED                   /* one plane of `components` per pixel */
+  KIND_PACKED,                  /* one plane of `components` per pixel */
+  KIND_V210                     /* 32-bit words of three 10-bit samples */
 } Kind;
 
 typedef struct
@@ -120,6 +122,8 @@ static const FormatInfo formats[SHARPNESS_FREEZE_N_FORMATS] = {
   [SHARPNESS_FREEZE_FORMAT_GBRAP10] = PLANAR_A ("gbrap10le", 0, 0, 2, 10),
   [SHARPNESS_FREEZE_FORMAT_GBRAP12] = PLANAR_A ("gbrap12le", 0, 0, 2, 12),
   [SHARPNESS_FREEZE_FORMAT_GBRAP16] = PLANAR_A ("gbrap16le", 0, 0, 2, 16),
+  /* Compared as yuv422p10le (4:2:2, 10 bits), read as packed words. */
+  [SHARPNESS_FREEZE_FORMAT_V210] = {"v210", KIND_V210, 1, 0, 4, 10, 0},
 };
 
 SharpnessFreezeFormat
@@ -220,6 +224,16 @@ sharpness_freeze_layout_init (SharpnessFreezeLayout * l,
       l->width[0] = fi->components * w;
       l->height[0] = h;
       break;
+    case KIND_V210:
+      /* The words of every group holding a pixel (GStreamer's and
+       * FFmpeg's row padding after them is not read), and FFmpeg's count
+       * of the decoded yuv422p10le frame: w + 2 ceil (w / 2) a row. */
+      l->n_planes = 1;
+      l->width[0] = (w + 5) / 6 * 4;
+      l->height[0] = h;
+      l->v210_samples = sharpness_freeze_v210_samples (w);
+      l->count = (guint64) l->v210_samples * (guint64) h;
+      return TRUE;
   }
   for (int p = 0; p < l->n_planes; p++)
     l->count += (guint64) l->width[p] * (guint64) l->height[p];
@@ -251,12 +265,46 @@ row_sad16 (const guint8 * a, const guint8 * b, gint w)
   return sad;
 }
 
+static inline guint32
+load_le32 (const guint8 * p)
+{
+  guint32 v;
+
+  memcpy (&v, p, sizeof v);
+  return GUINT32_FROM_LE (v);
+}
+
+/* One v210 row's SAD over its first @n samples: whole words in a loop the
+ * compiler vectorises, then the word the last sample is in. */
+static SHARPNESS_SIMD_CLONES guint64
+row_sad_v210 (const guint8 * a, const guint8 * b, gint n)
+{
+  const gint whole = n / SHARPNESS_FREEZE_V210_WORD_SAMPLES;
+  const gint rest = n % SHARPNESS_FREEZE_V210_WORD_SAMPLES;
+  guint64 sad = 0;
+
+  for (gint i = 0; i < whole; i++)
+    sad += sharpness_freeze_v210_word_sad (load_le32 (a + 4 * i),
+        load_le32 (b + 4 * i), SHARPNESS_FREEZE_V210_WORD_SAMPLES);
+  if (rest)
+    sad += sharpness_freeze_v210_word_sad (load_le32 (a + 4 * whole),
+        load_le32 (b + 4 * whole), rest);
+  return sad;
+}
+
 guint64
 sharpness_freeze_sad (const SharpnessFreezeLayout * l,
     const guint8 * const frame[4], const gsize frame_stride[4],
     const guint8 * const ref[4], const gsize ref_stride[4])
 {
   guint64 sad = 0;
+
+  if (l->v210_samples > 0) {
+    for (gint y = 0; y < l->height[0]; y++)
+      sad += row_sad_v210 (frame[0] + (gsize) y * frame_stride[0],
+          ref[0] + (gsize) y * ref_stride[0], l->v210_samples);
+    return sad;
+  }
 
   for (int p = 0; p < l->n_planes; p++) {
     const gint w = l->width[p], h = l->height[p];

@@ -48,8 +48,11 @@ G_BEGIN_DECLS
  * GRAY8 -> gray, GRAY16_LE -> gray16le, NV12, NV21, NV16, UYVY ->
  * uyvy422, YUY2 -> yuyv422, YVYU -> yvyu422, A420 -> yuva420p, RGB ->
  * rgb24, BGR -> bgr24, RGBA, BGRA, ARGB, ABGR, GBR -> gbrp...  Formats
- * FFmpeg converts before freezedetect (P010, v210, RGBx/xRGB) are not
- * listed: the sum of the converted frame is not the sum of the raw one. */
+ * FFmpeg converts before freezedetect (P010, RGBx/xRGB) are not listed:
+ * the sum of the converted frame is not the sum of the raw one.  v210 is
+ * the exception: FFmpeg's v210 decoder unpacks it to yuv422p10le without
+ * changing a sample, so SHARPNESS_FREEZE_FORMAT_V210 reads the packed
+ * words in place and sums what freezedetect sums on that yuv422p10le. */
 typedef enum
 {
   SHARPNESS_FREEZE_FORMAT_INVALID = 0,
@@ -122,6 +125,9 @@ typedef enum
   SHARPNESS_FREEZE_FORMAT_GBRAP10,
   SHARPNESS_FREEZE_FORMAT_GBRAP12,
   SHARPNESS_FREEZE_FORMAT_GBRAP16,
+  /* "v210": GStreamer's v210 (and FFmpeg's v210 codec), compared as the
+   * yuv422p10le frame FFmpeg's decoder makes of it. */
+  SHARPNESS_FREEZE_FORMAT_V210,
   SHARPNESS_FREEZE_N_FORMATS
 } SharpnessFreezeFormat;
 
@@ -133,20 +139,37 @@ const gchar *sharpness_freeze_format_name (SharpnessFreezeFormat format);
 /* What FFmpeg compares for one frame geometry (config_input): plane p
  * spans width[p] samples (av_image_get_linesize >> (depth > 8)) of
  * height[p] rows (h >> log2_chroma_h for planes 1 and 2, h otherwise);
- * planes of width 0 are skipped. */
+ * planes of width 0 are skipped.
+ *
+ * v210 is one plane of little-endian 32-bit words (bytes_per_sample 4),
+ * three 10-bit samples each in bits 0-29, 16 bytes per group of six
+ * pixels: width[0] is the words of the groups holding pixels, h rows.
+ * The samples come in the order Cb0 Y0 Cr0 Y1 Cb1 Y2 Cr1 Y3 Cb2 Y4 Cr2 Y5,
+ * and FFmpeg's v210 decoder (decode_row) takes a row's first v210_samples
+ * = w + 2 ceil (w / 2) of them: Y w samples, U and V ceil (w / 2), the
+ * row widths of the yuv422p10le planes it writes.  The SAD is over those
+ * samples, the rest of the last group and bits 30-31 left out, and count
+ * is yuv422p10le's (h (w + 2 ceil (w / 2))): MAFD and SAD are FFmpeg's on
+ * the decoded frame. */
 typedef struct
 {
   SharpnessFreezeFormat format;
   gint n_planes;                /* planes holding data: 1..4 */
   gint width[4];                /* samples compared per row */
   gint height[4];               /* rows compared */
-  gint bytes_per_sample;        /* 1, or 2 (little-endian 16-bit words) */
+  /* 1, 2 (little-endian 16-bit words), or 4 (v210's 32-bit words) */
+  gint bytes_per_sample;
   guint depth;                  /* bits per sample of component 0 */
   /* The format's chroma subsampling (0 where it has none): a frame in
    * memory has ceil (h / 2^log2_chroma_h) chroma rows, one more than
    * compared when h is not a multiple. */
   gint log2_chroma_w, log2_chroma_h;
-  guint64 count;                /* sum of width * height: the MAFD's divisor */
+  /* The MAFD's divisor: the sum of width * height, or for v210 the
+   * yuv422p10le samples, v210_samples * h. */
+  guint64 count;
+  /* v210: the 10-bit samples compared in a row, the first of its words'
+   * (w + 2 ceil (w / 2)); 0 for every other format. */
+  gint v210_samples;
 } SharpnessFreezeLayout;
 
 /* Fills @layout for a @width x @height frame of @format.  FALSE if the
@@ -155,7 +178,8 @@ gboolean sharpness_freeze_layout_init (SharpnessFreezeLayout * layout,
     SharpnessFreezeFormat format, gint width, gint height);
 
 /* The exact SAD of @frame and @ref (FFmpeg's ff_scene_sad_c /
- * ff_scene_sad16_c summed over the planes): plane p of a frame is
+ * ff_scene_sad16_c summed over the planes; for v210 that of the
+ * yuv422p10le frames, read from the packed words): plane p of a frame is
  * data[p] with rows stride[p] bytes apart (at least the layout's
  * width[p] * bytes_per_sample).  The sum is symmetric in the two frames. */
 guint64 sharpness_freeze_sad (const SharpnessFreezeLayout * layout,

@@ -26,8 +26,11 @@
  *
  * Raw frames are FFmpeg's rawvideo layout: planes one after the other, rows
  * without padding, chroma planes ceil (h / 2^log2_chroma_h) rows; v210
- * rows of (w + 47) / 48 * 128 bytes.  v210 is counted in place and, for
- * the freeze detector, unpacked to yuv422p10le as FFmpeg's decoder does.
+ * rows of (w + 47) / 48 * 128 bytes.  v210 is counted in place, and its
+ * freeze SAD is the element's (SHARPNESS_FREEZE_FORMAT_V210: the packed
+ * words read in place); every frame it is also unpacked to yuv422p10le as
+ * FFmpeg's decoder does and summed as that, and the tool stops if the two
+ * sums differ.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -188,6 +191,7 @@ typedef struct
 {
   gboolean v210;
   SharpnessFreezeLayout compare;        /* what freezedetect compares */
+  SharpnessFreezeLayout packed;         /* v210: the same, in place */
   gsize plane_offset[4], plane_stride[4], frame_size;
   gsize v210_stride;
   /* The luma plane for the black count. */
@@ -213,6 +217,10 @@ layout_init (Layout * l, const gchar * format, gint w, gint h)
       SHARPNESS_BLACK_FORMAT_YUV;
 
   if (l->v210) {
+    if (!sharpness_freeze_layout_init (&l->packed,
+            SHARPNESS_FREEZE_FORMAT_V210, w, h) ||
+        l->packed.count != l->compare.count)
+      die ("no v210 layout for %dx%d", w, h);
     l->v210_stride = (gsize) (w + 47) / 48 * 128;
     l->frame_size = l->v210_stride * h;
     /* The unpacked yuv422p10le frame (planes of the compared widths). */
@@ -579,9 +587,20 @@ main (int argc, char **argv)
       ref_planes[p] = cmp_ref + l.plane_offset[p];
       strides[p] = l.plane_stride[p];
     }
-    if (sharpness_freeze_detector_has_reference (&freeze))
+    if (sharpness_freeze_detector_has_reference (&freeze)) {
       sad = sharpness_freeze_sad (&l.compare, planes, strides, ref_planes,
           strides);
+      if (l.v210) {
+        const guint8 *a[4] = { buf }, *b[4] = { ref };
+        const gsize st[4] = { l.v210_stride };
+        guint64 in_place = sharpness_freeze_sad (&l.packed, a, st, b, st);
+
+        if (in_place != sad)
+          die ("frame %" G_GUINT64_FORMAT ": v210 SAD in place %"
+              G_GUINT64_FORMAT ", unpacked %" G_GUINT64_FORMAT, index,
+              in_place, sad);
+      }
+    }
     fe = sharpness_freeze_detector_push (&freeze, pts, sad, l.compare.count,
         &fr);
     be = SHARPNESS_BLACK_EVENT_NONE;
@@ -613,11 +632,10 @@ main (int argc, char **argv)
         t = unpacked_ref;
         unpacked_ref = unpacked;
         unpacked = t;
-      } else {
-        t = ref;
-        ref = buf;
-        buf = t;
       }
+      t = ref;
+      ref = buf;
+      buf = t;
     }
     index++;
   }

@@ -1,6 +1,8 @@
 /* Unit test of the FFmpeg-exact freeze detector (analysis/sharpness-freeze.h):
  * the compared geometry of each kind of pixel format (worked by hand), the
- * SAD and the MAFD, the noise tolerance in dB and linear, and the state
+ * SAD and the MAFD, v210 read in place against its yuv422p10le unpacking
+ * (odd widths, garbage in the padding, the unused samples and bits 30-31),
+ * the noise tolerance in dB and linear, and the state
  * machine (reference updates, freeze_start / freeze_end / freeze_duration,
  * the d boundary, a freeze open at end of stream, reset, discontinuities,
  * a 29.97 fps time base).
@@ -175,6 +177,125 @@ test_sad_16bit (void)
   put16 (b, 0);
   put16 (b + 2, 255);
   CHECK_EQ_I64 (sharpness_freeze_sad (&l, fa, stride, fb, stride), 1024);
+}
+
+/* v210 word @k of a row: samples 3k .. 3k + 2 of @s (the packed order Cb0
+ * Y0 Cr0 Y1 ...), @junk in bits 30-31. */
+static guint32
+v210_word (const guint16 * s, gint k, guint32 junk)
+{
+  return (guint32) s[3 * k] | ((guint32) s[3 * k + 1] << 10) |
+      ((guint32) s[3 * k + 2] << 20) | (junk << 30);
+}
+
+/* A v210 row of @w pixels from the yuv422p10le rows @y, @u, @v (as FFmpeg's
+ * v210 decoder reads them back), then @pad_words words of padding; the
+ * samples of the last group past the row's, its bits 30-31 and the padding
+ * from @rand. */
+static void
+pack_v210_row (guint8 * row, gint w, const guint16 * y, const guint16 * u,
+    const guint16 * v, gint words, GRand * rand)
+{
+  const gint cw = (w + 1) / 2;
+  guint16 s[6 * 4096];
+
+  /* The packed order, garbage past the real samples. */
+  for (gint i = 0; i < 3 * words; i++)
+    s[i] = (guint16) g_rand_int_range (rand, 0, 1024);
+  for (gint i = 0, x = 0, c = 0; x < w; c++) {
+    s[i++] = u[c];
+    s[i++] = y[x++];
+    s[i++] = v[c];
+    if (x < w)
+      s[i++] = y[x++];
+    if (c + 1 >= cw)
+      break;
+  }
+  for (gint k = 0; k < words; k++) {
+    guint32 word = v210_word (s, k, (guint32) g_rand_int_range (rand, 0, 4));
+    row[4 * k] = (guint8) word;
+    row[4 * k + 1] = (guint8) (word >> 8);
+    row[4 * k + 2] = (guint8) (word >> 16);
+    row[4 * k + 3] = (guint8) (word >> 24);
+  }
+}
+
+/* The v210 layout: FFmpeg's yuv422p10le count, and a SAD read from the
+ * packed words equal to that of the unpacked planes, for widths around the
+ * 6-pixel groups and the 48-pixel row alignment. */
+static void
+test_v210 (void)
+{
+  static const gint widths[] = { 1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 13, 47, 48,
+    49, 717, 718, 1918, 1920
+  };
+  SharpnessFreezeLayout l, p10;
+  GRand *rand = g_rand_new_with_seed (210);
+
+  /* 718 x 3: groups ceil (718 / 6) = 120, 480 words; Y 718, U, V 359. */
+  l = layout ("v210", 718, 3);
+  CHECK (l.n_planes == 1 && l.bytes_per_sample == 4 && l.depth == 10);
+  CHECK (l.width[0] == 480 && l.height[0] == 3);
+  CHECK (l.v210_samples == 718 + 2 * 359);
+  CHECK_EQ_I64 (l.count, 3 * (718 + 2 * 359));
+  /* 1 x 1: one group, Cb0 Y0 Cr0. */
+  l = layout ("v210", 1, 1);
+  CHECK (l.width[0] == 4 && l.v210_samples == 3 && l.count == 3);
+  l = layout ("yuv422p10le", 5, 2);
+  CHECK (l.v210_samples == 0);
+
+  for (guint i = 0; i < G_N_ELEMENTS (widths); i++) {
+    const gint w = widths[i], h = 3, cw = (w + 1) / 2;
+    /* GStreamer's and FFmpeg's stride: 48-pixel rows of 128 bytes. */
+    const gsize stride = (gsize) (w + 47) / 48 * 128;
+    guint8 *packed[2];
+    guint16 *planes[2][3];
+    gsize p10_stride[4] = { 2 * (gsize) w, 2 * (gsize) cw, 2 * (gsize) cw };
+
+    CHECK (sharpness_freeze_layout_init (&l, SHARPNESS_FREEZE_FORMAT_V210, w,
+            h));
+    CHECK (sharpness_freeze_layout_init (&p10,
+            SHARPNESS_FREEZE_FORMAT_YUV422P10, w, h));
+    CHECK_EQ_I64 (l.count, p10.count);
+    CHECK (l.width[0] * 4 <= (gint) stride);
+    for (gint f = 0; f < 2; f++) {
+      packed[f] = g_malloc (stride * h);
+      for (gint c = 0; c < 3; c++) {
+        gint n = (c ? cw : w) * h;
+        planes[f][c] = g_new (guint16, n);
+        for (gint k = 0; k < n; k++)
+          /* Frame 1 mostly frame 0: small and large differences. */
+          planes[f][c][k] = f && g_rand_int_range (rand, 0, 3) ?
+              planes[0][c][k] : (guint16) g_rand_int_range (rand, 0, 1024);
+      }
+      for (gint y = 0; y < h; y++)
+        pack_v210_row (packed[f] + y * stride, w, planes[f][0] + y * w,
+            planes[f][1] + y * cw, planes[f][2] + y * cw, (gint) stride / 4,
+            rand);
+    }
+    {
+      const guint8 *a[4] = { packed[0] }, *b[4] = { packed[1] };
+      const guint8 *pa[4] = { (guint8 *) planes[0][0],
+        (guint8 *) planes[0][1], (guint8 *) planes[0][2]
+      };
+      const guint8 *pb[4] = { (guint8 *) planes[1][0],
+        (guint8 *) planes[1][1], (guint8 *) planes[1][2]
+      };
+      gsize st[4] = { stride };
+      guint64 want = sharpness_freeze_sad (&p10, pa, p10_stride, pb,
+          p10_stride);
+
+      CHECK_EQ_I64 (sharpness_freeze_sad (&l, a, st, b, st), want);
+      CHECK_EQ_I64 (sharpness_freeze_sad (&l, b, st, a, st), want);
+      CHECK_EQ_I64 (sharpness_freeze_sad (&l, a, st, a, st), 0);
+    }
+    for (gint f = 0; f < 2; f++) {
+      g_free (packed[f]);
+      for (gint c = 0; c < 3; c++)
+        g_free (planes[f][c]);
+    }
+  }
+  g_rand_free (rand);
 }
 
 static void
@@ -474,6 +595,7 @@ main (void)
   test_layouts ();
   test_sad ();
   test_sad_16bit ();
+  test_v210 ();
   test_mafd ();
   test_noise ();
   test_freezes ();
