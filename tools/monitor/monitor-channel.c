@@ -422,6 +422,9 @@ start_done (gpointer data)
     return G_SOURCE_REMOVE;
   }
   c->pipeline = pipe;
+  /* --restart-after counts from here: a source that took long to open
+   * (a FIFO's writer came late) is not failed at once. */
+  c->attempt_us = g_get_monotonic_time ();
   bus = gst_element_get_bus (pipe);
   c->bus_watch = gst_bus_add_watch (bus, bus_cb, c);
   gst_object_unref (bus);

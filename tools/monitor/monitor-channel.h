@@ -127,7 +127,8 @@ struct _MonitorChannel
   /* The no-signal alarm's start-up grace runs from started_us: the first
    * start, or a planned rebuild (--loop); a rebuild after a failure does
    * not move it (the signal was lost at the last frame, not at the
-   * rebuild).  attempt_us: when this pipeline was started. */
+   * rebuild).  attempt_us: when this pipeline was started, then when it
+   * became the channel's (--restart-after counts from there). */
   gint64 started_us, attempt_us, up_since_us;
   /* The pipeline is built and set playing on a thread of its own (a
    * source's open() may block for ever); none other starts meanwhile. */
