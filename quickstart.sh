@@ -46,7 +46,8 @@ PACKAGES="gcc meson ninja-build pkg-config
   python3-skimage ffmpeg python3-jsonschema chromium
   libmicrohttpd-dev libsoup-3.0-dev libyaml-dev
   prometheus prometheus-alertmanager gir1.2-gst-rtsp-server-1.0 python3-pil
-  slurm-wlm munge"
+  slurm-wlm munge
+  gnome-backgrounds mate-backgrounds ukui-wallpapers plasma-workspace-wallpapers lomiri-wallpapers lomiri-wallpapers-16.04 lomiri-wallpapers-20.04"
 
 missing=""
 for p in $PACKAGES; do
