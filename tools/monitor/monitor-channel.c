@@ -418,7 +418,8 @@ start_done (gpointer data)
     return G_SOURCE_REMOVE;
   }
   if (!pipe) {
-    monitor_channel_fail (c, j->error->message);
+    monitor_channel_fail (c, j->error ? j->error->message :
+        "the pipeline could not be built");
     return G_SOURCE_REMOVE;
   }
   c->pipeline = pipe;
