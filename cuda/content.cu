@@ -61,7 +61,7 @@ struct SharpnessCudaContent
   /* The reference and the candidate: halves of @frames. */
   uint8_t *frames;
   size_t frames_size, half;
-  int n_planes, width[4], height[4], bytes_per_sample;
+  int n_planes, width[4], height[4], bytes_per_sample, v210_samples;
   size_t offset[4], pitch[4];
   int ref_index;                /* the reference's half */
   int have_reference, have_candidate;
@@ -167,8 +167,15 @@ params_valid (const SharpnessContentParams * p)
 {
   if (p->n_planes == 0)
     return 1;
-  if (p->n_planes < 0 || p->n_planes > 4 ||
-      (p->bytes_per_sample != 1 && p->bytes_per_sample != 2))
+  if (p->n_planes < 0 || p->n_planes > 4)
+    return 0;
+  /* v210: one plane of 32-bit words, its samples inside them. */
+  if (p->v210_samples != 0 || p->bytes_per_sample == 4)
+    return p->v210_samples > 0 && p->bytes_per_sample == 4 &&
+        p->n_planes == 1 && p->width[0] >= 0 && p->height[0] >= 0 &&
+        p->width[0] <= INT_MAX / 2 / 4 &&
+        p->v210_samples <= 3 * p->width[0];
+  if (p->bytes_per_sample != 1 && p->bytes_per_sample != 2)
     return 0;
   /* A plane of no rows or samples compares nothing (FFmpeg's chroma rows
    * of a frame one row high are h >> 1 = 0). */
@@ -192,7 +199,8 @@ prepare_layout (SharpnessCuda * cuda, SharpnessCudaContent * c,
     const SharpnessContentParams * p)
 {
   int same = c->n_planes == p->n_planes &&
-      c->bytes_per_sample == p->bytes_per_sample;
+      c->bytes_per_sample == p->bytes_per_sample &&
+      c->v210_samples == p->v210_samples;
 
   for (int i = 0; same && i < p->n_planes; i++)
     same = c->width[i] == p->width[i] && c->height[i] == p->height[i];
@@ -232,6 +240,7 @@ prepare_layout (SharpnessCuda * cuda, SharpnessCudaContent * c,
   c->half = half;
   c->n_planes = p->n_planes;
   c->bytes_per_sample = p->bytes_per_sample;
+  c->v210_samples = p->v210_samples;
   for (int i = 0; i < p->n_planes; i++) {
     c->width[i] = p->width[i];
     c->height[i] = p->height[i];
@@ -434,6 +443,7 @@ sharpness_cuda_content_begin (SharpnessCuda * cuda,
       s.cand = staged ? NULL : cand + c->offset[i];
       s.pitch = c->pitch[i];
       s.row_bytes = params->width[i] * params->bytes_per_sample;
+      s.v210_samples = params->v210_samples;
       s.height = params->height[i];
       s.segments = ceil_div (s.row_bytes, kSpan);
       s.vec = (uintptr_t) s.frame % 16 == 0 && s.frame_stride % 16 == 0;

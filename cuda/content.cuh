@@ -18,7 +18,9 @@
  *    shared rules (sharpness_plane_gray_at, sharpness_black_sample_at).
  *  - SAD items: 32 lanes of 16 bytes times kRows rows of one freeze plane
  *    (all of them, or all but a fused plane 0): the frame's bytes against
- *    the reference's, and the frame into the candidate.
+ *    the reference's, and the frame into the candidate.  A v210 lane's 16
+ *    bytes are one group of six pixels, its samples masked past the
+ *    row's last (FFmpeg's decoded yuv422p10le frame).
  * Counts are integers, so the order in which blocks add them does not
  * matter; the last block (fence and ticket, as launch-sums.cuh) moves the
  * totals into mapped pinned memory with the launch's sequence number.  In
@@ -33,6 +35,7 @@
 #include "launch-sums.cuh"
 #include "sharpness-cuda-private.h"
 #include "sharpness-black-sample.h"
+#include "sharpness-freeze-v210.h"
 #include "sharpness-structure.h"
 
 namespace sharpness_cuda
@@ -57,7 +60,8 @@ constexpr int kGenericPixels = 8;
 constexpr int kGenericSpan = 32 * kGenericPixels;
 
 static_assert (kRows * kBytes * 255ull < (1ull << 32) &&
-    kRows * (kBytes / 2) * 65535ull < (1ull << 32),
+    kRows * (kBytes / 2) * 65535ull < (1ull << 32) &&
+    kRows * (kBytes / 4 * 3) * 1023ull < (1ull << 32),
     "an item's SAD fits in 32 bits");
 
 /* Device accumulators: zero between launches, the last block reads them
@@ -83,6 +87,9 @@ struct SadPlane
   uint8_t *cand;                /* NULL: the frame is the candidate already */
   size_t pitch;                 /* of ref and cand */
   int row_bytes, height;
+  /* v210 (bytes_per_sample 4): the 10-bit samples compared in a row, the
+   * first of its words'; 0 otherwise. */
+  int v210_samples;
   int segments;                 /* warps across a row */
   int item0;                    /* its first item in the launch */
   int vec;                      /* the frame's rows are 16-byte aligned */
@@ -180,6 +187,20 @@ sad_words (uint4 a, uint4 b)
 {
   return sad_word16 (a.x, b.x) + sad_word16 (a.y, b.y) +
       sad_word16 (a.z, b.z) + sad_word16 (a.w, b.w);
+}
+
+/* v210: the SAD of a lane's four words, the row's words from @word0 on,
+ * over the row's first @samples samples (the same function as the CPU's
+ * sharpness_freeze_sad: sharpness-freeze-v210.h). */
+__device__ __forceinline__ unsigned
+sad_v210 (uint4 a, uint4 b, int word0, int samples)
+{
+  const int n = samples - SHARPNESS_FREEZE_V210_WORD_SAMPLES * word0;
+
+  return sharpness_freeze_v210_word_sad (a.x, b.x, n) +
+      sharpness_freeze_v210_word_sad (a.y, b.y, n - 3) +
+      sharpness_freeze_v210_word_sad (a.z, b.z, n - 6) +
+      sharpness_freeze_v210_word_sad (a.w, b.w, n - 9);
 }
 
 /* Row @y's chunk at @x0 of a plane of @n bytes a row: a whole item
@@ -486,7 +507,8 @@ sad_rows (const SadPlane & s, int bytes_per_sample, int x0, int y0,
       break;
     if (s.ref)
       acc += bytes_per_sample == 1 ? sad_bytes (f[r], g[r]) :
-          sad_words (f[r], g[r]);
+          bytes_per_sample == 2 ? sad_words (f[r], g[r]) :
+          sad_v210 (f[r], g[r], x0 / 4, s.v210_samples);
     if (s.cand) {
       uint8_t *row = s.cand + (size_t) (y0 + r) * s.pitch;
       if constexpr (kWhole)

@@ -104,10 +104,14 @@ typedef struct
   unsigned edge_level;
   /* Freeze (n_planes 0: none): the SAD of planes 0 .. n_planes - 1 of
    * width[p] samples of bytes_per_sample (1, or 2: little-endian words)
-   * by height[p] rows, as a SharpnessFreezeLayout says. */
+   * by height[p] rows, as a SharpnessFreezeLayout says.  v210
+   * (v210_samples > 0, the layout's): one plane of width[0] 32-bit words
+   * (bytes_per_sample 4) a row, of which the first v210_samples 10-bit
+   * samples are compared (sharpness-freeze-v210.h). */
   int n_planes;
   int width[4], height[4];
   int bytes_per_sample;
+  int v210_samples;
 } SharpnessContentParams;
 
 /* Where a frame lies: its first plane as the metrics read it (black and
