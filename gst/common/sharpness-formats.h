@@ -57,7 +57,7 @@ typedef enum
   X (NV24,       NULL,      COMPARE) \
   X (I420_10LE,  "yuv420p10le", SCORE | COMPARE | CUDA_MEMORY) \
   X (I420_12LE,  "yuv420p12le", COMPARE) \
-  X (I422_10LE,  "yuv422p10le", COMPARE) \
+  X (I422_10LE,  "yuv422p10le", SCORE | COMPARE) \
   X (I422_12LE,  "yuv422p12le", COMPARE) \
   X (Y444_10LE,  "yuv444p10le", COMPARE) \
   X (Y444_12LE,  "yuv444p12le", COMPARE) \

@@ -60,6 +60,11 @@ sharpness_freeze_layout_from_info (SharpnessFreezeLayout * l,
     return sharpness_freeze_layout_init (l,
         sharpness_freeze_format_from_name (ffmpeg),
         GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info));
+  /* FFmpeg decodes v210 to yuv422p10le sample for sample: compared as
+   * that frame, read in place. */
+  if (GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_v210)
+    return sharpness_freeze_layout_init (l, SHARPNESS_FREEZE_FORMAT_V210,
+        GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info));
 
   memset (l, 0, sizeof (*l));
   l->format = SHARPNESS_FREEZE_FORMAT_INVALID;

@@ -23,7 +23,9 @@ gboolean sharpness_plane_init (SharpnessPlane * plane, const GstVideoInfo * info
 
 /* The planes freeze detection compares in frames of @info: FFmpeg's
  * freezedetect layout of the equivalent FFmpeg format
- * (sharpness_format_ffmpeg_name()), else every plane of the frame as
+ * (sharpness_format_ffmpeg_name()), for v210 that of the yuv422p10le
+ * frame FFmpeg decodes it to (SHARPNESS_FREEZE_FORMAT_V210, read in
+ * place), else every plane of the frame as
  * stored (16-bit words where samples have more than 8 bits, taken as
  * 16-bit samples).  FALSE when the format has no planes to compare. */
 gboolean sharpness_freeze_layout_from_info (SharpnessFreezeLayout * layout,

@@ -131,6 +131,7 @@ content_plan (ContentRun * cr, SharpnessContentJob * job,
 
     cr->params.n_planes = MIN (l->n_planes, 4);
     cr->params.bytes_per_sample = l->bytes_per_sample;
+    cr->params.v210_samples = l->v210_samples;
     for (gint p = 0; p < cr->params.n_planes; p++) {
       cr->params.width[p] = l->width[p];
       cr->params.height[p] = l->height[p];
