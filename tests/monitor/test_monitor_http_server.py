@@ -32,6 +32,7 @@ import random  # noqa: E402
 import shutil  # noqa: E402
 import socket  # noqa: E402
 import struct  # noqa: E402
+import subprocess  # noqa: E402
 import time  # noqa: E402
 
 import monitor_common as mc  # noqa: E402
@@ -299,6 +300,13 @@ def check_secrets(fx, procs, mon):
              errs)
     with open(mon.log_path, errors='replace') as f:
         texts['log'] = f.read()
+    # --check-config's list and its errors quote URIs too.
+    for args in (['--config', procs.config],
+                 ['gopher://admin:%s@127.0.0.1/x?token=%s' % SECRETS[:2]]):
+        r = subprocess.run([mc.TOOL, '--check-config'] + args,
+                           capture_output=True, text=True, timeout=60,
+                           stdin=subprocess.DEVNULL)
+        texts['--check-config %s' % args[0]] = r.stdout + r.stderr
     for where, text in texts.items():
         leaked = [s for s in SECRETS if s in text]
         fx.check(not leaked, 'no secret in %s (%s)' % (where, leaked))
@@ -429,6 +437,7 @@ def main():
              'token=%s&sig=%s' % (SECRETS[0], mc.free_port(), SECRETS[2],
                                   SECRETS[3])},
         ])
+        procs.config = cfg
         mon = mc.start_monitor(procs, ['--config', cfg, '--loop',
                                        '--api-token-file', tok,
                                        '--restart-after', '2',

@@ -179,7 +179,8 @@ static const gchar description[] =
     "  (Authorization: Bearer TOKEN) and take URIs only.\n"
     "\n"
     "EXIT STATUS\n"
-    "  0  stopped by SIGINT or SIGTERM, or every file channel ended\n"
+    "  0  stopped by SIGINT, SIGTERM or SIGQUIT, or every file channel\n"
+    "     ended\n"
     "  2  a bad command line or configuration, or the HTTP port is taken\n"
     "\n"
     "EXAMPLES\n"
@@ -227,12 +228,15 @@ static gint
 usage_error (const gchar * format, ...)
 {
   va_list ap;
-  gchar *msg;
+  gchar *msg, *shown;
 
   va_start (ap, format);
   msg = g_strdup_vprintf (format, ap);
   va_end (ap);
-  g_printerr ("sharpness-monitor: %s\n", msg);
+  /* Errors quote URIs and paths, which may carry credentials. */
+  shown = sharpness_redact (msg);
+  g_printerr ("sharpness-monitor: %s\n", shown);
+  g_free (shown);
   g_free (msg);
   return 2;
 }
