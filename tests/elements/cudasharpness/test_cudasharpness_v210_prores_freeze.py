@@ -5,17 +5,17 @@
 #
 # FFmpeg decodes both to yuv422p10le before freezedetect; GStreamer hands
 # the element v210 as stored (qtdemux) and ProRes as avdec_prores's
-# I422_10LE (videoconvert passes it through).  Clips: a moving test
-# pattern, an exact freeze of 3 s, then the frozen picture with temporal
-# noise of three strengths (MAFD about 0.0003, 0.003, 0.006), made by
-# FFmpeg itself; sizes 718x480 and 1918x1080 (their last v210 group four
-# pixels of six) and 722x486 (two of six) for v210, 718x480 and 1918x1080
-# for ProRes (-profile:v 2, lossy).  FFmpeg's 4:2:2 encoders round an odd
-# width down, so no clip has one: the unit tests (test-freeze-detector,
-# test-cuda-content) take those.  Each clip
-# runs with FFmpeg's defaults (n -60 dB, d 2 s) and with n at the median
-# MAFD of the weakest noise and d 0.2 s, so that frames fall on both sides
-# of the threshold and freezes start and end every few frames.
+# I422_10LE (videoconvert passes it through).  Clips, made by FFmpeg
+# itself: a moving test pattern, an exact freeze of 3 s, then the frozen
+# picture with temporal noise of three strengths (MAFD about 0.0003 on
+# every other frame, 0.003, 0.006).  Sizes: 718x480 and 1918x1080 (their
+# last v210 group four pixels of six) and 722x486 (two of six) for v210,
+# 718x480 and 1918x1080 for ProRes (-profile:v 2, lossy).  FFmpeg's 4:2:2
+# encoders round an odd width down, so no clip has one: the unit tests
+# (test-freeze-detector, test-cuda-content) take those.  Each clip runs
+# with FFmpeg's defaults (n -60 dB, d 2 s) and with n at the median MAFD of
+# the weakest noise and d 0.2 s, so that frames fall on both sides of the
+# threshold and freezes start and end every few frames.
 #
 # Asserts: the element's freeze events are FFmpeg's, to the frame (every
 # freeze_start, freeze_end and freeze_duration, as frame numbers and in
@@ -203,7 +203,9 @@ def compare(ck, ff, mafds, events, want_mafds):
 
 
 def main():
-    for what, path in (('ffmpeg', FFMPEG), ('gst-launch-1.0', GST_LAUNCH)):
+    for what, path in (('ffmpeg', FFMPEG),
+                       ('ffprobe', shutil.which('ffprobe')),
+                       ('gst-launch-1.0', GST_LAUNCH)):
         if not path:
             print('skipped: %s missing' % what)
             return SKIP
@@ -227,11 +229,13 @@ def main():
             path = os.path.join(tmp, name + '.mov')
             raw = os.path.join(tmp, name + '.yuv')
             make_clip(path, size, frames, codec)
-            probe = subprocess.run(['ffprobe', '-v', 'error', '-select_streams',
-                                    'v:0', '-show_entries',
-                                    'stream=width,height,pix_fmt', '-of',
-                                    'csv=p=0', path], capture_output=True,
-                                   text=True, check=True).stdout.strip()
+            probe = subprocess.run(['ffprobe', '-v', 'error',
+                                    '-select_streams', 'v:0',
+                                    '-show_entries',
+                                    'stream=width,height,pix_fmt',
+                                    '-of', 'csv=p=0', path],
+                                   capture_output=True, text=True,
+                                   check=True).stdout.strip()
             if probe != '%s,yuv422p10le' % size.replace('x', ','):
                 print('FAIL %s: FFmpeg made %s' % (name, probe))
                 failures += 1
