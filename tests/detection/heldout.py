@@ -656,23 +656,27 @@ def full_suite(half, sizes=(360, 720, 1080), variants=None):
     return out
 
 
-# The CI subset: a few short clips of each half, all three sizes (mostly
-# 640x360).
-CI_SPEC = (('gaussian', 0, 360), ('defocus', 1, 360), ('cut', 0, 360),
-           ('smooth', 0, 360), ('focus-pull', 0, 360),
-           ('compression', 4, 360), ('defocus', 2, 720),
-           ('gaussian', 7, 1080))
+# The CI subset: short clips of each half, all three sizes (mostly
+# 640x360): (category, variant, size, blurs kept or None for all, frames
+# when there is no blur).
+CI_SPEC = (('gaussian', 0, 360, 2, None), ('defocus', 1, 360, 2, None),
+           ('cut', 0, 360, None, None), ('smooth', 0, 360, None, 75),
+           ('focus-pull', 0, 360, 1, None), ('compression', 4, 360, 1, None),
+           ('defocus', 2, 720, 1, None), ('gaussian', 7, 1080, 1, None))
 
 
 def ci_suite(halves=photos.HALVES):
     out = []
     for half in halves:
-        for cat, v, size in CI_SPEC:
+        for cat, v, size, keep, frames in CI_SPEC:
             c = make_clip(half, cat, v, size)
-            if size == 1080:
-                # Short: the first blur and a little after.
-                c.frames = c.blurs[0][1] + c.blurs[0][2] + 25
-                c.blurs = c.blurs[:1]
+            c.name = 'ci-' + c.name
+            if keep is not None:
+                c.blurs = c.blurs[:keep]
+                b = c.blurs[-1]
+                c.frames = b[1] + b[2] + 25
+            if frames is not None:
+                c.frames = frames
             out.append(c)
     return out
 
