@@ -59,19 +59,8 @@ done
 version=$(dpkg-deb -f "${debs[1]}" Version)
 TAG=${TAG:-gst-sharpness:$version}
 
-# The host's Debian mirror (as dev/trixie/make-root.sh finds it).
-host_mirror() {
-  local f
-  for f in /etc/apt/sources.list.d/*.sources /etc/apt/sources.list \
-           /etc/apt/sources.list.d/*.list; do
-    [ -f "$f" ] || continue
-    sed -n -e 's/^URIs:[[:space:]]*//p' \
-      -e 's/^deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?\([^[:space:]]*\).*/\2/p' "$f"
-  done | tr ' ' '\n' | grep -E '^https?://.*/debian/?$' | head -n1
-}
-MIRROR=${IMAGE_MIRROR:-$(host_mirror)}
-MIRROR=${MIRROR:-http://deb.debian.org/debian}
-MIRROR=${MIRROR%/}
+# The host's Debian mirror (dev/host-mirror.sh).
+MIRROR=${IMAGE_MIRROR:-$("$here/../host-mirror.sh")}
 SECURITY=${MIRROR%/debian}/debian-security
 CACHE=${IMAGE_APT_CACHE:-/var/cache/gst-sharpness/apt-bookworm}
 mkdir -p "$CACHE"

@@ -41,20 +41,8 @@ RECIPE=2
 
 [ "$(id -u)" = 0 ] || { echo "make-root.sh: run as root" >&2; exit 1; }
 
-# The host's Debian mirror: the first deb.debian.org-style ".../debian" URI
-# in the apt sources (deb822 "URIs:" or one-line "deb" entries).
-host_mirror() {
-  local f
-  for f in /etc/apt/sources.list.d/*.sources /etc/apt/sources.list \
-           /etc/apt/sources.list.d/*.list; do
-    [ -f "$f" ] || continue
-    sed -n -e 's/^URIs:[[:space:]]*//p' \
-      -e 's/^deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?\([^[:space:]]*\).*/\2/p' "$f"
-  done | tr ' ' '\n' | grep -E '^https?://.*/debian/?$' | head -n1
-}
-MIRROR=${TRIXIE_MIRROR:-$(host_mirror)}
-MIRROR=${MIRROR:-http://deb.debian.org/debian}
-MIRROR=${MIRROR%/}
+# The host's Debian mirror (dev/host-mirror.sh).
+MIRROR=${TRIXIE_MIRROR:-$("$(dirname "$0")/../host-mirror.sh")}
 
 pkgs=$(echo $PACKAGES | tr ' ' '\n' | sort | tr '\n' ' ')
 hash=$(printf '%s\n' "$RECIPE" "$SUITE" "$MIRROR" "$pkgs" | sha256sum | cut -c1-16)
