@@ -15,9 +15,13 @@
  * layout the element makes for formats FFmpeg converts), RGBA, BGR, UYVY
  * and YUY2 (luma read in place, one byte in and none), v210 (black on the
  * 10-bit luma as the CPU scorer's sharpness_black_count_v210, edges on
- * its gray image, the freeze SAD on its raw words: the element has no
- * freeze layout for v210, but the kernel's SAD does not care).  Sizes from 1x1 to 1920x1080, odd
- * ones, tight and padded (odd) strides.  Memory: cudaMallocPitch, device
+ * its gray image, the freeze SAD of SHARPNESS_FREEZE_FORMAT_V210: the
+ * yuv422p10le sum FFmpeg's decoded frame gives, over the samples of each
+ * row's groups that hold pixels, with random bits 30-31, unused samples
+ * of the last group and padding that must not count).  Sizes from 1x1 to
+ * 1920x1080, odd ones, tight and padded (odd) strides; for v210 also the
+ * widths around its 6-pixel groups and 48-pixel rows (1, 5, 6, 7, 47, 48,
+ * 49, 1918, 1920) at several heights.  Memory: cudaMallocPitch, device
  * rows at the host stride from an odd address (the kernel's byte paths),
  * pageable and pinned host memory (staged into the candidate buffer).
  * Content: random, natural, dark (black counts away from 0 and all), flat.
@@ -79,7 +83,7 @@ static const TestFormat formats[] = {
       0, 0, 1},
   {"YUY2", SHARPNESS_FREEZE_FORMAT_YUYV422, SHARPNESS_SAMPLES_Y8, 2, 8, 0, 0,
       0, 0, 0},
-  {"v210", SHARPNESS_FREEZE_FORMAT_INVALID, SHARPNESS_SAMPLES_V210, 0, 10,
+  {"v210", SHARPNESS_FREEZE_FORMAT_V210, SHARPNESS_SAMPLES_V210, 0, 10,
       0},
 };
 
@@ -137,18 +141,6 @@ static int checks, failures;
 static void
 layout_for (const TestFormat * f, int w, int h, SharpnessFreezeLayout * l)
 {
-  if (f->samples == SHARPNESS_SAMPLES_V210) {
-    /* One plane of 16-bit words: every group holding a pixel. */
-    memset (l, 0, sizeof *l);
-    l->n_planes = 1;
-    l->bytes_per_sample = 2;
-    l->depth = 16;
-    l->width[0] = (w + SHARPNESS_V210_GROUP_PIXELS - 1) /
-        SHARPNESS_V210_GROUP_PIXELS * (SHARPNESS_V210_GROUP_BYTES / 2);
-    l->height[0] = h;
-    l->count = (uint64_t) l->width[0] * l->height[0];
-    return;
-  }
   if (f->freeze != SHARPNESS_FREEZE_FORMAT_INVALID) {
     if (!sharpness_freeze_layout_init (l, f->freeze, w, h)) {
       fprintf (stderr, "no freeze layout for %s %dx%d\n", f->name, w, h);
@@ -215,8 +207,8 @@ fill_frame (HostFrame * f, Fill fill)
       if (f->format->samples == SHARPNESS_SAMPLES_V210) {
         /* Three 10-bit slots a word (slot i of the row is sample i / 2 of
          * its pixels, more or less), the top two bits random: nothing
-         * may read them. */
-        for (int j = 0; j < l->width[p] / 2; j++) {
+         * may read them, nor the slots past the row's last pixel. */
+        for (int j = 0; j < l->width[p]; j++) {
           uint32_t word = (uint32_t) (frame_rng_next (&rng) & 3) << 30;
           for (int k = 0; k < 3; k++)
             word |= (uint32_t) sample (fill, (3 * j + k) / 2, y, 1023,
@@ -329,6 +321,7 @@ params_for (const HostFrame * f, unsigned threshold, unsigned level,
   if (freeze) {
     c.n_planes = f->layout.n_planes;
     c.bytes_per_sample = f->layout.bytes_per_sample;
+    c.v210_samples = f->layout.v210_samples;
     for (int p = 0; p < c.n_planes; p++) {
       c.width[p] = f->layout.width[p];
       c.height[p] = f->layout.height[p];
@@ -762,7 +755,53 @@ check_arguments (void)
     failures++;
     fprintf (stderr, "FAIL _end without _begin was accepted\n");
   }
+  /* v210 words without their sample count, or more samples than the
+   * words hold: refused, though the plane is there; 12 in 4 is a group. */
+  uint8_t *words;
+  CHECK_CUDA (cudaMalloc ((void **) &words, 64));
+  CHECK_CUDA (cudaMemset (words, 0, 64));
+  p.data[0] = words;
+  p.stride[0] = 64;
   c.black = 0;
+  c.n_planes = 1;
+  c.width[0] = 4;
+  c.height[0] = 1;
+  c.bytes_per_sample = 4;
+  c.v210_samples = 0;
+  checks++;
+  if (sharpness_cuda_content_device (cuda, &p, &c, &s) !=
+      SHARPNESS_ERROR_INVALID) {
+    failures++;
+    fprintf (stderr, "FAIL v210 words without a sample count were "
+        "accepted\n");
+  }
+  c.v210_samples = 13;
+  checks++;
+  if (sharpness_cuda_content_device (cuda, &p, &c, &s) !=
+      SHARPNESS_ERROR_INVALID) {
+    failures++;
+    fprintf (stderr, "FAIL 13 v210 samples in 4 words were accepted\n");
+  }
+  c.bytes_per_sample = 2;
+  c.v210_samples = 3;
+  checks++;
+  if (sharpness_cuda_content_device (cuda, &p, &c, &s) !=
+      SHARPNESS_ERROR_INVALID) {
+    failures++;
+    fprintf (stderr, "FAIL v210 samples in 16-bit words were accepted\n");
+  }
+  c.bytes_per_sample = 4;
+  c.v210_samples = 12;
+  checks++;
+  if (sharpness_cuda_content_device (cuda, &p, &c, &s) != SHARPNESS_OK ||
+      s.has_sad) {
+    failures++;
+    fprintf (stderr, "FAIL a v210 group was refused\n");
+  }
+  sharpness_cuda_content_reference (cuda, 0);
+  CHECK_CUDA (cudaFree (words));
+  memset (&p, 0, sizeof p);
+  memset (&c, 0, sizeof c);
   c.n_planes = 5;
   checks++;
   if (sharpness_cuda_content_device (cuda, &p, &c, &s) !=
@@ -848,6 +887,34 @@ main (int argc, char **argv)
             fill, variant);
         variant++;
       }
+
+  /* v210 around its groups (6 pixels, 16 bytes) and rows (48 pixels,
+   * 128 bytes): the last group's unused samples must not count. */
+  {
+    static const int widths[] = { 1, 5, 6, 7, 47, 48, 49, 1918, 1920 };
+    static const int heights[] = { 1, 2, 5, 17 };
+    const TestFormat *v210 = NULL;
+
+    for (int f = 0; f < N_FORMATS; f++)
+      if (formats[f].samples == SHARPNESS_SAMPLES_V210)
+        v210 = &formats[f];
+
+    for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++) {
+      const int w = widths[i];
+      for (size_t j = 0; j < sizeof heights / sizeof heights[0]; j++) {
+        if (quick && (i + j) % 2)
+          continue;
+        check_frame (v210, w, heights[j], pads[variant % 3],
+            (Fill) (variant % FILL_COUNT), variant);
+        variant++;
+      }
+    }
+    check_frame (v210, 1918, 1080, 0, FILL_NATURAL, variant++);
+    if (!quick)
+      check_frame (v210, 1918, 1080, 13, FILL_RANDOM, variant++);
+    check_sequence (v210, 49, 9, quick ? 12 : 40);
+    check_sequence (v210, 1918, 33, 12);
+  }
 
   for (int f = 0; f < N_FORMATS; f++) {
     check_sequence (&formats[f], 37, 21, quick ? 12 : 40);
