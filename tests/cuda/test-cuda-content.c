@@ -11,20 +11,21 @@
  * edges with sharpness_structure_count, the SAD with sharpness_freeze_sad
  * against a host copy of the frame the reference should hold.
  *
- * Formats: GRAY8, GRAY16_LE, NV12, I420, I420_10LE, P010_10LE (the raw
- * layout the element makes for formats FFmpeg converts), RGBA, BGR, UYVY
- * and YUY2 (luma read in place, one byte in and none), v210 (black on the
- * 10-bit luma as the CPU scorer's sharpness_black_count_v210, edges on
- * its gray image, the freeze SAD of SHARPNESS_FREEZE_FORMAT_V210: the
- * yuv422p10le sum FFmpeg's decoded frame gives, over the samples of each
- * row's groups that hold pixels, with random bits 30-31, unused samples
- * of the last group and padding that must not count).  Sizes from 1x1 to
- * 1920x1080, odd ones, tight and padded (odd) strides; for v210 also the
- * widths around its 6-pixel groups and 48-pixel rows (1, 5, 6, 7, 47, 48,
- * 49, 1918, 1920) at several heights.  Memory: cudaMallocPitch, device
- * rows at the host stride from an odd address (the kernel's byte paths),
- * pageable and pinned host memory (staged into the candidate buffer).
- * Content: random, natural, dark (black counts away from 0 and all), flat.
+ * Formats: GRAY8, GRAY16_LE, NV12, I420, I420_10LE, I422_10LE,
+ * P010_10LE (the raw layout the element makes for formats FFmpeg
+ * converts), RGBA, BGR, UYVY and YUY2 (luma read in place, one byte in
+ * and none), v210 (black on the 10-bit luma as the CPU scorer's
+ * sharpness_black_count_v210, edges on its gray image, the freeze SAD
+ * of SHARPNESS_FREEZE_FORMAT_V210: the yuv422p10le sum FFmpeg's decoded
+ * frame gives, over the samples of each row's groups that hold pixels,
+ * with random bits 30-31, unused samples of the last group and padding
+ * that must not count). Sizes from 1x1 to 1920x1080, odd ones, tight
+ * and padded (odd) strides; for v210 also the widths around its 6-pixel
+ * groups and 48-pixel rows (1, 5, 6, 7, 47, 48, 49, 1918, 1920) at
+ * several heights. Memory: cudaMallocPitch, device rows at the host
+ * stride from an odd address (the kernel's byte paths), pageable and
+ * pinned host memory (staged into the candidate buffer). Content:
+ * random, natural, dark (black counts away from 0 and all), flat.
  * Each frame is measured twice, the second time against the first as the
  * reference, launched beside a laplacian on the backend's stream (whose
  * sums must stay the CPU's), in order, and in the launch of a classical
@@ -72,6 +73,9 @@ static const TestFormat formats[] = {
   {"NV12", SHARPNESS_FREEZE_FORMAT_NV12, SHARPNESS_SAMPLES_Y8, 1, 8, 0},
   {"I420", SHARPNESS_FREEZE_FORMAT_YUV420P, SHARPNESS_SAMPLES_Y8, 1, 8, 0},
   {"I420_10LE", SHARPNESS_FREEZE_FORMAT_YUV420P10, SHARPNESS_SAMPLES_Y16LE,
+      2, 10, 0},
+  /* ProRes 4:2:2's decoded frames: chroma planes of every row. */
+  {"I422_10LE", SHARPNESS_FREEZE_FORMAT_YUV422P10, SHARPNESS_SAMPLES_Y16LE,
       2, 10, 0},
   {"P010_10LE", SHARPNESS_FREEZE_FORMAT_INVALID, SHARPNESS_SAMPLES_Y16LE, 2,
       10, 6},
