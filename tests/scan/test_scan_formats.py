@@ -32,14 +32,16 @@ X264 = ['-preset', 'veryfast', '-threads', '1']
 # (file, ffmpeg encoder, its arguments, GStreamer decoder needed,
 #  natively accepted by the element)
 CASES = [
+    # avdec_prores and avdec_h264 give 4:2:2 10-bit as I422_10LE, which
+    # the element takes as it is (FFmpeg's yuv422p10le: freeze exact).
     ('prores422.mov', 'prores_ks', SRC + ['-c:v', 'prores_ks', '-profile:v',
-                                         '2'], 'avdec_prores', False),
+                                         '2'], 'avdec_prores', True),
     ('prores4444.mov', 'prores_ks', SRC + [
         '-c:v', 'prores_ks', '-profile:v', '4', '-pix_fmt', 'yuva444p10le'],
      'avdec_prores', False),
     ('h264-422-10.mp4', 'libx264', SRC + [
         '-c:v', 'libx264', '-pix_fmt', 'yuv422p10le'] + X264, 'avdec_h264',
-     False),
+     True),
     ('x264rgb.mkv', 'libx264rgb', SRC + ['-c:v', 'libx264rgb'] + X264,
      'avdec_h264', False),
     ('ffv1-12.mkv', 'ffv1', SRC + ['-c:v', 'ffv1', '-pix_fmt', 'yuv420p12le'],

@@ -2,7 +2,7 @@
 # The report's 1:1 centre crop of a segment's frame, in every family of
 # raw format the scan scores (issue 29): v210 (10-bit, 6 pixels packed in
 # 16 bytes, a pixel stride of 0 in GStreamer) in MOV, AVI and Matroska,
-# ProRes 4:2:2 (decoded 4:2:2 10-bit, scored as v210), packed 4:2:2 (YUY2,
+# ProRes 4:2:2 (decoded 4:2:2 10-bit, scored as I422_10LE), packed 4:2:2 (YUY2,
 # UYVY), planar 8 and 10 bits (I420, Y41B, Y42B, Y444, I420_10LE), grey
 # (GRAY8, GRAY16_LE) and packed RGB (BGR).  The crop was uninitialised
 # heap memory for v210 and ProRes 4:2:2.  Each clip is blurred throughout
@@ -50,7 +50,7 @@ CASES = [
     ('v210.avi', ['-c:v', 'v210'], ['avidemux'], 'v210', 'yuv'),
     ('v210.mkv', ['-c:v', 'v210'], ['matroskademux'], 'v210', 'yuv'),
     ('prores422.mov', ['-c:v', 'prores_ks', '-profile:v', '2'],
-     ['qtdemux', 'avdec_prores'], 'v210', 'yuv'),
+     ['qtdemux', 'avdec_prores'], 'I422_10LE', 'yuv'),
     ('yuy2.avi', RAW + ['yuyv422'], ['avidemux'], 'YUY2', 'yuv'),
     ('uyvy.avi', RAW + ['uyvy422'], ['avidemux'], 'UYVY', 'yuv'),
     ('uyvy.mov', RAW + ['uyvy422'], ['qtdemux'], 'UYVY', 'yuv'),
