@@ -118,7 +118,7 @@ def score_blur(entry, found):
            'missed': []}
     for s in truth:
         a, b = s['first'], s['last']
-        hit = cover[a:b + 1].mean() >= COVER
+        hit = int(cover[a:b + 1].mean() >= COVER)
         out['found'] += hit
         if not hit:
             out['missed'].append([a, b, s['detail']])
@@ -131,7 +131,7 @@ def score_blur(entry, found):
         soft = all(c == 's' for c in lab[a:b + 1])
         if not overlaps and not soft:
             out['false'] += 1
-        out['false_frames'] += sum(c == '.' for c in lab[a:b + 1])
+        out['false_frames'] += int(sum(c == '.' for c in lab[a:b + 1]))
     return out
 
 
