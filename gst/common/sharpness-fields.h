@@ -71,6 +71,8 @@ G_BEGIN_DECLS
   X (END_FRAME, "end-frame") \
   X (WORST_FRAME, "worst-frame") \
   X (WORST_SCORE, "worst-score") \
+  /* The JPEG of an event's stretch (cudasharpness' event-thumbnails). */ \
+  X (THUMBNAIL, "thumbnail") \
   /* cudacompare (its values are named by compare-meta.h). */ \
   X (UNPAIRED, "unpaired") \
   X (PAIRS, "pairs") \

@@ -6,6 +6,7 @@
 #endif
 
 #include "sharpness-event-thumbnails.h"
+#include "sharpness-fields.h"
 
 
 GST_DEBUG_CATEGORY_STATIC (thumbnails_debug);
@@ -51,10 +52,12 @@ encode_and_post (gpointer data, gpointer user_data)
 
     gst_caps_unref (jpeg);
     if (thumb) {
-      GstStructure *s = gst_message_writable_structure (job->message);
+      GValue v = G_VALUE_INIT;
 
-      gst_structure_set (s, "thumbnail", GST_TYPE_SAMPLE, thumb, NULL);
-      gst_sample_unref (thumb);
+      g_value_init (&v, GST_TYPE_SAMPLE);
+      g_value_take_boxed (&v, thumb);
+      sharpness_structure_take (gst_message_writable_structure
+          (job->message), SHARPNESS_FIELD_THUMBNAIL, &v);
     } else {
       GST_WARNING_OBJECT (t->element, "no event thumbnail: %s",
           err ? err->message : "encoding failed");

@@ -5,6 +5,7 @@
 #include "config.h"
 #endif
 
+#include "sharpness-event-message.h"
 #include "sharpness-fields.h"
 #include "sharpness-messages.h"
 
@@ -66,28 +67,12 @@ sharpness_message_new_summary (GstObject * src, const gchar * metric,
   return gst_message_new_element (src, s);
 }
 
-/* Message names by kind: start, end. */
-static const SharpnessField event_names[SHARPNESS_EVENT_N_KINDS][2] = {
-  [SHARPNESS_EVENT_BLUR] = {SHARPNESS_FIELD_BLURRY_START,
-      SHARPNESS_FIELD_BLURRY_END},
-  [SHARPNESS_EVENT_BLACK] = {SHARPNESS_FIELD_BLACK_START,
-      SHARPNESS_FIELD_BLACK_END},
-  [SHARPNESS_EVENT_FREEZE] = {SHARPNESS_FIELD_FREEZE_START,
-      SHARPNESS_FIELD_FREEZE_END},
-};
-
-/* The count of frames of the stretch's kind. */
-static const SharpnessField kind_frames[SHARPNESS_EVENT_N_KINDS] = {
-  [SHARPNESS_EVENT_BLUR] = SHARPNESS_FIELD_BLURRY_FRAMES,
-  [SHARPNESS_EVENT_BLACK] = SHARPNESS_FIELD_BLACK_FRAMES,
-  [SHARPNESS_EVENT_FREEZE] = SHARPNESS_FIELD_FROZEN_FRAMES,
-};
-
 GstMessage *
 sharpness_message_new_event (GstObject * src, const gchar * metric,
     const SharpnessContentEvent * e)
 {
-  GstStructure *s = sharpness_structure_new (event_names[e->kind][e->is_end]);
+  GstStructure *s = sharpness_structure_new
+      (sharpness_event_message_name (e->kind, e->is_end));
 
   sharpness_structure_set_static_string (s, SHARPNESS_FIELD_METRIC, metric);
   sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_TIMESTAMP, e->start);
@@ -107,7 +92,8 @@ sharpness_message_new_event (GstObject * src, const gchar * metric,
 
   sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_END_FRAME, e->end_frame);
   sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_FRAMES, e->frames);
-  sharpness_structure_set_uint64 (s, kind_frames[e->kind], e->kind_frames);
+  sharpness_structure_set_uint64 (s,
+      sharpness_event_message_kind_frames (e->kind), e->kind_frames);
   sharpness_structure_set_double (s, SHARPNESS_FIELD_MIN, e->min);
   sharpness_structure_set_double (s, SHARPNESS_FIELD_MEAN, e->mean);
   sharpness_structure_set_double (s, SHARPNESS_FIELD_MAX, e->max);

@@ -6,10 +6,12 @@
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <math.h>
 #include <string.h>
 
 #include <gst/video/video.h>
 
+#include "sharpness-event-message.h"
 #include "sharpness-harness.h"
 
 #define W 64
@@ -216,8 +218,44 @@ GST_START_TEST (test_frozen_picture)
 
 GST_END_TEST;
 
+/* The typed reader gives what the element wrote: every field of @s, by
+ * its wire name. */
+static void
+check_reading (const GstStructure * s, const SharpnessEventReading * r)
+{
+  const gchar *n = gst_structure_get_name (s);
+  guint64 v;
+  gdouble d;
+
+  fail_unless_equals_int (r->is_end, g_str_has_suffix (n, "-end"));
+  fail_unless (gst_structure_get_uint64 (s, "timestamp", &v));
+  fail_unless (r->timestamp == v);
+  fail_unless (gst_structure_get_uint64 (s, "start-frame", &v));
+  fail_unless (r->start_frame == v);
+  fail_unless_equals_string (r->metric, gst_structure_get_string (s,
+          "metric"));
+  if (!r->is_end) {
+    fail_unless (r->end == GST_CLOCK_TIME_NONE && isnan (r->worst_score));
+    return;
+  }
+  fail_unless (gst_structure_get_uint64 (s, "end", &v) && r->end == v);
+  fail_unless (gst_structure_get_uint64 (s, "end-frame", &v) &&
+      r->end_frame == v);
+  fail_unless (gst_structure_get_uint64 (s, "frames", &v) && r->frames == v);
+  fail_unless (gst_structure_get_uint64 (s, "blurry-frames", &v) &&
+      r->kind_frames == v);
+  fail_unless (gst_structure_get_uint64 (s, "worst-frame", &v) &&
+      r->worst_frame == v);
+  fail_unless (gst_structure_get_double (s, "worst-score", &d) &&
+      r->worst_score == d);
+  fail_unless (gst_structure_get_double (s, "mean", &d) && r->mean == d);
+  /* A blurry run's end-frame is its last blurry frame already. */
+  fail_unless (sharpness_event_reading_last_frame (r) == r->end_frame);
+}
+
 /* With event-thumbnails, every start and end carries a JPEG of the width
- * asked for, posted in order before the summary. */
+ * asked for, posted in order before the summary; the typed reader finds
+ * it and every other field. */
 GST_START_TEST (test_event_thumbnails)
 {
   GstBus *bus;
@@ -245,10 +283,15 @@ GST_START_TEST (test_event_thumbnails)
       GstSample *sample;
       GstMapInfo map;
       gint width = 0;
+      SharpnessEventReading r;
 
       fail_if (summary_seen, "%s after the summary", n);
       fail_unless (v && GST_VALUE_HOLDS_SAMPLE (v), "%s: no thumbnail", n);
       sample = gst_value_get_sample (v);
+      fail_unless (sharpness_event_message_parse (m, &r), "%s: not read", n);
+      fail_unless_equals_int (r.kind, SHARPNESS_EVENT_BLUR);
+      fail_unless (r.thumbnail == sample);
+      check_reading (s, &r);
       fail_unless (gst_structure_has_name (gst_caps_get_structure
               (gst_sample_get_caps (sample), 0), "image/jpeg"));
       gst_structure_get_int (gst_caps_get_structure (gst_sample_get_caps
@@ -260,7 +303,12 @@ GST_START_TEST (test_event_thumbnails)
       gst_buffer_unmap (gst_sample_get_buffer (sample), &map);
       thumbs++;
     }
-    summary_seen |= g_str_equal (n, "sharpness-summary");
+    if (g_str_equal (n, "sharpness-summary")) {
+      SharpnessEventReading r;
+      /* Not an event message: refused. */
+      fail_if (sharpness_event_message_parse (m, &r));
+      summary_seen = TRUE;
+    }
     gst_message_unref (m);
   }
   fail_unless_equals_int (thumbs, 2);
