@@ -1,0 +1,201 @@
+/* VMAF on the CPU, exactly as libvmaf 3.0.0 computes it: the integer
+ * (fixed-point) feature extractors VIF, ADM and motion, and the SVM
+ * models (vmaf_v0.6.1, vmaf_v0.6.1neg, vmaf_4k_v0.6.1) read from their
+ * JSON files.  Plain C, no GStreamer, no CUDA.
+ *
+ * An independent implementation checked against libvmaf's `vmaf` tool on
+ * the golden set of tests/vmaf (per-frame features and scores equal to the
+ * 6 decimals libvmaf prints).  Its fixed-point definitions follow
+ * Netflix's libvmaf (BSD-2-Clause-Patent, Copyright 2016-2020 Netflix,
+ * Inc.): src/feature/integer_vif.c, integer_adm.c, integer_motion.c,
+ * src/predict.c and svm.cpp.
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef COMPARE_VMAF_H
+#define COMPARE_VMAF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sharpness-status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define COMPARE_VMAF_SCALES 4
+
+/* Default and largest enhancement-gain limit of VIF and ADM (libvmaf's
+ * vif_enhn_gain_limit / adm_enhn_gain_limit); the "neg" model sets 1.0. */
+#define COMPARE_VMAF_EGL_DEFAULT 100.0
+
+/* One luma plane: depth 8 (one byte a sample) or 9..16 (16-bit
+ * little-endian samples); stride in bytes. */
+typedef struct
+{
+  const void *data;
+  size_t stride;
+  int width, height, depth;
+} CompareVmafPlane;
+
+/* The smallest plane whose four VIF scales and four ADM levels keep
+ * their filters within one mirror (libvmaf reads outside smaller ones). */
+#define COMPARE_VMAF_MIN_SIZE 64
+
+/* Scratch of the extractors: grows to the largest frame seen, then no
+ * allocation. */
+typedef struct CompareVmafScratch CompareVmafScratch;
+CompareVmafScratch *compare_vmaf_scratch_new (void);
+void compare_vmaf_scratch_free (CompareVmafScratch * scratch);
+
+/* --- The elementary features (vmaf-vif.c, vmaf-adm.c, vmaf-motion.c) --- */
+
+/* integer_vif_scale0..3 (libvmaf's VMAF_integer_feature_vif_scaleN_score):
+ * num / den of each scale in float, as libvmaf writes them. */
+SharpnessStatus compare_vmaf_vif (CompareVmafScratch * scratch,
+    const CompareVmafPlane * ref, const CompareVmafPlane * dist,
+    double enhn_gain_limit, double scale[COMPARE_VMAF_SCALES]);
+
+/* integer_adm2 and integer_adm_scale0..3 (viewing distance 3 heights of a
+ * 1080-line display, libvmaf's defaults). */
+SharpnessStatus compare_vmaf_adm (CompareVmafScratch * scratch,
+    const CompareVmafPlane * ref, const CompareVmafPlane * dist,
+    double enhn_gain_limit, double *adm2,
+    double scale[COMPARE_VMAF_SCALES]);
+
+/* Motion: the reference's 5-tap blur (uint16, width x height, packed) and
+ * the mean absolute difference of two blurs, libvmaf's integer_motion. */
+SharpnessStatus compare_vmaf_motion_blur (CompareVmafScratch * scratch,
+    const CompareVmafPlane * ref, uint16_t * blur);
+double compare_vmaf_motion_sad (const uint16_t * a, const uint16_t * b,
+    int width, int height);
+
+/* --- Models (vmaf-model.c) ---------------------------------------------- */
+
+/* The features a model reads, in libvmaf's names. */
+typedef enum
+{
+  COMPARE_VMAF_FEATURE_ADM2,
+  COMPARE_VMAF_FEATURE_MOTION2,
+  COMPARE_VMAF_FEATURE_VIF_SCALE0,
+  COMPARE_VMAF_FEATURE_VIF_SCALE1,
+  COMPARE_VMAF_FEATURE_VIF_SCALE2,
+  COMPARE_VMAF_FEATURE_VIF_SCALE3,
+  COMPARE_VMAF_N_FEATURES
+} CompareVmafFeature;
+
+/* libvmaf's model feature names ("VMAF_integer_feature_adm2_score"). */
+extern const char *const
+    compare_vmaf_feature_model_name[COMPARE_VMAF_N_FEATURES];
+
+typedef struct CompareVmafModel CompareVmafModel;
+
+/* libvmaf's model flags (the `vmaf` tool's disable_clip and
+ * enable_transform model options; the phone model is vmaf_v0.6.1 with
+ * its transform enabled). */
+typedef enum
+{
+  COMPARE_VMAF_MODEL_DISABLE_CLIP = 1 << 0,
+  COMPARE_VMAF_MODEL_ENABLE_TRANSFORM = 1 << 1
+} CompareVmafModelFlags;
+
+/* Reads a libvmaf model JSON (the format of libvmaf's model/ folder:
+ * model_dict with a LIBSVMNUSVR model, linear_rescale normalisation,
+ * score_transform, score_clip, feature_opts_dicts).  NULL on error, with
+ * a message naming what is wrong in @error (size @error_size). */
+CompareVmafModel *compare_vmaf_model_load_file (const char *path,
+    unsigned flags, char *error, size_t error_size);
+CompareVmafModel *compare_vmaf_model_load_json (const char *json,
+    size_t length, unsigned flags, char *error, size_t error_size);
+void compare_vmaf_model_free (CompareVmafModel * model);
+
+/* The enhancement-gain limits the model asks of VIF and ADM. */
+double compare_vmaf_model_vif_egl (const CompareVmafModel * model);
+double compare_vmaf_model_adm_egl (const CompareVmafModel * model);
+
+/* The score of one frame from its features (indexed by
+ * CompareVmafFeature, computed with the model's gain limits): normalised,
+ * SVM, denormalised, transformed and clipped as libvmaf's predict.c. */
+double compare_vmaf_model_predict (const CompareVmafModel * model,
+    const double features[COMPARE_VMAF_N_FEATURES]);
+
+
+/* --- Per frame, as libvmaf's `vmaf` tool (vmaf-stream.c) ---------------- */
+
+/* The features a frame record holds: one descriptor per feature, the
+ * extractor that computes it and the name libvmaf prints (a gain limit
+ * other than 100 adds "_egl_<limit>", as libvmaf).
+ *   X (ID, extractor, printed name) */
+#define COMPARE_VMAF_OUTPUT_TABLE(X) \
+  X (ADM2, "adm", "integer_adm2") \
+  X (ADM_SCALE0, "adm", "integer_adm_scale0") \
+  X (ADM_SCALE1, "adm", "integer_adm_scale1") \
+  X (ADM_SCALE2, "adm", "integer_adm_scale2") \
+  X (ADM_SCALE3, "adm", "integer_adm_scale3") \
+  X (MOTION2, "motion", "integer_motion2") \
+  X (MOTION, "motion", "integer_motion") \
+  X (VIF_SCALE0, "vif", "integer_vif_scale0") \
+  X (VIF_SCALE1, "vif", "integer_vif_scale1") \
+  X (VIF_SCALE2, "vif", "integer_vif_scale2") \
+  X (VIF_SCALE3, "vif", "integer_vif_scale3")
+
+#define COMPARE_VMAF_OUTPUT_ID_ROW(ID, ex, name) COMPARE_VMAF_OUT_##ID,
+typedef enum
+{
+  COMPARE_VMAF_OUTPUT_TABLE (COMPARE_VMAF_OUTPUT_ID_ROW)
+  COMPARE_VMAF_N_OUTPUTS
+} CompareVmafOutput;
+#undef COMPARE_VMAF_OUTPUT_ID_ROW
+
+typedef struct
+{
+  const char *extractor;        /* "vif", "adm", "motion" */
+  const char *name;             /* libvmaf's printed name */
+  int gain_limited;             /* takes the model's gain limit */
+} CompareVmafOutputInfo;
+
+extern const CompareVmafOutputInfo
+    compare_vmaf_output_info[COMPARE_VMAF_N_OUTPUTS];
+
+#define COMPARE_VMAF_MAX_MODELS 8
+
+/* One frame's values: the features of each gain-limit set its models ask
+ * for (set[m] is model m's), and each model's score. */
+typedef struct
+{
+  uint64_t index;
+  int n_sets;
+  double vif_egl[COMPARE_VMAF_MAX_MODELS], adm_egl[COMPARE_VMAF_MAX_MODELS];
+  double value[COMPARE_VMAF_MAX_MODELS][COMPARE_VMAF_N_OUTPUTS];
+  int n_models;
+  int set[COMPARE_VMAF_MAX_MODELS];
+  double score[COMPARE_VMAF_MAX_MODELS];
+} CompareVmafFrame;
+
+/* A sequence of frame pairs scored by up to COMPARE_VMAF_MAX_MODELS
+ * models (not owned; they outlive the stream).  Motion2 of a frame needs
+ * the next frame's motion, so each push completes the previous frame. */
+typedef struct CompareVmafStream CompareVmafStream;
+CompareVmafStream *compare_vmaf_stream_new (
+    const CompareVmafModel * const *models, int n_models);
+void compare_vmaf_stream_free (CompareVmafStream * stream);
+
+/* Scores the next pair (the luma planes).  Returns SHARPNESS_OK and sets
+ * *@done to 1 with the previous frame in @out when there was one, 0 on
+ * the first frame.  All frames of a stream have the reference's size and
+ * depth of the first. */
+SharpnessStatus compare_vmaf_stream_push (CompareVmafStream * stream,
+    const CompareVmafPlane * ref, const CompareVmafPlane * dist,
+    CompareVmafFrame * out, int *done);
+
+/* The last frame, complete (motion2 = its motion): 1, or 0 when no frame
+ * is pending. */
+int compare_vmaf_stream_flush (CompareVmafStream * stream,
+    CompareVmafFrame * out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* COMPARE_VMAF_H */
