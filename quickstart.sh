@@ -17,19 +17,46 @@ case "$mode" in
   *) echo "usage: $0 demo [FILE|URI] | $0 test" >&2; exit 2 ;;
 esac
 
-# The demo's: build tools, GStreamer 1.22 development files (the CUDA
-# library's among them), the plugins and decoders a demo file may need
-# (gstreamer1.0-libav: 10-bit H.264, HEVC, ProRes... that the other plugin
-# sets lack), libavutil (FFT of the perceptual metrics), json-glib (the
-# build's configuration step needs it for sharpness-scan), and the Python
-# bindings print-scores.py runs on.
+# The demo's: build tools, GStreamer 1.22 development files, libavutil (FFT
+# of the perceptual metrics), json-glib (the build's configuration step
+# needs it for sharpness-scan), gst-plugins-base (the test pattern and the
+# scaling that defocuses it) and the Python bindings print-scores.py runs
+# on; nothing the demo does not run, since every package is time on a
+# newcomer's first run (docs/ci.md: what each set costs).
 PACKAGES="gcc meson ninja-build pkg-config
-  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
-  libgstreamer-plugins-bad1.0-dev libgl-dev libavutil-dev libjson-glib-dev
-  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
-  gstreamer1.0-plugins-bad gstreamer1.0-libav
-  python3 python3-gi python3-gst-1.0 gir1.2-gstreamer-1.0
-  gir1.2-gst-plugins-base-1.0"
+  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libavutil-dev
+  libjson-glib-dev gstreamer1.0-tools gstreamer1.0-plugins-base
+  python3 python3-gi python3-gst-1.0 gir1.2-gstreamer-1.0"
+# The CUDA backend's, where nvcc is (as meson finds it): the CUDA library
+# of gst-plugins-bad and the OpenGL headers it includes.  That development
+# package brings OpenCV's with it (VTK, Qt, MPI...): not for a machine
+# that cannot build the CUDA backend anyway.
+CUDA_PACKAGES="libgstreamer-plugins-bad1.0-dev libgl-dev"
+# A file or URI to decode (the demo given one, and the tests): demuxers,
+# parsers and decoders (gstreamer1.0-libav for 10-bit H.264, HEVC,
+# ProRes... that the other plugin sets lack).
+DECODER_PACKAGES="gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
+  gstreamer1.0-libav"
+if [ "$mode" = test ] || command -v nvcc >/dev/null ||
+   [ -x /usr/local/cuda/bin/nvcc ]; then
+  PACKAGES="$PACKAGES $CUDA_PACKAGES"
+fi
+# The demo's source: its first argument that is not an option or an
+# option's value (print-scores.py's --metric, --frames, --backend and
+# --timeout take one).
+source=""
+skip=0
+for a in "$@"; do
+  if [ $skip = 1 ]; then skip=0; continue; fi
+  case "$a" in
+    --metric|--frames|--backend|--timeout) skip=1 ;;
+    -*) ;;
+    *) source=$a; break ;;
+  esac
+done
+if [ "$mode" = test ] || [ -n "$source" ]; then
+  PACKAGES="$PACKAGES $DECODER_PACKAGES"
+fi
 # The test suite's on top: the Python side of the validation (oracles,
 # natural images, FFmpeg's blurdetect for comparison, the report schema),
 # sharpness-monitor's libraries (libmicrohttpd for its server, libsoup 3
@@ -42,7 +69,8 @@ PACKAGES="gcc meson ninja-build pkg-config
 # write; munge's unit starts (a local socket, no network port).  The
 # tests start their own Alertmanager on 127.0.0.1 (Debian's unit listens
 # on every address).  A test whose part is missing skips with the reason.
-[ "$mode" = test ] && PACKAGES="$PACKAGES python3-numpy python3-scipy
+[ "$mode" = test ] && PACKAGES="$PACKAGES gir1.2-gst-plugins-base-1.0
+  python3-numpy python3-scipy
   python3-skimage ffmpeg python3-jsonschema chromium
   libmicrohttpd-dev libsoup-3.0-dev libyaml-dev
   prometheus prometheus-alertmanager gir1.2-gst-rtsp-server-1.0 python3-pil

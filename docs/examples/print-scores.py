@@ -62,24 +62,42 @@ def main():
             pipeline = Gst.parse_launch(
                 f'uridecodebin uri="{uri}" ! videoconvert ! {sharpness}')
         else:
-            # gaussianblur stands in for a lens going out of focus; the
-            # relative threshold flags frames far below the recent median.
+            # A lens going out of focus, from GStreamer's core and
+            # gst-plugins-base alone (no gst-plugins-bad to install for the
+            # demo): the tee passes each frame as it is and scaled down to
+            # a quarter and back up (a low-pass much like a defocus), one
+            # valve open, and the funnel merges them.  Without queues the
+            # tee pushes each frame through both valves in turn, so the
+            # switch falls exactly on a frame; the closed valve still
+            # passes the stream's events (EOS among them).  The relative
+            # threshold flags frames far below the recent median.
             pipeline = Gst.parse_launch(
                 f"videotestsrc pattern=pinwheel num-buffers={args.frames} ! "
-                "video/x-raw,width=640,height=360,framerate=25/1 ! "
-                f"videoconvert ! gaussianblur name=lens sigma=0 ! "
-                f"videoconvert ! {sharpness}")
+                "video/x-raw,format=I420,width=640,height=360,"
+                "framerate=25/1 ! tee name=lens "
+                "funnel name=focus forward-sticky-events=false ! "
+                f"videoconvert ! {sharpness} "
+                "lens. ! valve name=sharp drop-mode=forward-sticky-events ! "
+                "focus. "
+                "lens. ! videoscale ! video/x-raw,width=160,height=90 ! "
+                "videoscale ! video/x-raw,width=640,height=360 ! "
+                "valve name=blurred drop=true "
+                "drop-mode=forward-sticky-events ! focus.")
     except GLib.Error as e:  # an unknown metric or backend, say
         print(f"error: {e.message}", file=sys.stderr)
         return 1
     lens = pipeline.get_by_name("lens")
     if lens:
         # Out of focus from the middle frame on.  In a pad probe, run in
-        # the streaming thread before the frame reaches the lens: a bus
+        # the streaming thread before the tee passes the frame on: a bus
         # message reaches the main loop after later frames went through.
+        sharp = pipeline.get_by_name("sharp")
+        blurred = pipeline.get_by_name("blurred")
+
         def defocus(_pad, info):
             if info.get_buffer().offset >= args.frames // 2:
-                lens.set_property("sigma", 3.0)
+                sharp.set_property("drop", True)
+                blurred.set_property("drop", False)
             return Gst.PadProbeReturn.OK
         lens.get_static_pad("sink").add_probe(Gst.PadProbeType.BUFFER,
                                               defocus)
