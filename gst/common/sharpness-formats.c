@@ -62,12 +62,14 @@ sharpness_format_has_use (GstVideoFormat format, SharpnessFormatUse use,
 const gchar *
 sharpness_formats_list (SharpnessFormatUse use, gboolean cuda_memory)
 {
-  static gchar *lists[2][2];
-  static gsize once[2][2];
-  gint u = use == SHARPNESS_FORMAT_COMPARE, c = cuda_memory != 0;
+  static gchar *lists[3][2];
+  static gsize once[3][2];
+  gint u = use == SHARPNESS_FORMAT_COMPARE ? 1 :
+      use == SHARPNESS_FORMAT_CUDA_MEMORY ? 2 : 0, c = cuda_memory != 0;
 
   g_return_val_if_fail (use == SHARPNESS_FORMAT_SCORE ||
-      use == SHARPNESS_FORMAT_COMPARE, NULL);
+      use == SHARPNESS_FORMAT_COMPARE ||
+      use == SHARPNESS_FORMAT_CUDA_MEMORY, NULL);
   if (g_once_init_enter (&once[u][c])) {
     GString *s = g_string_new ("{ ");
     gboolean first = TRUE;

@@ -90,7 +90,9 @@ const gchar *sharpness_format_ffmpeg_name (GstVideoFormat format);
 gboolean sharpness_format_has_use (GstVideoFormat format,
     SharpnessFormatUse use, gboolean cuda_memory);
 
-/* The formats @use reads, as a caps list ("{ GRAY8, ... }"): static. */
+/* The formats @use reads, as a caps list ("{ GRAY8, ... }"): static.
+ * @use SHARPNESS_FORMAT_CUDA_MEMORY: every format the CUDA allocator holds
+ * (sharpnessoverlay's, which maps them for the host). */
 const gchar *sharpness_formats_list (SharpnessFormatUse use,
     gboolean cuda_memory);
 

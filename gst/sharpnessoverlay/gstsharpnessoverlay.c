@@ -65,6 +65,7 @@
 
 #include <gst/video/video.h>
 
+#include "sharpness-formats.h"
 #include "sharpness-meta.h"
 #include "sharpness-metric.h"
 #include "sharpness-overlay-blend.h"
@@ -75,22 +76,24 @@
 GST_DEBUG_CATEGORY_STATIC (gst_sharpness_overlay_debug);
 #define GST_CAT_DEFAULT gst_sharpness_overlay_debug
 
-#define CUDA_MEMORY_FEATURE "memory:CUDAMemory"
-
 /* System memory: every format gst_video_overlay_composition_blend()
- * handles (GStreamer 1.22 to 1.26: all of them).  CUDA memory: the formats
- * GstCudaMemory can hold and map in 1.22 (not GRAY8). */
-#define CUDA_FORMATS "{ I420, YV12, NV12, NV21, P010_10LE, P016_LE, " \
-  "I420_10LE, Y42B, Y444, Y444_16LE, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, " \
-  "RGB, BGR }"
-#define OVERLAY_CAPS \
-  GST_VIDEO_CAPS_MAKE (GST_VIDEO_OVERLAY_COMPOSITION_BLEND_FORMATS) "; " \
-  GST_VIDEO_CAPS_MAKE_WITH_FEATURES (CUDA_MEMORY_FEATURE, CUDA_FORMATS)
+ * handles (GStreamer 1.22 to 1.26: all of them).  CUDA memory: every
+ * format GStreamer's CUDA allocator holds and maps (the shared table,
+ * sharpness-formats.h; not GRAY8), mapped for the host and drawn on as
+ * in system memory.  A format the blender refuses gives one warning
+ * naming it, and frames pass unmodified. */
+static GstCaps *
+overlay_caps (void)
+{
+  gchar *text = g_strdup_printf (GST_VIDEO_CAPS_MAKE
+      (GST_VIDEO_OVERLAY_COMPOSITION_BLEND_FORMATS) "; "
+      GST_VIDEO_CAPS_MAKE_WITH_FEATURES (SHARPNESS_CAPS_FEATURE_CUDA, "%s"),
+      sharpness_formats_list (SHARPNESS_FORMAT_CUDA_MEMORY, TRUE));
+  GstCaps *caps = gst_caps_from_string (text);
 
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (OVERLAY_CAPS));
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (OVERLAY_CAPS));
+  g_free (text);
+  return caps;
+}
 
 #define DEFAULT_ENABLED TRUE
 #define DEFAULT_METRIC NULL
@@ -761,7 +764,7 @@ gst_sharpness_overlay_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     clear_canvas_pool (self);
   self->info = info;
   self->cuda_memory = features &&
-      gst_caps_features_contains (features, CUDA_MEMORY_FEATURE);
+      gst_caps_features_contains (features, SHARPNESS_CAPS_FEATURE_CUDA);
   self->alloc_checked = FALSE;
   self->fast_tiles =
       sharpness_overlay_blend_supports (GST_VIDEO_INFO_FORMAT (&info));
@@ -905,6 +908,7 @@ gst_sharpness_overlay_class_init (GstSharpnessOverlayClass * klass)
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_MUTABLE_PLAYING;
+  GstCaps *caps;
 
   GST_DEBUG_CATEGORY_INIT (gst_sharpness_overlay_debug, "sharpnessoverlay", 0,
       "Sharpness heat-map overlay");
@@ -958,8 +962,12 @@ gst_sharpness_overlay_class_init (GstSharpnessOverlayClass * klass)
           G_MAXDOUBLE, DEFAULT_THRESHOLD, rw));
 
   gst_type_mark_as_plugin_api (GST_TYPE_SHARPNESS_OVERLAY_COLOR_MODE, 0);
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
+  caps = overlay_caps ();
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
   gst_element_class_set_static_metadata (element_class,
       "Sharpness overlay", "Filter/Editor/Video",
       "Draws the sharpness tile map, region scores and frame score of "

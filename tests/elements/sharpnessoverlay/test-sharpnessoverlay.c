@@ -1159,6 +1159,48 @@ GST_START_TEST (test_cuda_host_map_warning)
 
 GST_END_TEST;
 
+/* CUDA memory takes every format of the shared table's CUDA column
+ * (sharpness-formats.h), the packed 4:2:2 ones included (drawn through the
+ * host mapping); GRAY8, which GStreamer's CUDA allocator cannot lay out,
+ * stays refused at negotiation. */
+GST_START_TEST (test_cuda_formats)
+{
+  const gchar *drawn[] = { "YUY2", "UYVY", "NV12" };
+
+  for (guint f = 0; f < G_N_ELEMENTS (drawn); f++) {
+    GstHarness *h = gst_harness_new ("sharpnessoverlay");
+    gchar *caps = g_strdup_printf ("video/x-raw(memory:CUDAMemory),"
+        "format=%s,width=%d,height=%d,framerate=25/1", drawn[f], W, H);
+    GstVideoInfo info;
+    GstBuffer *in, *out;
+
+    gst_util_set_object_arg (G_OBJECT (h->element), "opacity", "1");
+    gst_harness_set_src_caps_str (h, caps);
+    info_for (&info, drawn[f], W, H);
+    in = gray_frame (&info);
+    add_meta (in, "laplacian", 5.0, FALSE, 4, 2, tiles_4x2);
+    out = gst_harness_push_and_pull (h, in);
+    fail_unless (out != NULL, "%s in CUDA memory: no frame out", drawn[f]);
+    check_pixel (out, &info, TX (3), TY (1), 0, 255, 0, 255, drawn[f]);
+    gst_buffer_unref (out);
+    gst_harness_teardown (h);
+    g_free (caps);
+  }
+  {
+    GstHarness *h = gst_harness_new ("sharpnessoverlay");
+    GstVideoInfo info;
+
+    gst_harness_set_src_caps_str (h, "video/x-raw(memory:CUDAMemory),"
+        "format=GRAY8,width=64,height=48,framerate=25/1");
+    info_for (&info, "GRAY8", W, H);
+    fail_unless_equals_int (gst_harness_push (h, gray_frame (&info)),
+        GST_FLOW_NOT_NEGOTIATED);
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 overlay_suite (void)
 {
@@ -1196,6 +1238,7 @@ overlay_suite (void)
   tcase_add_loop_test (tc, test_fast_vs_blend, 0,
       G_N_ELEMENTS (fast_formats) * G_N_ELEMENTS (fast_cases));
   tcase_add_test (tc, test_cuda_host_map_warning);
+  tcase_add_test (tc, test_cuda_formats);
   return s;
 }
 
