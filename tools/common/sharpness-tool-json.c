@@ -79,3 +79,63 @@ sharpness_json_number (GString * out, gdouble v)
   else
     g_string_append (out, "null");
 }
+
+static void
+json_value (GString * out, JsonNode * node)
+{
+  GType type = json_node_get_value_type (node);
+
+  if (type == G_TYPE_STRING)
+    sharpness_json_string (out, json_node_get_string (node));
+  else if (type == G_TYPE_DOUBLE)
+    sharpness_json_number (out, json_node_get_double (node));
+  else if (type == G_TYPE_BOOLEAN)
+    g_string_append (out, json_node_get_boolean (node) ? "true" : "false");
+  else
+    g_string_append_printf (out, "%" G_GINT64_FORMAT,
+        json_node_get_int (node));
+}
+
+void
+sharpness_json_node (GString * out, JsonNode * node)
+{
+  switch (JSON_NODE_TYPE (node)) {
+    case JSON_NODE_OBJECT:{
+      JsonObjectIter it;
+      const gchar *name;
+      JsonNode *member;
+      gboolean first = TRUE;
+
+      g_string_append_c (out, '{');
+      json_object_iter_init_ordered (&it, json_node_get_object (node));
+      while (json_object_iter_next_ordered (&it, &name, &member)) {
+        if (!first)
+          g_string_append_c (out, ',');
+        first = FALSE;
+        sharpness_json_string (out, name);
+        g_string_append_c (out, ':');
+        sharpness_json_node (out, member);
+      }
+      g_string_append_c (out, '}');
+      break;
+    }
+    case JSON_NODE_ARRAY:{
+      JsonArray *a = json_node_get_array (node);
+
+      g_string_append_c (out, '[');
+      for (guint i = 0; i < json_array_get_length (a); i++) {
+        if (i)
+          g_string_append_c (out, ',');
+        sharpness_json_node (out, json_array_get_element (a, i));
+      }
+      g_string_append_c (out, ']');
+      break;
+    }
+    case JSON_NODE_VALUE:
+      json_value (out, node);
+      break;
+    case JSON_NODE_NULL:
+      g_string_append (out, "null");
+      break;
+  }
+}

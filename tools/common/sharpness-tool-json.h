@@ -11,6 +11,7 @@
 #define SHARPNESS_TOOL_JSON_H
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
 
@@ -21,6 +22,13 @@ G_BEGIN_DECLS
 void sharpness_json_string (GString * out, const gchar * s);
 /* %.10g, or null when not finite. */
 void sharpness_json_number (GString * out, gdouble v);
+/* @node (built with json-glib's JsonBuilder) as JSON text, written as
+ * above: strings by sharpness_json_string, doubles by
+ * sharpness_json_number, integers whole, members in the order they were
+ * added.  Not json-glib's generator: in json-glib 1.6 (Debian 12) it
+ * writes 1e21 as 1e+21.0 and 0.1 as 0.10000000000000001, and copies bytes
+ * that are not UTF-8 into the text, none of which a JSON reader takes. */
+void sharpness_json_node (GString * out, JsonNode * node);
 
 G_END_DECLS
 #endif /* SHARPNESS_TOOL_JSON_H */

@@ -1,11 +1,11 @@
-/* sharpness-monitor: a channel's alarms.  Blur, black and freeze are the
- * element's stretches (analysis/sharpness-content.c decides them: a black
- * or frozen stretch is never a blurry one); silence (the level element on
- * the first audio stream), no signal (no frame for the onset) and the
- * compared pairs' PSNR and SSIM drops are decided here; every kind goes
- * through the one hysteresis, analysis/sharpness-alarm.h, for its onset
- * and clear hold-off.  Each start and end becomes an event: the store and
- * log, the webhooks, the gauges.  Main thread only.
+/* sharpness-monitor: a channel's alarms.  The kinds the element decides
+ * (monitor_kinds, monitor-kinds.c) come as its event messages, read with
+ * sharpness_event_message_parse; the others are decided here from the
+ * level and compare messages and the tick.  Every kind goes through the
+ * one hysteresis, analysis/sharpness-alarm.h, for its onset and clear
+ * hold-off.  Each start and end becomes an event, handed to the
+ * owner's callback (the monitor: the store and log, the webhooks).  The
+ * channel is seen through MonitorAlarmsSource only.  Main thread only.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -17,7 +17,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "monitor-app.h"
+#include "monitor-alarms.h"
+#include "monitor-thumbs.h"
+#include "sharpness-event-message.h"
 #include "sharpness-fields.h"
 
 #define NONE GST_CLOCK_TIME_NONE
@@ -36,18 +38,24 @@ seconds_ns (gdouble s)
 }
 
 void
-monitor_alarms_init (MonitorChannel * c)
+monitor_alarms_init (MonitorAlarms * al, const MonitorChannelConfig * cfg,
+    const MonitorAlarmsSource * source, gpointer channel,
+    MonitorAlarmsEmit emit, gpointer emit_data)
 {
+  al->cfg = cfg;
+  al->source = source;
+  al->channel = channel;
+  al->emit = emit;
+  al->emit_data = emit_data;
   for (gint k = 0; k < MONITOR_N_KINDS; k++) {
-    MonitorAlarmState *a = &c->alarms[k];
-    const MonitorKindSettings *ks = &c->cfg->kinds[k];
+    MonitorAlarmState *a = &al->kinds[k];
+    const MonitorKindSettings *ks = &cfg->kinds[k];
     SharpnessAlarmSettings s = { seconds_ns (ks->onset),
       seconds_ns (ks->clear)
     };
 
     /* The element applied the onset of its kinds already. */
-    if (k == MONITOR_KIND_BLUR || k == MONITOR_KIND_BLACK ||
-        k == MONITOR_KIND_FREEZE)
+    if (monitor_kinds[k].element_kind >= 0)
       s.onset = 0;
     memset (a, 0, sizeof (*a));
     a->last_start_pts = a->last_end_pts = NONE;
@@ -56,10 +64,10 @@ monitor_alarms_init (MonitorChannel * c)
 }
 
 void
-monitor_alarms_clear (MonitorChannel * c)
+monitor_alarms_clear (MonitorAlarms * al)
 {
   for (gint k = 0; k < MONITOR_N_KINDS; k++) {
-    MonitorAlarmState *a = &c->alarms[k];
+    MonitorAlarmState *a = &al->kinds[k];
     if (a->thumb)
       gst_sample_unref (a->thumb);
     a->thumb = NULL;
@@ -75,12 +83,13 @@ mono_ns_to_wall (guint64 t)
   return g_get_real_time () - (g_get_monotonic_time () - (gint64) (t / 1000));
 }
 
+/* The tile map of @frame (NONE: the last frame) kept with the alarm. */
 static void
-keep_tiles (MonitorChannel * c, MonitorAlarmState * a, guint64 frame)
+keep_tiles (MonitorAlarms * al, MonitorAlarmState * a, guint64 frame)
 {
   gfloat tiles[64 * 64];
   guint cols, rows;
-  guint n = monitor_channel_tiles_of_frame (c, frame, tiles,
+  guint n = al->source->tiles_of_frame (al->channel, frame, tiles,
       G_N_ELEMENTS (tiles), &cols, &rows);
 
   g_free (a->tiles);
@@ -89,53 +98,38 @@ keep_tiles (MonitorChannel * c, MonitorAlarmState * a, guint64 frame)
   a->tiles_rows = n ? rows : 0;
 }
 
-/* The last frame of an element stretch that ends, inclusive, as
- * sharpness-scan gives it.  The element ends a black or frozen stretch at
- * the first frame that is not black or frozen: its `end-frame` is that
- * frame, counted in `frames` but not in `black-frames` (`frozen-frames`);
- * at the end of the stream it ends at its last frame, counted in both.  A
- * blurry run's `end-frame` is its last blurry frame already. */
-static guint64
-stretch_last_frame (MonitorKind k, const GstStructure * s, guint64 end_frame)
+/* The thumbnail of an event: the element's own (its event-thumbnails
+ * property: the JPEG of the stretch's first or worst frame) where the
+ * message has one, else the channel's last one. */
+static GstSample *
+event_thumbnail (MonitorAlarms * al, const SharpnessEventReading * r)
 {
-  const gchar *of_kind = k == MONITOR_KIND_BLACK ? "black-frames" :
-      k == MONITOR_KIND_FREEZE ? "frozen-frames" : NULL;
-  guint64 frames, kind_frames, start_frame;
-
-  if (!of_kind || !gst_structure_get_uint64 (s, "frames", &frames) ||
-      !gst_structure_get_uint64 (s, of_kind, &kind_frames))
-    return end_frame;
-  if (kind_frames < frames && end_frame > 0 &&
-      !(gst_structure_get_uint64 (s, "start-frame", &start_frame) &&
-          end_frame <= start_frame))
-    return end_frame - 1;
-  return end_frame;
+  if (r && r->thumbnail)
+    return gst_sample_ref (r->thumbnail);
+  return al->source->thumbnail (al->channel);
 }
 
-/* Raises the start or end of kind @k: @ev from the hysteresis; @msg the
+/* Raises the start or end of kind @k: @ev from the hysteresis; @r the
  * element's message (element kinds), else NULL. */
 static void
-raise_event (MonitorChannel * c, MonitorKind k, const SharpnessAlarmEvent * ev,
-    GstMessage * msg)
+raise_event (MonitorAlarms * al, MonitorKind k, const SharpnessAlarmEvent * ev,
+    const SharpnessEventReading * r)
 {
-  Monitor *m = c->monitor;
-  MonitorAlarmState *a = &c->alarms[k];
+  const MonitorAlarmsSource *src = al->source;
+  MonitorAlarmState *a = &al->kinds[k];
   gboolean is_end = ev->change == SHARPNESS_ALARM_ENDED;
-  MonitorEvent *e = monitor_event_new (c->cfg->name, k, is_end);
-  const GstStructure *s = msg ? gst_message_get_structure (msg) : NULL;
+  MonitorEvent *e = monitor_event_new (al->cfg->name, k, is_end);
   gboolean mono = k == MONITOR_KIND_NO_SIGNAL;
-  guint64 v;
-  gdouble d;
 
   e->start_pts = mono ? NONE : ev->start;
-  e->start_rt = mono ? NONE : monitor_channel_running_time_at (c, ev->start);
+  e->start_rt = mono ? NONE : src->running_time_at (al->channel, ev->start);
   e->start_wall_us = mono ? mono_ns_to_wall (ev->start) :
-      monitor_channel_wall_clock_at (c, ev->start);
+      src->wall_clock_at (al->channel, ev->start);
   e->min = ev->min;
   e->mean = ev->mean;
   e->max = ev->max;
-  if (s && gst_structure_get_uint64 (s, "start-frame", &v))
-    e->start_frame = v;
+  if (r && r->start_frame != NONE)
+    e->start_frame = r->start_frame;
   if (!is_end) {
     a->active = TRUE;
     a->acked = FALSE;
@@ -148,41 +142,34 @@ raise_event (MonitorChannel * c, MonitorKind k, const SharpnessAlarmEvent * ev,
     a->worst_score = NAN;
     if (a->thumb)
       gst_sample_unref (a->thumb);
-    a->thumb = monitor_thumbnail_for_event (c, msg);
-    keep_tiles (c, a, c->frame_index ? c->frame_index - 1 : 0);
+    a->thumb = event_thumbnail (al, r);
+    keep_tiles (al, a, NONE);
   } else {
     e->end_pts = mono ? NONE : ev->end;
-    e->end_rt = mono ? NONE : monitor_channel_running_time_at (c, ev->end);
+    e->end_rt = mono ? NONE : src->running_time_at (al->channel, ev->end);
     e->end_wall_us = mono ? mono_ns_to_wall (ev->end) :
-        monitor_channel_wall_clock_at (c, ev->end);
+        src->wall_clock_at (al->channel, ev->end);
     e->duration = (gdouble) (ev->end - ev->start) / GST_SECOND;
-    if (s) {
-      if (gst_structure_get_uint64 (s, "end-frame", &v))
-        e->end_frame = stretch_last_frame (k, s, v);
-      if (gst_structure_get_double (s, "min", &d))
-        e->min = d;
-      if (gst_structure_get_double (s, "mean", &d))
-        e->mean = d;
-      if (gst_structure_get_double (s, "max", &d))
-        e->max = d;
-      if (gst_structure_get_double (s, "worst-score", &d))
-        e->worst_score = d;
-      if (gst_structure_get_uint64 (s, "worst-frame", &v))
-        keep_tiles (c, a, v);
-    }
-    if (msg) {
-      GstSample *t = monitor_thumbnail_for_event (c, msg);
+    if (r) {
+      e->end_frame = sharpness_event_reading_last_frame (r);
+      if (!isnan (r->min))
+        e->min = r->min;
+      if (!isnan (r->mean))
+        e->mean = r->mean;
+      if (!isnan (r->max))
+        e->max = r->max;
+      if (!isnan (r->worst_score))
+        e->worst_score = r->worst_score;
+      if (r->worst_frame != NONE)
+        keep_tiles (al, a, r->worst_frame);
       /* The element's own thumbnail of the worst frame wins over the
        * one sampled while the alarm lasted. */
-      if (t && gst_structure_has_field (s, "thumbnail")) {
+      if (r->thumbnail) {
         if (a->thumb)
           gst_sample_unref (a->thumb);
-        a->thumb = t;
-      } else if (t) {
-        if (!a->thumb)
-          a->thumb = t;
-        else
-          gst_sample_unref (t);
+        a->thumb = gst_sample_ref (r->thumbnail);
+      } else if (!a->thumb) {
+        a->thumb = al->source->thumbnail (al->channel);
       }
     }
     a->active = FALSE;
@@ -201,36 +188,18 @@ raise_event (MonitorChannel * c, MonitorKind k, const SharpnessAlarmEvent * ev,
     a->thumb = NULL;
   }
   a->last_change_us = g_get_real_time ();
-  monitor_events_add (m->events, e);
-  if (m->webhooks)
-    monitor_webhooks_send (m->webhooks, e);
-  if (!m->settings->quiet)
-    g_print ("%s %s %s\n", c->cfg->name, monitor_kind_name (k),
-        is_end ? "end" : "start");
+  al->emit (e, al->emit_data);
   monitor_event_unref (e);
 }
 
 static void
-handle (MonitorChannel * c, MonitorKind k, SharpnessAlarmChange change,
-    const SharpnessAlarmEvent * ev, GstMessage * msg)
+handle (MonitorAlarms * al, MonitorKind k, SharpnessAlarmChange change,
+    const SharpnessAlarmEvent * ev, const SharpnessEventReading * r)
 {
-  if (change == SHARPNESS_ALARM_NO_CHANGE || !c->cfg->kinds[k].enabled)
+  if (change == SHARPNESS_ALARM_NO_CHANGE || !al->cfg->kinds[k].enabled)
     return;
-  raise_event (c, k, ev, msg);
+  raise_event (al, k, ev, r);
 }
-
-static const struct
-{
-  SharpnessField start, end;
-  MonitorKind kind;
-} element_events[] = {
-  {SHARPNESS_FIELD_BLURRY_START, SHARPNESS_FIELD_BLURRY_END,
-      MONITOR_KIND_BLUR},
-  {SHARPNESS_FIELD_BLACK_START, SHARPNESS_FIELD_BLACK_END,
-      MONITOR_KIND_BLACK},
-  {SHARPNESS_FIELD_FREEZE_START, SHARPNESS_FIELD_FREEZE_END,
-      MONITOR_KIND_FREEZE},
-};
 
 static gdouble
 max_rms (const GstStructure * s)
@@ -264,18 +233,17 @@ G_GNUC_END_IGNORE_DEPRECATIONS
  * freeze that starts while a black alarm is on (or inside the last black
  * stretch) raises none, nor does its end. */
 static gboolean
-freeze_is_black (MonitorChannel * c, gboolean start, const GstStructure * s)
+freeze_is_black (MonitorAlarms * al, const SharpnessEventReading * r)
 {
-  MonitorAlarmState *black = &c->alarms[MONITOR_KIND_BLACK];
-  MonitorAlarmState *freeze = &c->alarms[MONITOR_KIND_FREEZE];
-  guint64 pts = NONE;
+  MonitorAlarmState *black = &al->kinds[MONITOR_KIND_BLACK];
+  MonitorAlarmState *freeze = &al->kinds[MONITOR_KIND_FREEZE];
+  guint64 pts = r->timestamp;
 
-  if (!start) {
+  if (r->is_end) {
     gboolean was = freeze->inside_black;
     freeze->inside_black = FALSE;
     return was;
   }
-  gst_structure_get_uint64 (s, "timestamp", &pts);
   freeze->inside_black = black->active || (pts != NONE &&
       black->last_start_pts != NONE && pts >= black->last_start_pts &&
       (black->last_end_pts == NONE || pts < black->last_end_pts));
@@ -283,71 +251,67 @@ freeze_is_black (MonitorChannel * c, gboolean start, const GstStructure * s)
 }
 
 gboolean
-monitor_alarms_message (MonitorChannel * c, GstMessage * msg)
+monitor_alarms_message (MonitorAlarms * al, GstMessage * msg)
 {
   const GstStructure *s = gst_message_get_structure (msg);
+  SharpnessEventReading r;
   SharpnessAlarmEvent ev;
   SharpnessAlarmChange ch;
   guint64 rt = NONE;
 
   if (!s)
     return FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (element_events); i++) {
-    gboolean start = sharpness_structure_has_name (s, element_events[i].start);
-    MonitorKind k = element_events[i].kind;
+  if (sharpness_event_message_parse (msg, &r)) {
+    MonitorKind k = monitor_kind_of_element (r.kind);
 
-    if (!start && !sharpness_structure_has_name (s, element_events[i].end))
-      continue;
     /* On the stream's timestamps, which audio and video share: the start
      * is the stretch's first frame's pts, the end the end of its last. */
-    if (!gst_structure_get_uint64 (s, start ? "timestamp" : "end", &rt) ||
-        rt == NONE)
+    rt = r.is_end ? r.end : r.timestamp;
+    if (rt == NONE)
       return TRUE;
-    if (k == MONITOR_KIND_FREEZE && freeze_is_black (c, start, s))
+    if (k == MONITOR_KIND_FREEZE && freeze_is_black (al, &r))
       return TRUE;
-    ch = sharpness_alarm_push (&c->alarms[k].alarm, rt, start, NAN, &ev);
-    handle (c, k, ch, &ev, msg);
+    ch = sharpness_alarm_push (&al->kinds[k].alarm, rt, !r.is_end, NAN, &ev);
+    handle (al, k, ch, &ev, &r);
     /* An onset of 0 reports its start first, its end on the next call. */
-    if (!start && ch == SHARPNESS_ALARM_STARTED) {
-      ch = sharpness_alarm_tick (&c->alarms[k].alarm, rt, &ev);
-      handle (c, k, ch, &ev, msg);
+    if (r.is_end && ch == SHARPNESS_ALARM_STARTED) {
+      ch = sharpness_alarm_tick (&al->kinds[k].alarm, rt, &ev);
+      handle (al, k, ch, &ev, &r);
     }
     return TRUE;
   }
   if (gst_structure_has_name (s, "level")) {
-    const MonitorKindSettings *ks = &c->cfg->kinds[MONITOR_KIND_SILENCE];
+    const MonitorKindSettings *ks = &al->cfg->kinds[MONITOR_KIND_SILENCE];
     gdouble rms = max_rms (s);
 
     if (!gst_structure_get_uint64 (s, "timestamp", &rt) || isnan (rms))
       return TRUE;
-    ch = sharpness_alarm_push (&c->alarms[MONITOR_KIND_SILENCE].alarm, rt,
+    ch = sharpness_alarm_push (&al->kinds[MONITOR_KIND_SILENCE].alarm, rt,
         rms < ks->level, rms, &ev);
-    handle (c, MONITOR_KIND_SILENCE, ch, &ev, NULL);
+    handle (al, MONITOR_KIND_SILENCE, ch, &ev, NULL);
     return TRUE;
   }
   if (sharpness_structure_has_name (s, SHARPNESS_FIELD_COMPARE)) {
+    const GValue *t = sharpness_structure_get (s, SHARPNESS_FIELD_TIMESTAMP);
     gdouble psnr = NAN, ssim = NAN;
 
-    gst_structure_get_uint64 (s, "timestamp", &rt);
+    if (t && G_VALUE_HOLDS_UINT64 (t))
+      rt = g_value_get_uint64 (t);
     sharpness_structure_get_double (s, SHARPNESS_FIELD_PSNR_AVG, &psnr);
     if (!sharpness_structure_get_double (s, SHARPNESS_FIELD_SSIM_ALL, &ssim))
       sharpness_structure_get_double (s, SHARPNESS_FIELD_SSIM_Y, &ssim);
-    g_mutex_lock (&c->lock);
-    c->st.psnr = psnr;
-    c->st.ssim = ssim;
-    c->st.pairs++;
-    g_mutex_unlock (&c->lock);
+    al->source->pair (al->channel, psnr, ssim);
     if (rt == NONE)
       return TRUE;
     if (!isnan (psnr)) {
-      ch = sharpness_alarm_push (&c->alarms[MONITOR_KIND_PSNR_DROP].alarm,
-          rt, psnr < c->cfg->kinds[MONITOR_KIND_PSNR_DROP].level, psnr, &ev);
-      handle (c, MONITOR_KIND_PSNR_DROP, ch, &ev, NULL);
+      ch = sharpness_alarm_push (&al->kinds[MONITOR_KIND_PSNR_DROP].alarm,
+          rt, psnr < al->cfg->kinds[MONITOR_KIND_PSNR_DROP].level, psnr, &ev);
+      handle (al, MONITOR_KIND_PSNR_DROP, ch, &ev, NULL);
     }
     if (!isnan (ssim)) {
-      ch = sharpness_alarm_push (&c->alarms[MONITOR_KIND_SSIM_DROP].alarm,
-          rt, ssim < c->cfg->kinds[MONITOR_KIND_SSIM_DROP].level, ssim, &ev);
-      handle (c, MONITOR_KIND_SSIM_DROP, ch, &ev, NULL);
+      ch = sharpness_alarm_push (&al->kinds[MONITOR_KIND_SSIM_DROP].alarm,
+          rt, ssim < al->cfg->kinds[MONITOR_KIND_SSIM_DROP].level, ssim, &ev);
+      handle (al, MONITOR_KIND_SSIM_DROP, ch, &ev, NULL);
     }
     return TRUE;
   }
@@ -355,95 +319,87 @@ monitor_alarms_message (MonitorChannel * c, GstMessage * msg)
 }
 
 void
-monitor_alarms_tick (MonitorChannel * c, gint64 now_us)
+monitor_alarms_tick (MonitorAlarms * al, const MonitorAlarmsNow * now)
 {
   SharpnessAlarmEvent ev;
   SharpnessAlarmChange ch;
-  MonitorChannelStats st;
-  guint64 seq;
-
-  g_mutex_lock (&c->lock);
-  st.pts = c->st.pts;
-  st.last_frame_mono_us = c->st.last_frame_mono_us;
-  st.score = c->st.score;
-  seq = c->thumb_seq;
-  g_mutex_unlock (&c->lock);
+  gint64 now_us = now->now_us;
 
   /* Hold-offs of the stream's kinds run on its timestamps: those of the
    * pipeline playing (a failed one's last frame, kept until the rebuild,
    * would move the next one's time line on to it). */
-  if (c->pipeline && st.last_frame_mono_us && st.pts != NONE)
+  if (now->playing && now->last_frame_mono_us && now->pts != NONE)
     for (gint k = 0; k < MONITOR_N_KINDS; k++) {
       if (k == MONITOR_KIND_NO_SIGNAL)
         continue;
-      ch = sharpness_alarm_tick (&c->alarms[k].alarm, st.pts, &ev);
-      handle (c, k, ch, &ev, NULL);
+      ch = sharpness_alarm_tick (&al->kinds[k].alarm, now->pts, &ev);
+      handle (al, k, ch, &ev, NULL);
     }
 
   /* No signal: on the monotonic clock, from the last frame's arrival;
    * before the first frame, from the end of the start-up grace.  A
    * restart does not end it: only a frame does. */
   {
-    SharpnessAlarm *al = &c->alarms[MONITOR_KIND_NO_SIGNAL].alarm;
-    gboolean have = st.last_frame_mono_us != 0;
-    gint64 grace_end = c->started_us + STARTUP_GRACE_US;
-    gint64 since = have ? MAX (st.last_frame_mono_us, grace_end) : grace_end;
-    gboolean missing = al->condition ? !have || now_us -
-        st.last_frame_mono_us > GAP_US : now_us - since > GAP_US;
+    SharpnessAlarm *alarm = &al->kinds[MONITOR_KIND_NO_SIGNAL].alarm;
+    gint64 last = now->last_frame_mono_us;
+    gboolean have = last != 0;
+    gint64 grace_end = now->started_us + STARTUP_GRACE_US;
+    gint64 since = have ? MAX (last, grace_end) : grace_end;
+    gboolean missing = alarm->condition ? !have || now_us - last > GAP_US :
+        now_us - since > GAP_US;
 
-    if (c->state == MONITOR_CHANNEL_FINISHED) {
-      ch = sharpness_alarm_finish (al, &ev);
+    if (now->finished) {
+      ch = sharpness_alarm_finish (alarm, &ev);
     } else if (missing) {
-      ch = al->condition ? SHARPNESS_ALARM_NO_CHANGE :
-          sharpness_alarm_push (al, (guint64) since * 1000, TRUE, NAN, &ev);
-      handle (c, MONITOR_KIND_NO_SIGNAL, ch, &ev, NULL);
-      ch = sharpness_alarm_tick (al, (guint64) now_us * 1000, &ev);
+      ch = alarm->condition ? SHARPNESS_ALARM_NO_CHANGE :
+          sharpness_alarm_push (alarm, (guint64) since * 1000, TRUE, NAN,
+          &ev);
+      handle (al, MONITOR_KIND_NO_SIGNAL, ch, &ev, NULL);
+      ch = sharpness_alarm_tick (alarm, (guint64) now_us * 1000, &ev);
     } else {
       /* Never a time ahead of now (the grace's end): the hysteresis
        * would take it as the present. */
-      ch = sharpness_alarm_push (al, (guint64) MIN (have ?
-              st.last_frame_mono_us : since, now_us) * 1000, FALSE, NAN,
-          &ev);
+      ch = sharpness_alarm_push (alarm, (guint64) MIN (have ? last : since,
+              now_us) * 1000, FALSE, NAN, &ev);
     }
   }
-  handle (c, MONITOR_KIND_NO_SIGNAL, ch, &ev, NULL);
+  handle (al, MONITOR_KIND_NO_SIGNAL, ch, &ev, NULL);
 
   /* Blur alarms keep the blurriest thumbnail sampled while they last. */
-  if (seq != c->thumb_seen_seq) {
-    MonitorAlarmState *a = &c->alarms[MONITOR_KIND_BLUR];
-    c->thumb_seen_seq = seq;
-    if (a->active && !isnan (st.score) && (isnan (a->worst_score) ||
-            sharpness_metric_is_worse (c->cfg->metric, st.score,
+  if (now->new_thumbnail) {
+    MonitorAlarmState *a = &al->kinds[MONITOR_KIND_BLUR];
+    if (a->active && !isnan (now->score) && (isnan (a->worst_score) ||
+            sharpness_metric_is_worse (al->cfg->metric, now->score,
                 a->worst_score))) {
-      GstSample *t = monitor_channel_get_thumbnail (c, NULL);
+      GstSample *t = al->source->thumbnail (al->channel);
       if (t) {
         if (a->thumb)
           gst_sample_unref (a->thumb);
         a->thumb = t;
-        a->worst_score = st.score;
+        a->worst_score = now->score;
       }
     }
   }
 }
 
 void
-monitor_alarms_pipeline_gone (MonitorChannel * c)
+monitor_alarms_pipeline_gone (MonitorAlarms * al, gboolean for_good)
 {
   SharpnessAlarmEvent ev;
 
   for (gint k = 0; k < MONITOR_N_KINDS; k++) {
-    if (k == MONITOR_KIND_NO_SIGNAL && !c->removed)
+    if (k == MONITOR_KIND_NO_SIGNAL && !for_good)
       continue;
-    handle (c, k, sharpness_alarm_finish (&c->alarms[k].alarm, &ev), &ev,
+    handle (al, k, sharpness_alarm_finish (&al->kinds[k].alarm, &ev), &ev,
         NULL);
   }
 }
 
 gboolean
-monitor_alarms_ack (MonitorChannel * c, MonitorKind kind)
+monitor_alarms_ack (MonitorAlarms * al, MonitorKind kind)
 {
-  if (!c->alarms[kind].active)
+  if (!al->kinds[kind].active)
     return FALSE;
-  c->alarms[kind].acked = TRUE;
+  al->kinds[kind].acked = TRUE;
   return TRUE;
 }

@@ -18,20 +18,25 @@
 #include "monitor-app.h"
 #include "sharpness-tool-json.h"
 
-void
-monitor_rfc3339 (GString * out, gint64 us)
+static void
+add_string (JsonBuilder * b, const gchar * key, const gchar * v)
 {
-  GDateTime *t = g_date_time_new_from_unix_utc (us / G_USEC_PER_SEC);
-  gchar *s = g_date_time_format (t, "%Y-%m-%dT%H:%M:%S");
+  json_builder_set_member_name (b, key);
+  json_builder_add_string_value (b, v);
+}
 
-  g_string_append_printf (out, "\"%s.%03dZ\"", s,
-      (gint) ((us % G_USEC_PER_SEC) / 1000));
-  g_free (s);
-  g_date_time_unref (t);
+/* Alertmanager reads RFC 3339; milliseconds, as Prometheus sends. */
+static void
+add_time (JsonBuilder * b, const gchar * key, gint64 us)
+{
+  gchar *t = monitor_rfc3339 (us, 3);
+
+  add_string (b, key, t);
+  g_free (t);
 }
 
 static void
-alert (GString * o, const MonitorEvent * e, gint64 ends_at_us)
+alert (JsonBuilder * b, const MonitorEvent * e, gint64 ends_at_us)
 {
   const gchar *kind = monitor_kind_name (e->kind);
   gchar *summary = g_strdup_printf ("%s on %s", kind, e->channel);
@@ -39,23 +44,25 @@ alert (GString * o, const MonitorEvent * e, gint64 ends_at_us)
       "channel %s.", kind, e->channel);
   GString *ev = g_string_new (NULL);
 
-  g_string_append (o, "{\"labels\":{\"alertname\":\"SharpnessAlarm\","
-      "\"channel\":");
-  sharpness_json_string (o, e->channel);
-  g_string_append_printf (o, ",\"kind\":\"%s\",\"severity\":\"%s\"},"
-      "\"annotations\":{\"summary\":", kind,
-      e->kind == MONITOR_KIND_NO_SIGNAL ? "critical" : "warning");
-  sharpness_json_string (o, summary);
-  g_string_append (o, ",\"description\":");
-  sharpness_json_string (o, description);
-  g_string_append (o, ",\"event\":");
   monitor_event_to_json (e, ev, FALSE);
-  sharpness_json_string (o, ev->str);
-  g_string_append (o, "},\"startsAt\":");
-  monitor_rfc3339 (o, e->start_wall_us);
-  g_string_append (o, ",\"endsAt\":");
-  monitor_rfc3339 (o, e->is_end ? e->end_wall_us : ends_at_us);
-  g_string_append_c (o, '}');
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "labels");
+  json_builder_begin_object (b);
+  add_string (b, "alertname", "SharpnessAlarm");
+  add_string (b, "channel", e->channel);
+  add_string (b, "kind", kind);
+  add_string (b, "severity", e->kind == MONITOR_KIND_NO_SIGNAL ? "critical" :
+      "warning");
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "annotations");
+  json_builder_begin_object (b);
+  add_string (b, "summary", summary);
+  add_string (b, "description", description);
+  add_string (b, "event", ev->str);
+  json_builder_end_object (b);
+  add_time (b, "startsAt", e->start_wall_us);
+  add_time (b, "endsAt", e->is_end ? e->end_wall_us : ends_at_us);
+  json_builder_end_object (b);
   g_string_free (ev, TRUE);
   g_free (description);
   g_free (summary);
@@ -65,13 +72,17 @@ GBytes *
 monitor_alertmanager_body (MonitorEvent * const *events, guint n,
     gint64 ends_at_us)
 {
-  GString *o = g_string_new ("[");
+  JsonBuilder *b = json_builder_new ();
+  GString *o = g_string_new (NULL);
+  JsonNode *root;
 
-  for (guint i = 0; i < n; i++) {
-    if (i)
-      g_string_append_c (o, ',');
-    alert (o, events[i], ends_at_us);
-  }
-  g_string_append_c (o, ']');
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n; i++)
+    alert (b, events[i], ends_at_us);
+  json_builder_end_array (b);
+  root = json_builder_get_root (b);
+  sharpness_json_node (o, root);
+  json_node_unref (root);
+  g_object_unref (b);
   return g_string_free_to_bytes (o);
 }

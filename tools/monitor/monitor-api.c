@@ -16,7 +16,7 @@
 
 #include <json-glib/json-glib.h>
 
-#include "monitor-http.h"
+#include "monitor-app.h"
 #include "sharpness-tool-redact.h"
 
 #define EVENTS_LIMIT 500
@@ -78,7 +78,7 @@ channel_json (MonitorChannel * c, GString * o, gboolean detail)
   }
   g_string_append (o, ",\"alarms\":{");
   for (gint k = 0, first = 1; k < MONITOR_N_KINDS; k++) {
-    const MonitorAlarmState *a = &c->alarms[k];
+    const MonitorAlarmState *a = &c->alarms.kinds[k];
     if (!c->cfg->kinds[k].enabled)
       continue;
     g_string_append_printf (o, "%s\"%s\":{\"active\":%s,\"acked\":%s,"
@@ -208,7 +208,7 @@ need_token (Monitor * m, MonitorHttpExchange * x)
         "--api-token) to allow them");
     return FALSE;
   }
-  if (!monitor_http_token_ok (m, x)) {
+  if (!monitor_http_token_ok (x, m->settings->api_token)) {
     monitor_http_header (x, "WWW-Authenticate", "Bearer");
     monitor_http_error (x, MONITOR_HTTP_UNAUTHORIZED, "missing or wrong "
         "token: send 'Authorization: Bearer <token>'");
@@ -313,8 +313,9 @@ channel_of (Monitor * m, const gchar * seg)
 }
 
 void
-monitor_api_route (Monitor * m, MonitorHttpExchange * x)
+monitor_api_route (MonitorHttpExchange * x, gpointer monitor)
 {
+  Monitor *m = monitor;
   const gchar *method = monitor_http_method (x);
   const gchar *path = monitor_http_path (x);
   gboolean get = g_str_equal (method, "GET") || g_str_equal (method, "HEAD");
@@ -435,7 +436,7 @@ monitor_api_route (Monitor * m, MonitorHttpExchange * x)
     else if (!c || k < 0)
       monitor_http_error (x, MONITOR_HTTP_NOT_FOUND, "no such channel or "
           "alarm kind");
-    else if (!monitor_alarms_ack (c, k))
+    else if (!monitor_alarms_ack (&c->alarms, k))
       monitor_http_error (x, MONITOR_HTTP_CONFLICT, "that alarm is not "
           "active");
     else

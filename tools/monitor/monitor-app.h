@@ -10,18 +10,23 @@
 #include "monitor.h"
 #include "monitor-channel.h"
 #include "monitor-events.h"
+#include "monitor-http.h"
+#include "monitor-thumbs.h"
 
 G_BEGIN_DECLS
 
 typedef struct _MonitorWebhooks MonitorWebhooks;
-typedef struct _MonitorHttp MonitorHttp;
 
 struct _Monitor
 {
   MonitorSettings *settings;
+  /* What the channels have of the monitor: the settings, the CUDA context
+   * shared by every pipeline, the teardowns in flight (channels removed,
+   * their threads may still run, and pipelines being torn down), and the
+   * monitor's callbacks (monitor_init sets them). */
+  MonitorChannelHost host;
   GPtrArray *channels;          /* MonitorChannel, in configured order */
   guint next_index;
-  GstContext *cuda_context;     /* shared by every pipeline, or NULL */
   const gchar *device_label;    /* "cuda:N" or "cpu" */
   MonitorEvents *events;
   MonitorWebhooks *webhooks;
@@ -29,21 +34,17 @@ struct _Monitor
   GMainLoop *loop;
   gint64 started_us;
   guint tick_id;
-  gboolean stopping;
-  /* Channels removed (their teardown threads may still run) and pipelines
-   * being torn down. */
-  gint teardowns;
 };
 
+/* The monitor's own functions (monitor-app.c).  @m's settings, loop,
+ * events and webhooks are the caller's; monitor_init sets the rest. */
+void monitor_init (Monitor * m, MonitorSettings * settings);
 MonitorChannel *monitor_find_channel (Monitor * m, const gchar * name);
 /* Adds and starts a channel; FALSE (with @error) for a bad or duplicate
  * one. */
 gboolean monitor_add_channel (Monitor * m, const MonitorChannelConfig * cfg,
     GError ** error);
 gboolean monitor_remove_channel (Monitor * m, const gchar * name);
-/* Quits the main loop once every file channel has finished (without
- * --loop, when no live channel is left). */
-void monitor_check_all_finished (Monitor * m);
 
 /* Webhooks and Alertmanagers (monitor-webhook.c): NULL when both lists
  * are empty. */
@@ -62,35 +63,11 @@ void monitor_webhooks_metrics (MonitorWebhooks * w, GString * out);
  * alerts of @events (starts and ends); a start's endsAt is @ends_at_us. */
 GBytes *monitor_alertmanager_body (MonitorEvent * const *events, guint n,
     gint64 ends_at_us);
-/* @us (UTC, µs since the epoch) as a JSON RFC 3339 string. */
-void monitor_rfc3339 (GString * out, gint64 us);
 
-/* Alarms (monitor-alarms.c): the channel's element events, level and
- * compare messages, and the main tick. */
-void monitor_alarms_init (MonitorChannel * c);
-void monitor_alarms_clear (MonitorChannel * c);
-/* A message from the channel's pipeline; TRUE when it was an alarm's. */
-gboolean monitor_alarms_message (MonitorChannel * c, GstMessage * msg);
-void monitor_alarms_tick (MonitorChannel * c, gint64 now_us);
-/* The pipeline went away (error, restart, end): open stretches of the
- * element's kinds end where they were last seen; a channel removed or
- * stopped for good ends its no-signal alarm too (nothing watches it any
- * more, and an alarm never ended would stay firing downstream). */
-void monitor_alarms_pipeline_gone (MonitorChannel * c);
-/* POST /api/alarms/CHANNEL/KIND/ack: FALSE when not active. */
-gboolean monitor_alarms_ack (MonitorChannel * c, MonitorKind kind);
 
-/* Thumbnails (monitor-thumbs.c): the JPEG of an event, the one place to
- * change when the element's own event thumbnails are used. */
-GstSample *monitor_thumbnail_for_event (MonitorChannel * c,
-    GstMessage * event_message);
-GBytes *monitor_thumbnail_bytes (GstSample * jpeg);
-
-/* HTTP (monitor-http.c, monitor-api.c, monitor-metrics.c). */
-MonitorHttp *monitor_http_new (Monitor * m, GError ** error);
-void monitor_http_free (MonitorHttp * h);
-/* Open connections (for /metrics). */
-guint monitor_http_connections (MonitorHttp * h);
+/* The routes (monitor-api.c): a MonitorHttpRoute, @monitor a Monitor. */
+void monitor_api_route (MonitorHttpExchange * x, gpointer monitor);
+/* /metrics (monitor-metrics.c). */
 void monitor_metrics_render (Monitor * m, GString * out);
 
 G_END_DECLS

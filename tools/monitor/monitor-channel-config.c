@@ -21,41 +21,6 @@
 #include "monitor.h"
 #include "sharpness-tool-rule.h"
 
-static const gchar *kind_names[MONITOR_N_KINDS] = {
-  "blur", "black", "freeze", "silence", "no-signal", "psnr-drop",
-  "ssim-drop"
-};
-
-/* Onsets: the scan tool's minimum blurry duration; FFmpeg's d for black
- * and freeze (what blackdetect and freezedetect report by default).  The
- * element's own stretches end exactly (its max-blurry-gap is blur's
- * hysteresis), so their hold-off is 0; the measured levels get one second
- * so that a level hovering at its limit makes one alarm, not many. */
-static const MonitorKindSettings kind_defaults[MONITOR_N_KINDS] = {
-  [MONITOR_KIND_BLUR] = {TRUE, SHARPNESS_TOOL_DEFAULT_MIN_DURATION, 0, 0},
-  [MONITOR_KIND_BLACK] = {TRUE, 2.0, 0, 0},
-  [MONITOR_KIND_FREEZE] = {TRUE, 2.0, 0, 0},
-  [MONITOR_KIND_SILENCE] = {TRUE, 2.0, 1.0, -60.0},
-  [MONITOR_KIND_NO_SIGNAL] = {TRUE, 2.0, 0, 0},
-  [MONITOR_KIND_PSNR_DROP] = {TRUE, 1.0, 1.0, 30.0},
-  [MONITOR_KIND_SSIM_DROP] = {TRUE, 1.0, 1.0, 0.9},
-};
-
-const gchar *
-monitor_kind_name (MonitorKind kind)
-{
-  return kind < MONITOR_N_KINDS ? kind_names[kind] : "unknown";
-}
-
-gint
-monitor_kind_from_name (const gchar * name)
-{
-  for (gint k = 0; k < MONITOR_N_KINDS; k++)
-    if (g_strcmp0 (name, kind_names[k]) == 0)
-      return k;
-  return -1;
-}
-
 /* The blur effect is normalised to [0, 1]: an absolute threshold means
  * the same on every picture; other metrics' scores depend on the content,
  * and only the relative rule does. */
@@ -84,7 +49,8 @@ monitor_channel_config_defaults (MonitorChannelConfig * c)
   c->black_pixel_threshold = 0.10;
   c->black_ratio = 0.98;
   c->freeze_noise = -60.0;
-  memcpy (c->kinds, kind_defaults, sizeof (kind_defaults));
+  for (gint k = 0; k < MONITOR_N_KINDS; k++)
+    c->kinds[k] = monitor_kinds[k].defaults;
 }
 
 MonitorChannelConfig *
@@ -202,7 +168,7 @@ tiles_valid (const gchar * tiles)
 static const gchar *
 alarm_key (gint kind, const gchar * field)
 {
-  gchar *k = g_strdup_printf ("alarms: %s: %s", kind_names[kind], field);
+  gchar *k = g_strdup_printf ("alarms: %s: %s", monitor_kinds[kind].name, field);
   const gchar *key = g_intern_string (k);
 
   g_free (k);

@@ -18,7 +18,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "monitor-app.h"
+#include "monitor-channel.h"
 #include "sharpness-tool-redact.h"
 
 #define BACKOFF_MIN_S 1
@@ -43,6 +43,19 @@ monitor_channel_state_name (MonitorChannelState s)
 {
   return states[s];
 }
+
+/* What the alarms read of the channel (monitor-alarms.h). */
+static gint64 alarms_wall_clock_at (gpointer c, guint64 pts);
+static guint64 alarms_running_time_at (gpointer c, guint64 pts);
+static guint alarms_tiles_of_frame (gpointer c, guint64 frame,
+    gfloat * tiles, guint max, guint * cols, guint * rows);
+static GstSample *alarms_thumbnail (gpointer c);
+static void alarms_pair (gpointer c, gdouble psnr, gdouble ssim);
+
+static const MonitorAlarmsSource alarms_source = {
+  alarms_wall_clock_at, alarms_running_time_at, alarms_tiles_of_frame,
+  alarms_thumbnail, alarms_pair
+};
 
 static void
 reset_stats (MonitorChannel * c)
@@ -88,13 +101,13 @@ reset_stats (MonitorChannel * c)
 }
 
 MonitorChannel *
-monitor_channel_new (Monitor * monitor, const MonitorChannelConfig * cfg,
-    guint index)
+monitor_channel_new (MonitorChannelHost * host,
+    const MonitorChannelConfig * cfg, guint index)
 {
   MonitorChannel *c = g_new0 (MonitorChannel, 1);
 
   c->ref_count = 1;
-  c->monitor = monitor;
+  c->host = host;
   c->cfg = monitor_channel_config_copy (cfg);
   c->index = index;
   c->backoff_s = BACKOFF_MIN_S;
@@ -102,7 +115,8 @@ monitor_channel_new (Monitor * monitor, const MonitorChannelConfig * cfg,
   if (cfg->tiles)
     c->ring_tiles = g_new0 (gfloat, MONITOR_RING * MONITOR_RING_MAX_TILES);
   reset_stats (c);
-  monitor_alarms_init (c);
+  monitor_alarms_init (&c->alarms, c->cfg, &alarms_source, c, host->event,
+      host->owner);
   return c;
 }
 
@@ -118,7 +132,7 @@ monitor_channel_unref (MonitorChannel * c)
 {
   if (!g_atomic_int_dec_and_test (&c->ref_count))
     return;
-  monitor_alarms_clear (c);
+  monitor_alarms_clear (&c->alarms);
   if (c->thumb)
     gst_sample_unref (c->thumb);
   g_free (c->ring_tiles);
@@ -139,7 +153,7 @@ teardown_thread (gpointer data)
 
   gst_element_set_state (pipe, GST_STATE_NULL);
   gst_object_unref (pipe);
-  g_atomic_int_add (&c->monitor->teardowns, -1);
+  g_atomic_int_add (&c->host->teardowns, -1);
   monitor_channel_unref (c);
   return NULL;
 }
@@ -149,7 +163,7 @@ static void
 release_pipeline (MonitorChannel * c, GstElement * pipe)
 {
   g_object_set_data (G_OBJECT (pipe), "channel", monitor_channel_ref (c));
-  g_atomic_int_inc (&c->monitor->teardowns);
+  g_atomic_int_inc (&c->host->teardowns);
   g_thread_unref (g_thread_new ("monitor-teardown", teardown_thread, pipe));
 }
 
@@ -167,7 +181,7 @@ teardown (MonitorChannel * c)
   c->pipeline = NULL;
   c->analysis_queue = c->scorer = c->video_tee = NULL;
   c->sink = NULL;
-  monitor_alarms_pipeline_gone (c);
+  monitor_alarms_pipeline_gone (&c->alarms, c->removed);
   release_pipeline (c, pipe);
 }
 
@@ -196,7 +210,7 @@ retry_is_cheap (const MonitorChannelConfig * cfg)
 static void
 schedule_restart (MonitorChannel * c)
 {
-  if (c->removed || c->monitor->stopping)
+  if (c->removed || c->host->stopping)
     return;
   c->state = MONITOR_CHANNEL_RETRYING;
   if (c->restart_id)
@@ -205,7 +219,7 @@ schedule_restart (MonitorChannel * c)
       c->backoff_s, restart_cb, monitor_channel_ref (c),
       (GDestroyNotify) monitor_channel_unref);
   if (!retry_is_cheap (c->cfg))
-    c->backoff_s = MIN (c->backoff_s * 2, c->monitor->settings->max_backoff);
+    c->backoff_s = MIN (c->backoff_s * 2, c->host->settings->max_backoff);
 }
 
 void
@@ -213,7 +227,7 @@ monitor_channel_fail (MonitorChannel * c, const gchar * why)
 {
   gchar *text = sharpness_redact (why);
 
-  if (!c->monitor->settings->quiet)
+  if (!c->host->settings->quiet)
     g_printerr ("sharpness-monitor: %s: %s; restarting in %u s\n",
         c->cfg->name, text, c->backoff_s);
   g_free (c->last_error);
@@ -229,7 +243,7 @@ finished (MonitorChannel * c)
 {
   teardown (c);
   c->state = MONITOR_CHANNEL_FINISHED;
-  monitor_check_all_finished (c->monitor);
+  c->host->finished (c->host->owner);
 }
 
 /* A file ends; so does an http(s) source that had a duration when its
@@ -305,7 +319,7 @@ bus_cb (GstBus * bus, GstMessage * msg, gpointer data)
       g_free (why);
       break;
     case GST_MESSAGE_EOS:
-      if (ends_like_a_file (c) && !c->monitor->settings->loop) {
+      if (ends_like_a_file (c) && !c->host->settings->loop) {
         finished (c);
       } else if (ends_like_a_file (c)) {
         /* --loop: played again, not a failure. */
@@ -324,7 +338,7 @@ bus_cb (GstBus * bus, GstMessage * msg, gpointer data)
             "URI that carries video");
       break;
     case GST_MESSAGE_ELEMENT:
-      monitor_alarms_message (c, msg);
+      monitor_alarms_message (&c->alarms, msg);
       break;
     default:
       break;
@@ -411,8 +425,8 @@ start_done (gpointer data)
   GstBus *bus;
 
   c->start_pending = FALSE;
-  g_atomic_int_add (&c->monitor->teardowns, -1);
-  if (c->removed || c->monitor->stopping) {
+  g_atomic_int_add (&c->host->teardowns, -1);
+  if (c->removed || c->host->stopping) {
     if (pipe)
       release_pipeline (c, pipe);
     return G_SOURCE_REMOVE;
@@ -453,7 +467,7 @@ monitor_channel_start (MonitorChannel * c)
 
   /* A start that has not returned holds the channel's source (a thread
    * blocked in it): never a second one beside it. */
-  if (c->removed || c->monitor->stopping || c->pipeline || c->start_pending)
+  if (c->removed || c->host->stopping || c->pipeline || c->start_pending)
     return;
   reset_stats (c);
   c->video_linked = c->audio_linked = FALSE;
@@ -471,7 +485,7 @@ monitor_channel_start (MonitorChannel * c)
   j = g_new0 (StartJob, 1);
   j->channel = monitor_channel_ref (c);
   c->start_pending = TRUE;
-  g_atomic_int_inc (&c->monitor->teardowns);
+  g_atomic_int_inc (&c->host->teardowns);
   g_thread_unref (g_thread_new ("monitor-start", start_thread, j));
 }
 
@@ -488,16 +502,17 @@ monitor_channel_stop (MonitorChannel * c)
   if (c->pipeline)
     teardown (c);
   else
-    monitor_alarms_pipeline_gone (c);
+    monitor_alarms_pipeline_gone (&c->alarms, TRUE);
 }
 
 void
 monitor_channel_tick (MonitorChannel * c, gint64 now_us)
 {
   gint64 last;
-  guint64 decoded;
+  guint64 decoded, pts, seq;
   gdouble score;
-  gdouble restart = c->monitor->settings->restart_after;
+  gdouble restart = c->host->settings->restart_after;
+  MonitorAlarmsNow now;
 
   g_mutex_lock (&c->lock);
   last = c->st.last_frame_mono_us;
@@ -534,6 +549,25 @@ monitor_channel_tick (MonitorChannel * c, gint64 now_us)
     c->spark_pos = (c->spark_pos + 1) % MONITOR_SPARK_POINTS;
     c->spark_n = MIN (c->spark_n + 1, MONITOR_SPARK_POINTS);
   }
+
+  /* The alarms see the channel as it is after the above (a restart may
+   * have ended stretches). */
+  g_mutex_lock (&c->lock);
+  pts = c->st.pts;
+  last = c->st.last_frame_mono_us;
+  score = c->st.score;
+  seq = c->thumb_seq;
+  g_mutex_unlock (&c->lock);
+  now.now_us = now_us;
+  now.playing = c->pipeline != NULL;
+  now.finished = c->state == MONITOR_CHANNEL_FINISHED;
+  now.started_us = c->started_us;
+  now.pts = pts;
+  now.last_frame_mono_us = last;
+  now.score = score;
+  now.new_thumbnail = seq != c->thumb_seen_seq;
+  c->thumb_seen_seq = seq;
+  monitor_alarms_tick (&c->alarms, &now);
 }
 
 void
@@ -633,4 +667,48 @@ monitor_channel_tiles_of_frame (MonitorChannel * c, guint64 frame,
   }
   g_mutex_unlock (&c->lock);
   return n;
+}
+
+static gint64
+alarms_wall_clock_at (gpointer c, guint64 pts)
+{
+  return monitor_channel_wall_clock_at (c, pts);
+}
+
+static guint64
+alarms_running_time_at (gpointer c, guint64 pts)
+{
+  return monitor_channel_running_time_at (c, pts);
+}
+
+static guint
+alarms_tiles_of_frame (gpointer data, guint64 frame, gfloat * tiles,
+    guint max, guint * cols, guint * rows)
+{
+  MonitorChannel *c = data;
+
+  /* The last frame: the streaming thread's count, read on the main
+   * thread as the alarms always did (a frame more or less is the same
+   * map's neighbour). */
+  if (frame == GST_CLOCK_TIME_NONE)
+    frame = c->frame_index ? c->frame_index - 1 : 0;
+  return monitor_channel_tiles_of_frame (c, frame, tiles, max, cols, rows);
+}
+
+static GstSample *
+alarms_thumbnail (gpointer c)
+{
+  return monitor_channel_get_thumbnail (c, NULL);
+}
+
+static void
+alarms_pair (gpointer data, gdouble psnr, gdouble ssim)
+{
+  MonitorChannel *c = data;
+
+  g_mutex_lock (&c->lock);
+  c->st.psnr = psnr;
+  c->st.ssim = ssim;
+  c->st.pairs++;
+  g_mutex_unlock (&c->lock);
 }

@@ -1,7 +1,7 @@
 /* sharpness-monitor: one channel at run time: its pipeline and restarts
  * (monitor-channel.c), what builds the pipeline (monitor-pipeline.c), what
- * its streaming threads count (monitor-frames.c), and its alarms' state
- * (monitor-alarms.c).
+ * its streaming threads count (monitor-frames.c), and its alarms
+ * (monitor-alarms.h), which it owns.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -13,6 +13,7 @@
 #include <gst/video/video.h>
 
 #include "monitor.h"
+#include "monitor-alarms.h"
 
 G_BEGIN_DECLS
 
@@ -86,32 +87,27 @@ typedef struct
   gint width, height, fps_n, fps_d;
 } MonitorChannelStats;
 
-/* One alarm kind's state; main thread only. */
+/* What a channel has of its owner, handed down at its creation: the
+ * settings, the shared CUDA context, the count of pipelines being torn
+ * down (the stop waits for them), and the callbacks by which the owner
+ * hears of the channel's events and end.  A channel never calls up. */
 typedef struct
 {
-  SharpnessAlarm alarm;
-  gboolean active;
-  gboolean acked;
-  guint64 events_total;
-  gint64 last_change_us;        /* wall clock */
-  guint64 start_event_id;
-  /* The open alarm: where it started, and its thumbnail. */
-  guint64 start_rt, start_pts;
-  gint64 start_wall_us;
-  gdouble worst_score;
-  GstSample *thumb;
-  /* The last stretch's pts bounds (end NONE while open), and whether a
-   * freeze is a black stretch's. */
-  guint64 last_start_pts, last_end_pts;
-  gboolean inside_black;
-  guint tiles_cols, tiles_rows;
-  gfloat *tiles;                /* worst frame's map, or NULL */
-} MonitorAlarmState;
+  const MonitorSettings *settings;
+  GstContext *cuda_context;     /* or NULL */
+  gint teardowns;               /* atomic */
+  gboolean stopping;
+  gpointer owner;
+  /* An alarm's start or end (main thread). */
+  MonitorAlarmsEmit event;
+  /* A file channel ended for good (no --loop). */
+  void (*finished) (gpointer owner);
+} MonitorChannelHost;
 
 struct _MonitorChannel
 {
   gint ref_count;
-  Monitor *monitor;
+  MonitorChannelHost *host;
   MonitorChannelConfig *cfg;
   guint index;
 
@@ -136,10 +132,10 @@ struct _MonitorChannel
   gchar *last_error;
   gboolean removed;
   gchar *codec;
-  MonitorAlarmState alarms[MONITOR_N_KINDS];
+  MonitorAlarms alarms;
   gfloat spark[MONITOR_SPARK_POINTS];
   guint spark_pos, spark_n;
-  guint64 thumb_seen_seq;
+  guint64 thumb_seen_seq;       /* the last thumbnail the tick saw */
   guint64 last_decoded_seen;
 
   /* Streaming threads: the elements they touch (set by the start thread
@@ -165,7 +161,7 @@ struct _MonitorChannel
   gboolean no_video;            /* the stream collection has no video */
 };
 
-MonitorChannel *monitor_channel_new (Monitor * monitor,
+MonitorChannel *monitor_channel_new (MonitorChannelHost * host,
     const MonitorChannelConfig * cfg, guint index);
 MonitorChannel *monitor_channel_ref (MonitorChannel * c);
 void monitor_channel_unref (MonitorChannel * c);
@@ -179,7 +175,8 @@ void monitor_channel_fail (MonitorChannel * c, const gchar * why);
 /* Stops for good (removal, shutdown). */
 void monitor_channel_stop (MonitorChannel * c);
 /* Main loop's tick: restarts a channel silent for --restart-after, resets
- * the backoff of a channel up long enough, samples the sparkline. */
+ * the backoff of a channel up long enough, samples the sparkline, ticks
+ * the alarms. */
 void monitor_channel_tick (MonitorChannel * c, gint64 now_us);
 
 /* A copy of the counters (taken under the lock, for rendering). */

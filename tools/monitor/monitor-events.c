@@ -83,96 +83,144 @@ monitor_event_unref (MonitorEvent * e)
   g_free (e);
 }
 
-static void
-json_time_utc (GString * out, gint64 us)
+gchar *
+monitor_rfc3339 (gint64 us, guint digits)
 {
   GDateTime *t;
-  gchar *s;
+  gchar *s, *text;
+  gint64 frac = us % G_USEC_PER_SEC;
 
-  if (!us) {
-    g_string_append (out, "null");
-    return;
-  }
+  if (!us)
+    return NULL;
   t = g_date_time_new_from_unix_utc (us / G_USEC_PER_SEC);
   s = g_date_time_format (t, "%Y-%m-%dT%H:%M:%S");
-  g_string_append_printf (out, "\"%s.%06" G_GINT64_FORMAT "Z\"", s,
-      us % G_USEC_PER_SEC);
+  for (guint i = digits; i < 6; i++)
+    frac /= 10;
+  text = g_strdup_printf ("%s.%0*" G_GINT64_FORMAT "Z", s, (gint) digits,
+      frac);
   g_free (s);
   g_date_time_unref (t);
+  return text;
+}
+
+/* A wall-clock time member: RFC 3339 with microseconds, null when
+ * unknown. */
+static void
+add_time (JsonBuilder * b, const gchar * key, gint64 us)
+{
+  gchar *t = monitor_rfc3339 (us, 6);
+
+  json_builder_set_member_name (b, key);
+  if (t)
+    json_builder_add_string_value (b, t);
+  else
+    json_builder_add_null_value (b);
+  g_free (t);
+}
+
+/* A stream time member in seconds, null when NONE. */
+static void
+add_ns (JsonBuilder * b, const gchar * key, guint64 t)
+{
+  json_builder_set_member_name (b, key);
+  if (t == GST_CLOCK_TIME_NONE)
+    json_builder_add_null_value (b);
+  else
+    json_builder_add_double_value (b, (gdouble) t / GST_SECOND);
+}
+
+/* A number member (not finite: null, as the writer writes it). */
+static void
+add_number (JsonBuilder * b, const gchar * key, gdouble v)
+{
+  json_builder_set_member_name (b, key);
+  json_builder_add_double_value (b, v);
 }
 
 static void
-json_ns (GString * out, guint64 t)
+add_count (JsonBuilder * b, const gchar * key, guint64 v)
 {
-  if (t == GST_CLOCK_TIME_NONE)
-    g_string_append (out, "null");
-  else
-    sharpness_json_number (out, (gdouble) t / GST_SECOND);
+  json_builder_set_member_name (b, key);
+  json_builder_add_int_value (b, (gint64) v);
+}
+
+static void
+add_string (JsonBuilder * b, const gchar * key, const gchar * v)
+{
+  json_builder_set_member_name (b, key);
+  json_builder_add_string_value (b, v);
+}
+
+JsonNode *
+monitor_event_to_node (const MonitorEvent * e, gboolean thumbnail_inline)
+{
+  JsonBuilder *b = json_builder_new ();
+  JsonNode *root;
+
+  json_builder_begin_object (b);
+  add_count (b, "id", e->id);
+  add_string (b, "channel", e->channel);
+  add_string (b, "kind", monitor_kind_name (e->kind));
+  add_string (b, "event", e->is_end ? "end" : "start");
+  add_time (b, "time", e->emitted_us);
+  add_time (b, "start_utc", e->start_wall_us);
+  add_ns (b, "start_running_time", e->start_rt);
+  add_ns (b, "start_pts", e->start_pts);
+  if (e->start_frame != GST_CLOCK_TIME_NONE)
+    add_count (b, "start_frame", e->start_frame);
+  if (e->is_end) {
+    add_time (b, "end_utc", e->end_wall_us);
+    add_ns (b, "end_running_time", e->end_rt);
+    add_ns (b, "end_pts", e->end_pts);
+    if (e->end_frame != GST_CLOCK_TIME_NONE)
+      add_count (b, "end_frame", e->end_frame);
+    add_number (b, "duration", e->duration);
+  }
+  add_number (b, "min", e->min);
+  add_number (b, "mean", e->mean);
+  add_number (b, "max", e->max);
+  if (!isnan (e->worst_score))
+    add_number (b, "worst_score", e->worst_score);
+  if (e->tiles) {
+    json_builder_set_member_name (b, "tiles");
+    json_builder_begin_object (b);
+    add_count (b, "cols", e->tiles_cols);
+    add_count (b, "rows", e->tiles_rows);
+    json_builder_set_member_name (b, "scores");
+    json_builder_begin_array (b);
+    for (guint i = 0; i < e->tiles_cols * e->tiles_rows; i++)
+      json_builder_add_double_value (b, e->tiles[i]);
+    json_builder_end_array (b);
+    json_builder_end_object (b);
+  }
+  if (e->jpeg && thumbnail_inline) {
+    gsize n;
+    const guchar *d = g_bytes_get_data (e->jpeg, &n);
+    gchar *b64 = g_base64_encode (d, n);
+
+    add_string (b, "thumbnail_jpeg_base64", b64);
+    g_free (b64);
+  } else if (e->jpeg) {
+    gchar *url = g_strdup_printf ("/api/events/%" G_GUINT64_FORMAT
+        "/thumbnail.jpg", e->id);
+
+    add_string (b, "thumbnail", url);
+    g_free (url);
+  }
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  g_object_unref (b);
+  return root;
 }
 
 void
 monitor_event_to_json (const MonitorEvent * e, GString * out,
     gboolean thumbnail_inline)
 {
-  g_string_append_printf (out, "{\"id\":%" G_GUINT64_FORMAT ",\"channel\":",
-      e->id);
-  sharpness_json_string (out, e->channel);
-  g_string_append_printf (out, ",\"kind\":\"%s\",\"event\":\"%s\",\"time\":",
-      monitor_kind_name (e->kind), e->is_end ? "end" : "start");
-  json_time_utc (out, e->emitted_us);
-  g_string_append (out, ",\"start_utc\":");
-  json_time_utc (out, e->start_wall_us);
-  g_string_append (out, ",\"start_running_time\":");
-  json_ns (out, e->start_rt);
-  g_string_append (out, ",\"start_pts\":");
-  json_ns (out, e->start_pts);
-  if (e->start_frame != GST_CLOCK_TIME_NONE)
-    g_string_append_printf (out, ",\"start_frame\":%" G_GUINT64_FORMAT,
-        e->start_frame);
-  if (e->is_end) {
-    g_string_append (out, ",\"end_utc\":");
-    json_time_utc (out, e->end_wall_us);
-    g_string_append (out, ",\"end_running_time\":");
-    json_ns (out, e->end_rt);
-    g_string_append (out, ",\"end_pts\":");
-    json_ns (out, e->end_pts);
-    if (e->end_frame != GST_CLOCK_TIME_NONE)
-      g_string_append_printf (out, ",\"end_frame\":%" G_GUINT64_FORMAT,
-          e->end_frame);
-    g_string_append (out, ",\"duration\":");
-    sharpness_json_number (out, e->duration);
-  }
-  g_string_append (out, ",\"min\":");
-  sharpness_json_number (out, e->min);
-  g_string_append (out, ",\"mean\":");
-  sharpness_json_number (out, e->mean);
-  g_string_append (out, ",\"max\":");
-  sharpness_json_number (out, e->max);
-  if (!isnan (e->worst_score)) {
-    g_string_append (out, ",\"worst_score\":");
-    sharpness_json_number (out, e->worst_score);
-  }
-  if (e->tiles) {
-    g_string_append_printf (out, ",\"tiles\":{\"cols\":%u,\"rows\":%u,"
-        "\"scores\":[", e->tiles_cols, e->tiles_rows);
-    for (guint i = 0; i < e->tiles_cols * e->tiles_rows; i++) {
-      if (i)
-        g_string_append_c (out, ',');
-      sharpness_json_number (out, e->tiles[i]);
-    }
-    g_string_append (out, "]}");
-  }
-  if (e->jpeg && thumbnail_inline) {
-    gsize n;
-    const guchar *d = g_bytes_get_data (e->jpeg, &n);
-    gchar *b64 = g_base64_encode (d, n);
-    g_string_append_printf (out, ",\"thumbnail_jpeg_base64\":\"%s\"", b64);
-    g_free (b64);
-  } else if (e->jpeg) {
-    g_string_append_printf (out, ",\"thumbnail\":\"/api/events/%"
-        G_GUINT64_FORMAT "/thumbnail.jpg\"", e->id);
-  }
-  g_string_append_c (out, '}');
+  JsonNode *node = monitor_event_to_node (e, thumbnail_inline);
+
+  sharpness_json_node (out, node);
+  json_node_unref (node);
 }
 
 static gboolean

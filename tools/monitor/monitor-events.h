@@ -9,6 +9,7 @@
 #define MONITOR_EVENTS_H
 
 #include <gst/gst.h>
+#include <json-glib/json-glib.h>
 
 #include "monitor.h"
 
@@ -42,10 +43,17 @@ MonitorEvent *monitor_event_new (const gchar * channel, MonitorKind kind,
     gboolean is_end);
 MonitorEvent *monitor_event_ref (MonitorEvent * e);
 void monitor_event_unref (MonitorEvent * e);
-/* The event as JSON; @thumbnail_inline: the JPEG in base64 (the log),
- * else its URL (the API). */
+/* The event as a JSON tree; @thumbnail_inline: the JPEG in base64 (the
+ * log), else its URL (the API). */
+JsonNode *monitor_event_to_node (const MonitorEvent * e,
+    gboolean thumbnail_inline);
+/* The same as JSON text (sharpness_json_node). */
 void monitor_event_to_json (const MonitorEvent * e, GString * out,
     gboolean thumbnail_inline);
+
+/* @us (UTC, µs since the epoch) in RFC 3339 with @digits (1 to 6) of the
+ * second's fraction; NULL when @us is 0 (unknown). */
+gchar *monitor_rfc3339 (gint64 us, guint digits);
 
 typedef struct _MonitorEvents MonitorEvents;
 

@@ -15,7 +15,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "monitor-app.h"
+#include "monitor-channel.h"
 #include "sharpness-meta.h"
 
 const gdouble monitor_score_bucket_factors[MONITOR_SCORE_BUCKETS] = {

@@ -34,7 +34,6 @@
 #include <gio/gnetworking.h>
 #include <microhttpd.h>
 
-#include "monitor-app.h"
 #include "monitor-http.h"
 
 /* Request bodies, for every method: more is 413 before it is read. */
@@ -80,7 +79,10 @@ typedef struct
 
 struct _MonitorHttp
 {
-  Monitor *monitor;
+  const MonitorSettings *settings;
+  /* The owner's routes: the server answers nothing by itself. */
+  MonitorHttpRoute route;
+  gpointer route_data;
   struct MHD_Daemon *daemon;
   GSource *source;
   /* The Host check: the listen address (lower case, no brackets). */
@@ -158,9 +160,8 @@ monitor_http_error (MonitorHttpExchange * x, MonitorHttpStatus status,
 }
 
 gboolean
-monitor_http_token_ok (Monitor * m, MonitorHttpExchange * x)
+monitor_http_token_ok (MonitorHttpExchange * x, const gchar * token)
 {
-  const gchar *token = m->settings->api_token;
   const gchar *auth = MHD_lookup_connection_value (x->connection,
       MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
   gsize n, k;
@@ -222,7 +223,7 @@ host_allowed (MonitorHttp * h, const gchar * header)
         g_inet_address_get_is_loopback (addr));
   else if (g_str_equal (host, "localhost"))
     ok = h->listen_any || h->listen_loopback;
-  for (gchar ** a = h->monitor->settings->allowed_hosts; !ok && a && *a; a++)
+  for (gchar ** a = h->settings->allowed_hosts; !ok && a && *a; a++)
     ok = g_ascii_strcasecmp (host, *a) == 0;
   g_clear_object (&addr);
   g_free (host);
@@ -328,7 +329,7 @@ access_handler (void *cls, struct MHD_Connection *connection,
     *upload_data_size = 0;
     return MHD_YES;
   }
-  monitor_api_route (h->monitor, x);
+  h->route (x, h->route_data);
   if (!x->status)
     monitor_http_error (x, MONITOR_HTTP_INTERNAL_ERROR, "no answer");
   return queue_answer (x);
@@ -476,9 +477,10 @@ parse_listen (const gchar * listen, guint16 * port, GError ** error)
 }
 
 MonitorHttp *
-monitor_http_new (Monitor * m, GError ** error)
+monitor_http_new (const MonitorSettings * s, MonitorHttpRoute route,
+    gpointer route_data, GError ** error)
 {
-  const gchar *listen = m->settings->listen;
+  const gchar *listen = s->listen;
   MonitorHttp *h;
   GInetAddress *addr;
   GSocket *sock;
@@ -496,7 +498,9 @@ monitor_http_new (Monitor * m, GError ** error)
   }
   raise_fd_limit ();
   h = g_new0 (MonitorHttp, 1);
-  h->monitor = m;
+  h->settings = s;
+  h->route = route;
+  h->route_data = route_data;
   h->listen_host = g_inet_address_to_string (addr);
   h->listen_any = g_inet_address_get_is_any (addr);
   h->listen_loopback = g_inet_address_get_is_loopback (addr);

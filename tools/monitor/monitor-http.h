@@ -1,6 +1,8 @@
 /* sharpness-monitor's HTTP: what the server (monitor-http.c) and the
  * routes (monitor-api.c) share.  The routes see one exchange, a request
- * and the answer being made, and nothing of the server library.
+ * and the answer being made, and nothing of the server library; the
+ * server knows nothing of the monitor: its owner hands it the routes as a
+ * callback.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -8,7 +10,7 @@
 #ifndef MONITOR_HTTP_H
 #define MONITOR_HTTP_H
 
-#include "monitor-app.h"
+#include "monitor.h"
 #include "sharpness-tool-json.h"
 
 G_BEGIN_DECLS
@@ -55,11 +57,20 @@ void monitor_http_error (MonitorHttpExchange * x, MonitorHttpStatus status,
 /* Adds a header to the answer. */
 void monitor_http_header (MonitorHttpExchange * x, const gchar * name,
     const gchar * value);
-/* Whether the request carries the API token. */
-gboolean monitor_http_token_ok (Monitor * m, MonitorHttpExchange * x);
+/* Whether the request carries @token (NULL: never). */
+gboolean monitor_http_token_ok (MonitorHttpExchange * x, const gchar * token);
 
-/* Answers @x (monitor-api.c). */
-void monitor_api_route (Monitor * m, MonitorHttpExchange * x);
+typedef struct _MonitorHttp MonitorHttp;
+/* Answers @x (on the main loop): sets its status and body. */
+typedef void (*MonitorHttpRoute) (MonitorHttpExchange * x, gpointer data);
+
+/* Serves @s->listen (and the --allowed-host names) on the main loop;
+ * every request whole is handed to @route. */
+MonitorHttp *monitor_http_new (const MonitorSettings * s,
+    MonitorHttpRoute route, gpointer route_data, GError ** error);
+void monitor_http_free (MonitorHttp * h);
+/* Open connections (for /metrics). */
+guint monitor_http_connections (MonitorHttp * h);
 
 G_END_DECLS
 #endif /* MONITOR_HTTP_H */

@@ -38,62 +38,6 @@
  * thread for ever and is not waited for. */
 #define STOP_TEARDOWN_MS 3000
 
-MonitorChannel *
-monitor_find_channel (Monitor * m, const gchar * name)
-{
-  for (guint i = 0; i < m->channels->len; i++) {
-    MonitorChannel *c = g_ptr_array_index (m->channels, i);
-    if (g_str_equal (c->cfg->name, name))
-      return c;
-  }
-  return NULL;
-}
-
-gboolean
-monitor_add_channel (Monitor * m, const MonitorChannelConfig * cfg,
-    GError ** error)
-{
-  MonitorChannel *c;
-
-  if (!monitor_channel_config_check (cfg, NULL, error))
-    return FALSE;
-  if (monitor_find_channel (m, cfg->name)) {
-    g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS, "a channel named "
-        "'%s' exists already: choose another name", cfg->name);
-    return FALSE;
-  }
-  c = monitor_channel_new (m, cfg, m->next_index++);
-  g_ptr_array_add (m->channels, c);
-  monitor_channel_start (c);
-  return TRUE;
-}
-
-gboolean
-monitor_remove_channel (Monitor * m, const gchar * name)
-{
-  MonitorChannel *c = monitor_find_channel (m, name);
-
-  if (!c)
-    return FALSE;
-  monitor_channel_stop (c);
-  g_ptr_array_remove (m->channels, c);
-  monitor_channel_unref (c);
-  return TRUE;
-}
-
-void
-monitor_check_all_finished (Monitor * m)
-{
-  for (guint i = 0; i < m->channels->len; i++) {
-    MonitorChannel *c = g_ptr_array_index (m->channels, i);
-    if (c->state != MONITOR_CHANNEL_FINISHED)
-      return;
-  }
-  if (!m->settings->quiet)
-    g_printerr ("sharpness-monitor: every channel ended\n");
-  g_main_loop_quit (m->loop);
-}
-
 static gboolean
 tick (gpointer data)
 {
@@ -103,7 +47,6 @@ tick (gpointer data)
   for (guint i = 0; i < m->channels->len; i++) {
     MonitorChannel *c = g_ptr_array_index (m->channels, i);
     monitor_channel_tick (c, now);
-    monitor_alarms_tick (c, now);
   }
   return G_SOURCE_CONTINUE;
 }
@@ -281,13 +224,10 @@ main (int argc, char **argv)
         "gst-sharpness plugin installed, or GST_PLUGIN_PATH set?\n");
     return 2;
   }
-  m.settings = &settings;
+  monitor_init (&m, &settings);
   /* Read from the main loop once it runs (before then, the signals wait
    * in the pipe). */
   g_unix_fd_add (signal_pipe[0], G_IO_IN, on_signal_pipe, &m);
-  m.channels = g_ptr_array_new ();
-  m.started_us = g_get_real_time ();
-  m.device_label = "cpu";
 
   /* GPU decoding and scoring with one CUDA context for every channel,
    * where a GPU is usable; the NVIDIA decoders out of autoplugging
@@ -295,7 +235,7 @@ main (int argc, char **argv)
   if (settings.cpu) {
     sharpness_tool_gpu_rank_decoders (GST_RANK_NONE);
   } else if (sharpness_tool_gpu_backend_usable (settings.cuda_device_id,
-          &m.cuda_context)) {
+          &m.host.cuda_context)) {
     settings.gpu_decode = sharpness_tool_gpu_rank_decoders (GST_RANK_PRIMARY
         + 1);
     m.device_label = g_strdup_printf ("cuda:%d", MAX (settings.cuda_device_id,
@@ -314,7 +254,7 @@ main (int argc, char **argv)
   m.webhooks = monitor_webhooks_new (settings.webhooks,
       settings.alertmanagers);
   m.loop = g_main_loop_new (NULL, FALSE);
-  m.http = monitor_http_new (&m, &error);
+  m.http = monitor_http_new (&settings, monitor_api_route, &m, &error);
   if (!m.http) {
     g_printerr ("sharpness-monitor: %s (is another process using the "
         "port? choose another with --listen)\n", error->message);
@@ -339,24 +279,24 @@ main (int argc, char **argv)
 
   /* Stop: every pipeline torn down, open alarms closed (their end events
    * logged), then the server. */
-  m.stopping = TRUE;
+  m.host.stopping = TRUE;
   g_source_remove (m.tick_id);
   for (guint i = 0; i < m.channels->len; i++)
     monitor_channel_stop (g_ptr_array_index (m.channels, i));
   /* The main context runs meanwhile: starts in flight hand their
    * pipelines back there, to be torn down. */
   deadline = g_get_monotonic_time () + STOP_TEARDOWN_MS * 1000;
-  while (g_atomic_int_get (&m.teardowns) > 0 &&
+  while (g_atomic_int_get (&m.host.teardowns) > 0 &&
       g_get_monotonic_time () < deadline) {
     while (g_main_context_iteration (NULL, FALSE));
     g_usleep (10000);
   }
-  if (g_atomic_int_get (&m.teardowns) > 0) {
+  if (g_atomic_int_get (&m.host.teardowns) > 0) {
     /* Their threads hold the channels and GStreamer's locks: nothing
      * they touch is freed; the end events are delivered and logged. */
     g_printerr ("sharpness-monitor: %d pipeline(s) did not stop (a source "
         "blocked in open() or read()?): not waited for\n",
-        g_atomic_int_get (&m.teardowns));
+        g_atomic_int_get (&m.host.teardowns));
     monitor_webhooks_free (m.webhooks, STOP_DELIVERY_MS);
     monitor_events_free (m.events);
     fflush (stdout);
@@ -369,8 +309,8 @@ main (int argc, char **argv)
   g_ptr_array_unref (m.channels);
   monitor_webhooks_free (m.webhooks, STOP_DELIVERY_MS);
   monitor_events_free (m.events);
-  if (m.cuda_context)
-    gst_context_unref (m.cuda_context);
+  if (m.host.cuda_context)
+    gst_context_unref (m.host.cuda_context);
   g_main_loop_unref (m.loop);
   return 0;
 }

@@ -148,7 +148,7 @@ monitor_metrics_render (Monitor * m, GString * out)
     for (gint k = 0; k < MONITOR_N_KINDS; k++)
       if (c->cfg->kinds[k].enabled)
         series (out, "sharpness_alarm_active", c->cfg->name, "kind",
-            monitor_kind_name (k), c->alarms[k].active);
+            monitor_kind_name (k), c->alarms.kinds[k].active);
   }
   head (out, "sharpness_alarm_events_total", "counter", "Alarms raised (one "
       "per start event).");
@@ -157,7 +157,7 @@ monitor_metrics_render (Monitor * m, GString * out)
     for (gint k = 0; k < MONITOR_N_KINDS; k++)
       if (c->cfg->kinds[k].enabled)
         series (out, "sharpness_alarm_events_total", c->cfg->name, "kind",
-            monitor_kind_name (k), (gdouble) c->alarms[k].events_total);
+            monitor_kind_name (k), (gdouble) c->alarms.kinds[k].events_total);
   }
   head (out, "sharpness_alarm_last_change_timestamp_seconds", "gauge",
       "When the alarm last started or ended (Unix time), 0 never.");
@@ -167,7 +167,7 @@ monitor_metrics_render (Monitor * m, GString * out)
       if (c->cfg->kinds[k].enabled)
         series (out, "sharpness_alarm_last_change_timestamp_seconds",
             c->cfg->name, "kind", monitor_kind_name (k),
-            c->alarms[k].last_change_us / 1e6);
+            c->alarms.kinds[k].last_change_us / 1e6);
   }
   head (out, "sharpness_source_restarts_total", "counter", "Pipelines "
       "rebuilt after a failure (each attempt).");

@@ -28,7 +28,7 @@
 #include <gst/app/gstappsink.h>
 #include <gst/base/gstbasesrc.h>
 
-#include "monitor-app.h"
+#include "monitor-channel.h"
 #include "sharpness-tool-gpu.h"
 
 /* What the analysis queue holds before a live channel leaks: about a
@@ -68,7 +68,7 @@ is_file (const MonitorChannelConfig * cfg)
 static gboolean
 paced (MonitorChannel * c)
 {
-  return !c->monitor->settings->as_fast_as_possible;
+  return !c->host->settings->as_fast_as_possible;
 }
 
 #define AUDIO_QUEUE_NAME "monitor-audio-queue"
@@ -197,7 +197,7 @@ static gboolean
 link_video (MonitorChannel * c, GstElement * bin, GstPad * pad, GstPad * to)
 {
   GstElementFactory *f = gst_element_factory_find ("cudaconvert");
-  gboolean cuda = c->monitor->settings->gpu_decode && f && sharpness_tool_pad_offers_cuda (pad);
+  gboolean cuda = c->host->settings->gpu_decode && f && sharpness_tool_pad_offers_cuda (pad);
 
   if (f)
     gst_object_unref (f);
@@ -408,7 +408,7 @@ static gboolean
 add_thumbnails (MonitorChannel * c, GstElement * bin, GstElement * tee,
     GError ** error)
 {
-  const MonitorSettings *s = c->monitor->settings;
+  const MonitorSettings *s = c->host->settings;
   GstElement *q, *down = NULL, *scale, *filter, *conv, *enc, *sink;
   GstAppSinkCallbacks cb = { NULL, NULL, thumb_sample };
   GstCaps *caps;
@@ -454,14 +454,15 @@ static void
 set_scorer (MonitorChannel * c, GstElement * e)
 {
   const MonitorChannelConfig *cfg = c->cfg;
-  const MonitorSettings *s = c->monitor->settings;
+  const MonitorSettings *s = c->host->settings;
   const MonitorKindSettings *k = cfg->kinds;
   GString *detect = g_string_new ("flat");
 
-  if (k[MONITOR_KIND_BLACK].enabled)
-    g_string_append (detect, "+black");
-  if (k[MONITOR_KIND_FREEZE].enabled)
-    g_string_append (detect, "+freeze");
+  /* The kinds the element decides (monitor_kinds): detected where
+   * enabled. */
+  for (gint i = 0; i < MONITOR_N_KINDS; i++)
+    if (monitor_kinds[i].detect_flag && k[i].enabled)
+      g_string_append_printf (detect, "+%s", monitor_kinds[i].detect_flag);
   gst_util_set_object_arg (G_OBJECT (e), "metric",
       sharpness_metric_info[cfg->metric].nick);
   gst_util_set_object_arg (G_OBJECT (e), "detect", detect->str);
@@ -470,17 +471,21 @@ set_scorer (MonitorChannel * c, GstElement * e)
       "threshold", cfg->threshold,
       "relative-threshold", cfg->relative_threshold,
       "window", cfg->window, "max-blurry-gap", cfg->max_blurry_gap,
-      /* 0 turns blur events off; the shortest onset is one nanosecond. */
-      "min-blurry-duration", k[MONITOR_KIND_BLUR].enabled ?
-      MAX ((guint64) (k[MONITOR_KIND_BLUR].onset * GST_SECOND), 1) :
-      (guint64) 0,
       "black-pixel-threshold", cfg->black_pixel_threshold,
       "black-ratio", cfg->black_ratio,
-      "black-min-duration",
-      (guint64) (k[MONITOR_KIND_BLACK].onset * GST_SECOND),
-      "freeze-noise", cfg->freeze_noise,
-      "freeze-min-duration",
-      (guint64) (k[MONITOR_KIND_FREEZE].onset * GST_SECOND), NULL);
+      "freeze-noise", cfg->freeze_noise, NULL);
+  /* And their onsets.  Without a detect flag, an onset of 0 turns the
+   * kind off; the shortest is one nanosecond. */
+  for (gint i = 0; i < MONITOR_N_KINDS; i++) {
+    const MonitorKindInfo *info = &monitor_kinds[i];
+    guint64 onset = (guint64) (k[i].onset * GST_SECOND);
+
+    if (!info->onset_property)
+      continue;
+    if (!info->detect_flag)
+      onset = k[i].enabled ? MAX (onset, 1) : 0;
+    g_object_set (e, info->onset_property, onset, NULL);
+  }
   if (cfg->tiles)
     g_object_set (e, "tiles", cfg->tiles, NULL);
   if (cfg->roi_types)
@@ -534,13 +539,13 @@ element_added (GstBin * bin, GstBin * sub, GstElement * element,
    * system's default buffer (about 200 kB) holds; a size a source fragment
    * sets is kept. */
   if (f && g_str_equal (GST_OBJECT_NAME (f), "udpsrc") &&
-      c->monitor->settings->udp_buffer_size > 0) {
+      c->host->settings->udp_buffer_size > 0) {
     gint size = 0;
 
     g_object_get (element, "buffer-size", &size, NULL);
     if (size == 0)
       g_object_set (element, "buffer-size",
-          (gint) c->monitor->settings->udp_buffer_size, NULL);
+          (gint) c->host->settings->udp_buffer_size, NULL);
   }
   if (!network_ts (cfg))
     return;
@@ -569,7 +574,7 @@ add_compare (MonitorChannel * c, GstElement * pipe, GstPad * to,
     GError ** error)
 {
   const MonitorChannelConfig *cfg = c->cfg, *ref = NULL;
-  GPtrArray *all = c->monitor->settings->all_channels;
+  GPtrArray *all = c->host->settings->all_channels;
   GstElement *cmp, *rdec;
   GstPad *rpad;
 
@@ -591,7 +596,7 @@ add_compare (MonitorChannel * c, GstElement * pipe, GstPad * to,
   }
   gst_bin_add (GST_BIN (pipe), cmp);
   gst_util_set_object_arg (G_OBJECT (cmp), "metrics", "psnr+ssim");
-  if (c->monitor->settings->cpu)
+  if (c->host->settings->cpu)
     gst_util_set_object_arg (G_OBJECT (cmp), "backend", "cpu");
   rpad = gst_element_get_static_pad (cmp, "src");
   gst_pad_link (rpad, to);
@@ -619,10 +624,10 @@ monitor_pipeline_build (MonitorChannel * c, GError ** error)
    * pacing, queue, probes).  An identity stands in the scorer's place:
    * the probes count and time its frames as they do the scorer's (the
    * no-signal alarm and restarts need them), and find no score on them. */
-  const gboolean analyse = !c->monitor->settings->decode_only;
+  const gboolean analyse = !c->host->settings->decode_only;
 
-  if (c->monitor->cuda_context)
-    gst_element_set_context (pipe, c->monitor->cuda_context);
+  if (c->host->cuda_context)
+    gst_element_set_context (pipe, c->host->cuda_context);
   if (!(q1 = make ("queue", error)) || !(scorer = make (analyse ?
               "cudasharpness" : "identity", error)) ||
       !(tee = make ("tee", error)) ||

@@ -564,12 +564,18 @@ payload (const MonitorEvent * e)
     g_free (b64);
   }
   g_string_append (o, "},\"startsAt\":");
-  monitor_rfc3339 (o, e->start_wall_us);
-  g_string_append (o, ",\"endsAt\":");
-  if (e->is_end)
-    monitor_rfc3339 (o, e->end_wall_us);
-  else
-    g_string_append (o, "\"0001-01-01T00:00:00Z\"");
+  {
+    /* Alertmanager's webhook times: RFC 3339 with milliseconds; a firing
+     * alert's end is Go's zero time, as Alertmanager sends it. */
+    gchar *starts = monitor_rfc3339 (e->start_wall_us, 3);
+    gchar *ends = e->is_end ? monitor_rfc3339 (e->end_wall_us, 3) : NULL;
+
+    sharpness_json_string (o, starts);
+    g_string_append (o, ",\"endsAt\":");
+    sharpness_json_string (o, ends ? ends : "0001-01-01T00:00:00Z");
+    g_free (starts);
+    g_free (ends);
+  }
   g_string_append_printf (o, ",\"generatorURL\":\"\",\"fingerprint\":\"%s\""
       "}]}", fp);
   g_free (fp);

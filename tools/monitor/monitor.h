@@ -32,11 +32,6 @@ typedef enum
   MONITOR_N_KINDS
 } MonitorKind;
 
-/* "blur", "black", "freeze", "silence", "no-signal", "psnr-drop",
- * "ssim-drop"; monitor_kind_from_name: -1 when unknown. */
-const gchar *monitor_kind_name (MonitorKind kind);
-gint monitor_kind_from_name (const gchar * name);
-
 /* One alarm kind of one channel. */
 typedef struct
 {
@@ -47,6 +42,31 @@ typedef struct
    * SSIM (all planes); unused by the others. */
   gdouble level;
 } MonitorKindSettings;
+
+/* One alarm kind, in the one table of them (monitor-kinds.c). */
+typedef struct
+{
+  const gchar *name;            /* the configuration's, the API's, events' */
+  /* Decided by the element: the cudasharpness event kind (its start and
+   * end messages, read with sharpness_event_message_parse), which applies
+   * the onset itself; -1: decided by the monitor, from what it measures,
+   * through analysis/sharpness-alarm.h's onset and clear hold-off. */
+  gint element_kind;
+  /* The element's property taking the onset (ns), and its `detect` flag
+   * (NULL: always detected; the onset property's 0 turns it off). */
+  const gchar *onset_property;
+  const gchar *detect_flag;
+  MonitorKindSettings defaults;
+} MonitorKindInfo;
+
+extern const MonitorKindInfo monitor_kinds[MONITOR_N_KINDS];
+
+/* "blur", "black", "freeze", "silence", "no-signal", "psnr-drop",
+ * "ssim-drop"; monitor_kind_from_name: -1 when unknown. */
+const gchar *monitor_kind_name (MonitorKind kind);
+gint monitor_kind_from_name (const gchar * name);
+/* The monitor kind of the element's event kind @element_kind. */
+MonitorKind monitor_kind_of_element (gint element_kind);
 
 typedef struct
 {

@@ -1,0 +1,66 @@
+/* sharpness-monitor's alarm kinds: the one table of them.  Blur, black and
+ * freeze are the element's stretches (analysis/sharpness-content.c decides
+ * them: a black or frozen stretch is never a blurry one); the monitor
+ * decides silence (the level element on the first audio stream), no
+ * signal (no frame for the onset) and the compared pairs' PSNR and SSIM
+ * drops.
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "monitor.h"
+#include "sharpness-content.h"
+#include "sharpness-tool-rule.h"
+
+/* Onsets: the scan tool's minimum blurry duration; FFmpeg's d for black
+ * and freeze (what blackdetect and freezedetect report by default).  The
+ * element's own stretches end exactly (its max-blurry-gap is blur's
+ * hysteresis), so their clear hold-off is 0; the measured levels get one
+ * second so that a level hovering at its limit makes one alarm, not
+ * many. */
+const MonitorKindInfo monitor_kinds[MONITOR_N_KINDS] = {
+  [MONITOR_KIND_BLUR] = {"blur", SHARPNESS_EVENT_BLUR,
+      "min-blurry-duration", NULL,
+      {TRUE, SHARPNESS_TOOL_DEFAULT_MIN_DURATION, 0, 0}},
+  [MONITOR_KIND_BLACK] = {"black", SHARPNESS_EVENT_BLACK,
+      "black-min-duration", "black", {TRUE, 2.0, 0, 0}},
+  [MONITOR_KIND_FREEZE] = {"freeze", SHARPNESS_EVENT_FREEZE,
+      "freeze-min-duration", "freeze", {TRUE, 2.0, 0, 0}},
+  [MONITOR_KIND_SILENCE] = {"silence", -1, NULL, NULL,
+      {TRUE, 2.0, 1.0, -60.0}},
+  [MONITOR_KIND_NO_SIGNAL] = {"no-signal", -1, NULL, NULL,
+      {TRUE, 2.0, 0, 0}},
+  [MONITOR_KIND_PSNR_DROP] = {"psnr-drop", -1, NULL, NULL,
+      {TRUE, 1.0, 1.0, 30.0}},
+  [MONITOR_KIND_SSIM_DROP] = {"ssim-drop", -1, NULL, NULL,
+      {TRUE, 1.0, 1.0, 0.9}},
+};
+
+const gchar *
+monitor_kind_name (MonitorKind kind)
+{
+  return kind < MONITOR_N_KINDS ? monitor_kinds[kind].name : "unknown";
+}
+
+gint
+monitor_kind_from_name (const gchar * name)
+{
+  for (gint k = 0; k < MONITOR_N_KINDS; k++)
+    if (g_strcmp0 (name, monitor_kinds[k].name) == 0)
+      return k;
+  return -1;
+}
+
+MonitorKind
+monitor_kind_of_element (gint element_kind)
+{
+  for (gint k = 0; k < MONITOR_N_KINDS; k++)
+    if (monitor_kinds[k].element_kind >= 0 &&
+        monitor_kinds[k].element_kind == element_kind)
+      return (MonitorKind) k;
+  g_return_val_if_reached (MONITOR_KIND_BLUR);
+}
