@@ -60,7 +60,8 @@ fi
 # The test suite's on top: the Python side of the validation (oracles,
 # natural images, FFmpeg's blurdetect for comparison, the report schema),
 # sharpness-monitor's libraries (libmicrohttpd for its server, libsoup 3
-# for its webhooks, libyaml) and its tests' parts (Prometheus and
+# for its webhooks, libyaml, libebur128 for loudness) and its tests' parts
+# (iproute2 for the multicast test's network namespace, Prometheus and
 # promtool, Alertmanager, Chromium, gst-rtsp-server's introspection, PIL),
 # and Slurm for the archive-scan job array (tests/slurm starts a cluster
 # of its own, on 127.0.0.1 and for the length of the test; it needs root
@@ -72,7 +73,7 @@ fi
 [ "$mode" = test ] && PACKAGES="$PACKAGES gir1.2-gst-plugins-base-1.0
   python3-numpy python3-scipy
   python3-skimage ffmpeg python3-jsonschema chromium
-  libmicrohttpd-dev libsoup-3.0-dev libyaml-dev
+  libmicrohttpd-dev libsoup-3.0-dev libyaml-dev libebur128-dev iproute2
   prometheus prometheus-alertmanager gir1.2-gst-rtsp-server-1.0 python3-pil
   slurm-wlm munge
   gnome-backgrounds mate-backgrounds ukui-wallpapers plasma-workspace-wallpapers lomiri-wallpapers lomiri-wallpapers-16.04 lomiri-wallpapers-20.04"

@@ -33,7 +33,7 @@ PACKAGES="gcc g++ meson ninja-build pkg-config
   python3 python3-gi python3-gst-1.0 gir1.2-gstreamer-1.0
   gir1.2-gst-plugins-base-1.0 python3-numpy python3-scipy python3-skimage
   ffmpeg python3-jsonschema chromium
-  libmicrohttpd-dev libsoup-3.0-dev libyaml-dev
+  libmicrohttpd-dev libsoup-3.0-dev libyaml-dev libebur128-dev iproute2
   prometheus prometheus-alertmanager gir1.2-gst-rtsp-server-1.0 python3-pil
   gnome-backgrounds mate-backgrounds ukui-wallpapers"
 # Bump when the recipe below changes in a way that needs a fresh root.

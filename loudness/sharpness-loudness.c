@@ -1,0 +1,219 @@
+/* Loudness and true peak with libebur128 (sharpness-loudness.h).
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "sharpness-loudness.h"
+
+#include <ebur128.h>
+#include <math.h>
+#include <string.h>
+
+G_DEFINE_QUARK (sharpness-loudness-error-quark, sharpness_loudness_error)
+
+/* Histogram mode: integrated loudness from a fixed histogram instead of a
+ * list of every 100 ms block, which would grow for as long as a live
+ * channel runs.  The loudness range is computed here (see below). */
+#define MODE (EBUR128_MODE_M | EBUR128_MODE_S | EBUR128_MODE_I | \
+    EBUR128_MODE_TRUE_PEAK | EBUR128_MODE_HISTOGRAM)
+
+/* Loudness range (EBU Tech 3342): short-term loudness every 100 ms, as
+ * FFmpeg's ebur128 filter takes it (libebur128's own range takes it every
+ * second, which read 0.34 LU away from FFmpeg's on programme material),
+ * kept in a histogram of 0.01 LU from the absolute gate up to +10 LUFS. */
+#define LRA_ABS_GATE (-70.0)
+#define LRA_TOP 10.0
+#define LRA_GRAIN 100
+#define LRA_BINS (80 * LRA_GRAIN + 1)   /* -70 to +10 LUFS */
+#define LRA_REL_GATE (-20.0)
+#define SHORT_TERM_STEPS 30     /* 3 s of 100 ms steps */
+
+struct _SharpnessLoudness
+{
+  ebur128_state *st;
+  guint channels, rate;
+  /* Since the last reset: libebur128's true peak is since its init. */
+  gdouble peak;
+  gdouble peak_last;
+  /* Frames into the current 100 ms step; steps since the start. */
+  gsize step_frames;
+  guint64 steps;
+  guint32 lra_hist[LRA_BINS];
+  guint64 lra_count;
+};
+
+/* Each histogram bin's loudness as energy (10^(L/10)), shared. */
+static gdouble bin_energy[LRA_BINS];
+
+static void
+bin_energy_init (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done)) {
+    for (gint i = 0; i < LRA_BINS; i++)
+      bin_energy[i] = pow (10, (LRA_ABS_GATE + (gdouble) i / LRA_GRAIN) / 10);
+    g_once_init_leave (&done, 1);
+  }
+}
+
+static ebur128_state *
+make_state (guint channels, guint rate, GError ** error)
+{
+  ebur128_state *st = ebur128_init (channels, rate, MODE);
+
+  if (!st)
+    g_set_error (error, sharpness_loudness_error_quark (), 0,
+        "libebur128 cannot measure %u channels at %u Hz", channels, rate);
+  return st;
+}
+
+SharpnessLoudness *
+sharpness_loudness_new (guint channels, guint rate, GError ** error)
+{
+  SharpnessLoudness *l;
+  ebur128_state *st;
+
+  if (channels < 1 || channels > 64 || rate < 8000 || rate > 384000) {
+    g_set_error (error, sharpness_loudness_error_quark (), 0,
+        "loudness: %u channels at %u Hz: 1 to 64 channels at 8 to 384 kHz "
+        "expected", channels, rate);
+    return NULL;
+  }
+  if (!(st = make_state (channels, rate, error)))
+    return NULL;
+  bin_energy_init ();
+  l = g_new0 (SharpnessLoudness, 1);
+  l->st = st;
+  l->channels = channels;
+  l->rate = rate;
+  return l;
+}
+
+void
+sharpness_loudness_free (SharpnessLoudness * l)
+{
+  if (!l)
+    return;
+  ebur128_destroy (&l->st);
+  g_free (l);
+}
+
+/* A 100 ms step ended: its short-term loudness, once 3 s are in the
+ * window, goes to the range's histogram (absolute gate applied). */
+static void
+step_done (SharpnessLoudness * l)
+{
+  double s;
+  gint bin;
+
+  if (++l->steps < SHORT_TERM_STEPS ||
+      ebur128_loudness_shortterm (l->st, &s) != EBUR128_SUCCESS ||
+      !(s >= LRA_ABS_GATE))
+    return;
+  bin = (gint) lround ((MIN (s, LRA_TOP) - LRA_ABS_GATE) * LRA_GRAIN);
+  l->lra_hist[bin]++;
+  l->lra_count++;
+}
+
+void
+sharpness_loudness_push (SharpnessLoudness * l, const gfloat * frames,
+    gsize n_frames)
+{
+  gsize step = l->rate / 10;
+
+  l->peak_last = 0;
+  /* Fed in pieces that end on the 100 ms steps. */
+  while (n_frames > 0) {
+    gsize k = MIN (n_frames, step - l->step_frames);
+
+    if (ebur128_add_frames_float (l->st, frames, k) != EBUR128_SUCCESS)
+      return;
+    frames += k * l->channels;
+    n_frames -= k;
+    if ((l->step_frames += k) == step) {
+      l->step_frames = 0;
+      step_done (l);
+    }
+  }
+  for (guint c = 0; c < l->channels; c++) {
+    double p;
+
+    if (ebur128_prev_true_peak (l->st, c, &p) == EBUR128_SUCCESS)
+      l->peak_last = MAX (l->peak_last, p);
+  }
+  l->peak = MAX (l->peak, l->peak_last);
+}
+
+static gdouble
+db (gdouble linear)
+{
+  return linear > 0 ? 20 * log10 (linear) : -INFINITY;
+}
+
+/* Tech 3342: of the short-term values above the absolute gate, those
+ * above the relative gate (their energy mean - 20 LU); the range between
+ * their 10th and 95th percentiles. */
+static gdouble
+loudness_range (const SharpnessLoudness * l)
+{
+  gdouble energy = 0, gate, low = NAN, high = NAN;
+  guint64 n = 0, seen = 0, lo_rank, hi_rank;
+  gint first;
+
+  if (l->lra_count == 0)
+    return 0;
+  for (gint i = 0; i < LRA_BINS; i++)
+    energy += bin_energy[i] * l->lra_hist[i];
+  gate = 10 * log10 (energy / l->lra_count) + LRA_REL_GATE;
+  first = (gint) ceil ((gate - LRA_ABS_GATE) * LRA_GRAIN - 1e-9);
+  first = CLAMP (first, 0, LRA_BINS - 1);
+  for (gint i = first; i < LRA_BINS; i++)
+    n += l->lra_hist[i];
+  if (n == 0)
+    return 0;
+  /* Nearest-rank percentiles over the gated values. */
+  lo_rank = (guint64) (0.10 * (n - 1));
+  hi_rank = (guint64) (0.95 * (n - 1));
+  for (gint i = first; i < LRA_BINS && isnan (high); i++) {
+    if (isnan (low) && seen + l->lra_hist[i] > lo_rank)
+      low = LRA_ABS_GATE + (gdouble) i / LRA_GRAIN;
+    if (seen + l->lra_hist[i] > hi_rank)
+      high = LRA_ABS_GATE + (gdouble) i / LRA_GRAIN;
+    seen += l->lra_hist[i];
+  }
+  return high - low;
+}
+
+void
+sharpness_loudness_read (SharpnessLoudness * l, SharpnessLoudnessReading * r)
+{
+  double v;
+
+  r->momentary = ebur128_loudness_momentary (l->st, &v) ==
+      EBUR128_SUCCESS ? v : NAN;
+  r->short_term = ebur128_loudness_shortterm (l->st, &v) ==
+      EBUR128_SUCCESS ? v : NAN;
+  r->integrated = ebur128_loudness_global (l->st, &v) ==
+      EBUR128_SUCCESS ? v : NAN;
+  r->range = loudness_range (l);
+  r->true_peak = db (l->peak);
+  r->true_peak_last = db (l->peak_last);
+}
+
+gboolean
+sharpness_loudness_reset (SharpnessLoudness * l, GError ** error)
+{
+  ebur128_state *st = make_state (l->channels, l->rate, error);
+
+  if (!st)
+    return FALSE;
+  ebur128_destroy (&l->st);
+  l->st = st;
+  l->peak = l->peak_last = 0;
+  l->step_frames = 0;
+  l->steps = 0;
+  memset (l->lra_hist, 0, sizeof (l->lra_hist));
+  l->lra_count = 0;
+  return TRUE;
+}
