@@ -13,9 +13,10 @@ G_DEFINE_QUARK (sharpness-loudness-error-quark, sharpness_loudness_error)
 
 /* Histogram mode: integrated loudness from a fixed histogram instead of a
  * list of every 100 ms block, which would grow for as long as a live
- * channel runs.  The loudness range is computed here (see below). */
-#define MODE (EBUR128_MODE_M | EBUR128_MODE_S | EBUR128_MODE_I | \
-    EBUR128_MODE_TRUE_PEAK | EBUR128_MODE_HISTOGRAM)
+ * channel runs.  Momentary, short-term and the loudness range are made
+ * here from libebur128's 100 ms blocks (see below). */
+#define MODE (EBUR128_MODE_M | EBUR128_MODE_I | EBUR128_MODE_TRUE_PEAK | \
+    EBUR128_MODE_HISTOGRAM)
 
 /* Loudness range (EBU Tech 3342): short-term loudness every 100 ms, as
  * FFmpeg's ebur128 filter takes it (libebur128's own range takes it every
@@ -27,6 +28,9 @@ G_DEFINE_QUARK (sharpness-loudness-error-quark, sharpness_loudness_error)
 #define LRA_BINS (80 * LRA_GRAIN + 1)   /* -70 to +10 LUFS */
 #define LRA_REL_GATE (-20.0)
 #define SHORT_TERM_STEPS 30     /* 3 s of 100 ms steps */
+#define MOMENTARY_STEPS 4       /* 400 ms */
+/* BS.1770-4: loudness = -0.691 + 10 log10 (weighted mean square). */
+#define LOUDNESS_OFFSET (-0.691)
 
 struct _SharpnessLoudness
 {
@@ -35,9 +39,16 @@ struct _SharpnessLoudness
   /* Since the last reset: libebur128's true peak is since its init. */
   gdouble peak;
   gdouble peak_last;
-  /* Frames into the current 100 ms step; steps since the start. */
+  /* Frames into the current 100 ms step; steps since the start.  The
+   * mean square (K-weighted, channel-weighted) of the last 3 s of 100 ms
+   * blocks: momentary and short-term are means of the last 4 and 30,
+   * made once a step, not summed again over 3 s of samples at each
+   * reading (which cost as much as the rest of the measurement). */
   gsize step_frames;
   guint64 steps;
+  gdouble block[SHORT_TERM_STEPS];
+  guint block_pos;
+  gdouble momentary, short_term;
   guint32 lra_hist[LRA_BINS];
   guint64 lra_count;
 };
@@ -87,6 +98,7 @@ sharpness_loudness_new (guint channels, guint rate, GError ** error)
   l->st = st;
   l->channels = channels;
   l->rate = rate;
+  l->momentary = l->short_term = -INFINITY;
   return l;
 }
 
@@ -99,17 +111,44 @@ sharpness_loudness_free (SharpnessLoudness * l)
   g_free (l);
 }
 
-/* A 100 ms step ended: its short-term loudness, once 3 s are in the
- * window, goes to the range's histogram (absolute gate applied). */
+static gdouble
+loudness_of (gdouble mean_square)
+{
+  return mean_square > 0 ? LOUDNESS_OFFSET + 10 * log10 (mean_square) :
+      -INFINITY;
+}
+
+/* The mean of the last @n blocks (those before the start count as
+ * silence, as libebur128's zeroed window does). */
+static gdouble
+blocks_mean (const SharpnessLoudness * l, guint n)
+{
+  gdouble sum = 0;
+
+  for (guint i = 1; i <= n; i++)
+    sum += l->block[(l->block_pos + SHORT_TERM_STEPS - i) % SHORT_TERM_STEPS];
+  return sum / n;
+}
+
+/* A 100 ms step ended: its block's mean square (from libebur128's loudness
+ * of the last 100 ms), the momentary and short-term loudness; the
+ * short-term one, once 3 s are in the window, goes to the range's
+ * histogram (absolute gate applied). */
 static void
 step_done (SharpnessLoudness * l)
 {
-  double s;
+  double block;
+  gdouble s;
   gint bin;
 
-  if (++l->steps < SHORT_TERM_STEPS ||
-      ebur128_loudness_shortterm (l->st, &s) != EBUR128_SUCCESS ||
-      !(s >= LRA_ABS_GATE))
+  if (ebur128_loudness_window (l->st, 100, &block) != EBUR128_SUCCESS)
+    block = -HUGE_VAL;
+  l->block[l->block_pos] = isfinite (block) ?
+      pow (10, (block - LOUDNESS_OFFSET) / 10) : 0;
+  l->block_pos = (l->block_pos + 1) % SHORT_TERM_STEPS;
+  l->momentary = loudness_of (blocks_mean (l, MOMENTARY_STEPS));
+  l->short_term = s = loudness_of (blocks_mean (l, SHORT_TERM_STEPS));
+  if (++l->steps < SHORT_TERM_STEPS || !(s >= LRA_ABS_GATE))
     return;
   bin = (gint) lround ((MIN (s, LRA_TOP) - LRA_ABS_GATE) * LRA_GRAIN);
   l->lra_hist[bin]++;
@@ -190,10 +229,8 @@ sharpness_loudness_read (SharpnessLoudness * l, SharpnessLoudnessReading * r)
 {
   double v;
 
-  r->momentary = ebur128_loudness_momentary (l->st, &v) ==
-      EBUR128_SUCCESS ? v : NAN;
-  r->short_term = ebur128_loudness_shortterm (l->st, &v) ==
-      EBUR128_SUCCESS ? v : NAN;
+  r->momentary = l->momentary;
+  r->short_term = l->short_term;
   r->integrated = ebur128_loudness_global (l->st, &v) ==
       EBUR128_SUCCESS ? v : NAN;
   r->range = loudness_range (l);
@@ -213,6 +250,9 @@ sharpness_loudness_reset (SharpnessLoudness * l, GError ** error)
   l->peak = l->peak_last = 0;
   l->step_frames = 0;
   l->steps = 0;
+  memset (l->block, 0, sizeof (l->block));
+  l->block_pos = 0;
+  l->momentary = l->short_term = -INFINITY;
   memset (l->lra_hist, 0, sizeof (l->lra_hist));
   l->lra_count = 0;
   return TRUE;

@@ -19,6 +19,8 @@ G_BEGIN_DECLS
  * or too short for the window, NaN where libebur128 had no answer. */
 typedef struct
 {
+  /* Of the last whole 100 ms step (updated 10 times a second, as EBU
+   * Tech 3341's meters): */
   gdouble momentary;            /* LUFS, the last 400 ms */
   gdouble short_term;           /* LUFS, the last 3 s */
   gdouble integrated;           /* LUFS, gated, since the start or reset */
