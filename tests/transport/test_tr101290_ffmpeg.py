@@ -3,7 +3,9 @@
 # mpegts demuxer, which logs "Continuity check failed for pid P expected E
 # got G" at log level debug, on the same files of the test writer
 # (ts-fault-tool write): every PID's count equal on a minute of random
-# losses (1 packet in 300, every PID), and on each single fault.
+# losses (1 packet in 300, every PID), and on each single fault.  And a
+# stream of FFmpeg's own muxer (H.264, AAC, -muxrate 4M) raises no
+# indicator, at its rate.
 #
 # FFmpeg is read from a pipe: on a file it also reads the file's end to
 # estimate the duration and reads the start again after probing, and logs
@@ -49,7 +51,7 @@ def analyser(path):
     counts = {}
     for ln in out.splitlines():
         name, n = ln.split()
-        counts[name] = int(n)
+        counts[name] = float(n) if name == 'bitrate' else int(n)
     per_pid = {int(k.split('/')[1]): v for k, v in counts.items()
                if k.startswith(CC + '/')}
     return counts, per_pid
@@ -93,6 +95,22 @@ def main():
               'FFmpeg %r' % (sorted(ours.items()), sorted(theirs.items())))
         check(counts[CC] == sum(ours.values()), 'the total is the PIDs\' '
               'sum')
+        # A stream of FFmpeg's own muxer (H.264 and AAC, constant 4 Mbit/s):
+        # no indicator, and its rate.
+        path = os.path.join(tmp, 'ffmpeg-muxed.ts')
+        subprocess.run(['ffmpeg', '-nostdin', '-v', 'error', '-y', '-f',
+                        'lavfi', '-i', 'testsrc2=s=320x180:r=25:d=20', '-f',
+                        'lavfi', '-i', 'sine=f=440:d=20', '-c:v', 'libx264',
+                        '-preset', 'veryfast', '-b:v', '2M', '-maxrate', '2M',
+                        '-bufsize', '1M', '-threads', '1', '-c:a', 'aac',
+                        '-muxrate', '4M', '-f', 'mpegts', path], check=True,
+                       timeout=300)
+        counts, _ = analyser(path)
+        raised = {k: v for k, v in counts.items()
+                  if k != 'bitrate' and '/' not in k and v}
+        check(not raised, "FFmpeg's muxer, 20 s: no indicator (%r)" % raised)
+        check(abs(counts['bitrate'] - 4e6) <= 0.01 * 4e6, "FFmpeg's muxer: "
+              '%.0f bit/s (-muxrate 4M)' % counts['bitrate'])
         for fault, (want_ours, want_theirs) in SINGLE.items():
             path = os.path.join(tmp, fault + '.ts')
             subprocess.run([TOOL, 'write', fault, '10', '2000000', path],

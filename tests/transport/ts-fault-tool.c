@@ -4,8 +4,9 @@
  *     a stream of the test writer with FAULT (ts-writer.h's names) at 3 s;
  *   ts-fault-tool analyse IN.ts
  *     the analyser on a file (times from its PCRs), one line a
- *     indicator: "NAME COUNT", then "Continuity_count_error/PID COUNT"
- *     for each PID with continuity errors.
+ *     indicator: "NAME COUNT", the total bitrate ("bitrate BITS/S", over
+ *     the last whole second), then "Continuity_count_error/PID COUNT" for
+ *     each PID with continuity errors.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -86,6 +87,7 @@ analyse (const gchar * in)
     printf ("%s %" G_GUINT64_FORMAT "\n",
         sharpness_tr101290_indicator_name (i),
         sharpness_tr101290_count (a, i));
+  printf ("bitrate %.0f\n", sharpness_tr101290_bitrate (a, -1));
   for (gint pid = 0; pid < 8192; pid++)
     if (per_pid[pid])
       printf ("Continuity_count_error/%d %" G_GUINT64_FORMAT "\n", pid,
