@@ -13,6 +13,9 @@ struct _SharpnessBlurDetector
   guint count;                  /* scores held, <= window */
   guint head;                   /* slot the next score goes to */
   gdouble *ring;
+  /* The structure of the same frames (negative: not measured), in the
+   * same slots: the shot's texture, against which a collapse is judged. */
+  gdouble *structure;
   gdouble *scratch;             /* reordered by the median search */
   guint64 since_sharp;          /* frames since one entered the history */
   SharpnessSignature last_sig;  /* previous frame's, for cut detection */
@@ -84,6 +87,7 @@ sharpness_blur_detector_new (SharpnessMetric metric, guint window)
   det->metric = metric;
   det->window = window;
   det->ring = g_new (gdouble, window);
+  det->structure = g_new (gdouble, window);
   det->scratch = g_new (gdouble, window);
   return det;
 }
@@ -94,6 +98,7 @@ sharpness_blur_detector_free (SharpnessBlurDetector * det)
   if (!det)
     return;
   g_free (det->ring);
+  g_free (det->structure);
   g_free (det->scratch);
   g_free (det);
 }
@@ -138,8 +143,10 @@ sharpness_blur_detector_configure (SharpnessBlurDetector * det,
 
   if (window != det->window) {
     g_free (det->ring);
+    g_free (det->structure);
     g_free (det->scratch);
     det->ring = g_new (gdouble, window);
+    det->structure = g_new (gdouble, window);
     det->scratch = g_new (gdouble, window);
     det->window = window;
   }
@@ -298,12 +305,44 @@ is_cut (SharpnessBlurDetector * det, gdouble distance)
   return cut;
 }
 
-gboolean
-sharpness_blur_detector_push_frame (SharpnessBlurDetector * det,
-    gdouble score, const SharpnessSignature * sig, gdouble threshold,
-    gdouble relative)
+/* Median structure of the history's frames that have one; FALSE when
+ * none has. */
+static gboolean
+structure_median (SharpnessBlurDetector * det, gdouble * median)
 {
-  gboolean blurry, relative_blurry, absolute_blurry, cut;
+  guint n = 0;
+
+  for (guint i = 0; i < det->count; i++)
+    if (det->structure[i] >= 0.0)
+      det->scratch[n++] = det->structure[i];
+  if (n == 0)
+    return FALSE;
+  *median = median_in_place (det->scratch, n);
+  return TRUE;
+}
+
+/* @structure, below the flat threshold @flat, is a collapse of the shot's
+ * structure: a reference of SHARPNESS_SEED_FRAMES sharp frames (or the
+ * whole window) of this shot, textured (median structure >= @flat), and
+ * @structure under SHARPNESS_COLLAPSE_RATIO times its median. */
+static gboolean
+structure_collapsed (SharpnessBlurDetector * det, gdouble structure,
+    gdouble flat)
+{
+  gdouble median;
+
+  if (det->count < MIN (det->window, SHARPNESS_SEED_FRAMES) ||
+      !structure_median (det, &median))
+    return FALSE;
+  return median >= flat && structure < SHARPNESS_COLLAPSE_RATIO * median;
+}
+
+SharpnessVerdict
+sharpness_blur_detector_judge (SharpnessBlurDetector * det, gdouble score,
+    gdouble structure, gdouble flat, const SharpnessSignature * sig,
+    gdouble threshold, gdouble relative)
+{
+  gboolean blurry, relative_blurry, absolute_blurry, cut, smooth;
 
   cut = sig && is_cut (det, sharpness_signature_distance (sig,
           &det->last_sig));
@@ -313,12 +352,26 @@ sharpness_blur_detector_push_frame (SharpnessBlurDetector * det,
     det->last_sig.valid = FALSE;
   det->last_was_cut = cut;
 
+  smooth = flat > 0.0 && structure >= 0.0 && structure < flat;
   if (!isfinite (score))
-    return FALSE;
+    return smooth ? SHARPNESS_VERDICT_FLAT : SHARPNESS_VERDICT_SHARP;
 
   if (cut || det->since_sharp >= (guint64) SHARPNESS_STALE_WINDOWS *
       det->window)
     reseed (det);
+
+  if (smooth) {
+    /* Smooth content reads as blurry by any absolute level: only the
+     * shot's own history can call it a blur, when its texture and its
+     * score collapsed together.  A flat frame stays out of the history:
+     * it says nothing of how sharp the shot is. */
+    if (cut || !structure_collapsed (det, structure, flat) ||
+        !is_worse_than_median (det, score, relative))
+      return SHARPNESS_VERDICT_FLAT;
+    det->since_sharp++;
+    det->blur_level[det->blur_count++ % SHARPNESS_RECOVERY_FRAMES] = score;
+    return SHARPNESS_VERDICT_BLURRY;
+  }
 
   absolute_blurry = threshold > 0.0 &&
       sharpness_metric_is_worse (det->metric, score, threshold);
@@ -339,16 +392,26 @@ sharpness_blur_detector_push_frame (SharpnessBlurDetector * det,
     /* Out of the reference: a long blur must stay a blur. */
     det->since_sharp++;
     det->blur_level[det->blur_count++ % SHARPNESS_RECOVERY_FRAMES] = score;
-    return TRUE;
+    return SHARPNESS_VERDICT_BLURRY;
   }
   det->blur_count = 0;
 
   det->ring[det->head] = score;
+  det->structure[det->head] = structure;
   det->head = (det->head + 1) % det->window;
   if (det->count < det->window)
     det->count++;
   det->since_sharp = 0;
-  return FALSE;
+  return SHARPNESS_VERDICT_SHARP;
+}
+
+gboolean
+sharpness_blur_detector_push_frame (SharpnessBlurDetector * det,
+    gdouble score, const SharpnessSignature * sig, gdouble threshold,
+    gdouble relative)
+{
+  return sharpness_blur_detector_judge (det, score, -1.0, 0.0, sig,
+      threshold, relative) == SHARPNESS_VERDICT_BLURRY;
 }
 
 gboolean

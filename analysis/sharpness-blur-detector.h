@@ -18,7 +18,18 @@
  * during it, and a frame far sharper than the whole reference, which
  * proves the reference blurry (a file or a shot that opened out of focus:
  * nothing sharp came before it to judge it by).  The median is found by
- * quickselect on a scratch copy, so pushing a score never allocates.  Rule
+ * quickselect on a scratch copy, so pushing a score never allocates.
+ *
+ * With the frame's structure (the share of edge pixels,
+ * sharpness-structure.h), the detector also tells a blur from a flat
+ * picture (sharpness_blur_detector_judge): a frame with too little
+ * structure is `flat` when its shot had too little from the start, or has
+ * no sharp reference yet; within a shot whose sharp frames were
+ * textured, a fall of the structure (SHARPNESS_COLLAPSE_RATIO) is a blur
+ * when the score falls too (the relative test): a strong blur removes the
+ * very edges a flat test counts, so the shot's own history, not an
+ * absolute edge count, must decide.  The absolute test never judges a
+ * frame with too little structure: smooth content reads as blurry.  Rule
  * and evaluation: docs/reference/cudasharpness.md (Blurry frames),
  * docs/reference/sharpness-scan.md and docs/validation/detection.md.
  */
@@ -73,6 +84,21 @@ typedef struct
  * detection (their cells are too few pixels to tell a cut from noise). */
 #define SHARPNESS_SIGNATURE_MIN_SIZE (16 * SHARPNESS_SIGNATURE_GRID)
 
+/* A frame with too little structure is a blur rather than flat when its
+ * structure is below this share of the median structure of its shot's
+ * sharp frames (the reference the relative test uses) and the relative
+ * test flags its score (docs/validation/detection.md: chosen on the
+ * held-out suite's tuning half). */
+#define SHARPNESS_COLLAPSE_RATIO 0.5
+
+/* The detector's verdict on one frame. */
+typedef enum
+{
+  SHARPNESS_VERDICT_SHARP,
+  SHARPNESS_VERDICT_BLURRY,
+  SHARPNESS_VERDICT_FLAT
+} SharpnessVerdict;
+
 /* Computes @sig from @plane (host memory); invalid for a plane smaller
  * than SHARPNESS_SIGNATURE_MIN_SIZE either way. */
 void sharpness_signature_compute (SharpnessSignature * sig,
@@ -123,6 +149,28 @@ void sharpness_blur_detector_reset (SharpnessBlurDetector * det);
 gboolean sharpness_blur_detector_push_frame (SharpnessBlurDetector * det,
     gdouble score, const SharpnessSignature * sig, gdouble threshold,
     gdouble relative);
+
+/* sharpness_blur_detector_push_frame() with the frame's structure
+ * @structure (its share of edge pixels; negative: not measured) and the
+ * flat threshold @flat (0: no flat frames).  A frame with @structure <
+ * @flat is judged apart:
+ *  - SHARPNESS_VERDICT_BLURRY when the history holds
+ *    SHARPNESS_SEED_FRAMES sharp frames of this shot whose median
+ *    structure is at least @flat, @structure is below
+ *    SHARPNESS_COLLAPSE_RATIO times that median (the shot's structure
+ *    collapsed), and the relative test flags @score: a blur that took
+ *    the edges with it;
+ *  - SHARPNESS_VERDICT_FLAT otherwise: smooth content, or content whose
+ *    score stays sharp; its score stays out of the history (smooth content
+ *    says nothing of the shot's sharpness).
+ * The absolute test never judges such a frame.  Cuts are detected on
+ * every frame pushed, flat ones included, so that a cut during a flat
+ * stretch restarts the shot.  Other frames: as push_frame(), the verdict
+ * BLURRY or SHARP; a sharp frame's structure enters the history with its
+ * score. */
+SharpnessVerdict sharpness_blur_detector_judge (SharpnessBlurDetector * det,
+    gdouble score, gdouble structure, gdouble flat,
+    const SharpnessSignature * sig, gdouble threshold, gdouble relative);
 
 /* sharpness_blur_detector_push_frame() without a signature. */
 gboolean sharpness_blur_detector_push (SharpnessBlurDetector * det,

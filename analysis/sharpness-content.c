@@ -377,12 +377,26 @@ finish_freeze (SharpnessContent * c, SharpnessContentResult * r)
 
 /* ---- frames ---------------------------------------------------------- */
 
+static SharpnessContentState
+content_state (SharpnessVerdict v)
+{
+  switch (v) {
+    case SHARPNESS_VERDICT_BLURRY:
+      return SHARPNESS_CONTENT_BLURRY;
+    case SHARPNESS_VERDICT_FLAT:
+      return SHARPNESS_CONTENT_FLAT;
+    default:
+      return SHARPNESS_CONTENT_NORMAL;
+  }
+}
+
 void
 sharpness_content_push (SharpnessContent * c,
     const SharpnessContentFrame * f, gdouble threshold, gdouble relative,
     SharpnessContentResult * r)
 {
-  gboolean black, frozen, flat = FALSE;
+  gboolean black, frozen;
+  gdouble flat_threshold = 0.0;
   SharpnessSegmentFrame sf;
   SharpnessSegment seg;
   SharpnessSegmentEvent ev;
@@ -393,22 +407,26 @@ sharpness_content_push (SharpnessContent * c,
   if (f->has_structure) {
     r->structure = f->as_ratios ? f->structure :
         sharpness_structure_share (f->edges, f->interior);
-    flat = (c->settings.detect & SHARPNESS_DETECT_FLAT) &&
-        r->structure < c->settings.flat_threshold;
+    if (c->settings.detect & SHARPNESS_DETECT_FLAT)
+      flat_threshold = c->settings.flat_threshold;
   }
 
   if (black)
     r->state = SHARPNESS_CONTENT_BLACK;
   else if (frozen)
     r->state = SHARPNESS_CONTENT_FROZEN;
-  else if (flat)
-    r->state = SHARPNESS_CONTENT_FLAT;
-  else if (f->has_verdict ? f->blurry : f->scored &&
-      sharpness_blur_detector_push_frame (c->blur, f->score, f->signature,
-          threshold, relative))
-    r->state = SHARPNESS_CONTENT_BLURRY;
+  else if (f->has_verdict)
+    r->state = f->blurry ? SHARPNESS_CONTENT_BLURRY : f->flat ?
+        SHARPNESS_CONTENT_FLAT : SHARPNESS_CONTENT_NORMAL;
+  else if (f->scored)
+    /* Flat or blurry is the blur rule's to say: a blur inside a shot
+     * takes the structure with it (sharpness_blur_detector_judge). */
+    r->state = content_state (sharpness_blur_detector_judge (c->blur,
+            f->score, f->has_structure ? r->structure : -1.0,
+            flat_threshold, f->signature, threshold, relative));
   else
-    r->state = SHARPNESS_CONTENT_NORMAL;
+    r->state = f->has_structure && r->structure < flat_threshold ?
+        SHARPNESS_CONTENT_FLAT : SHARPNESS_CONTENT_NORMAL;
 
   c->last_index = f->index;
   c->last_pts = f->pts;

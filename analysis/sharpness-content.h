@@ -10,13 +10,16 @@
  *           (sharpness-black.h), frame by frame;
  *   frozen  it belongs to a freeze FFmpeg's freezedetect reports
  *           (sharpness-freeze.h), from the frame that reports it on;
- *   flat    too little structure for any sharpness verdict
- *           (sharpness-structure.h);
- *   blurry  the blur rule (sharpness-blur-detector.h) flags its score;
+ *   flat    too little structure (sharpness-structure.h) for a sharpness
+ *           verdict, and no collapse of its shot's structure and score
+ *           (sharpness_blur_detector_judge);
+ *   blurry  the blur rule (sharpness-blur-detector.h) flags it: by its
+ *           score, or by a collapse of structure and score within a shot
+ *           (a strong blur takes the edges a flat test counts);
  *   normal  none of these.
- * A black, frozen or flat frame is not judged by the blur rule (its score
- * stays out of the rule's history) and never starts or extends a blurry
- * run.  Events: a blurry run lasting the minimum blurry duration
+ * A black or frozen frame is not judged by the blur rule; a flat frame's
+ * score stays out of the rule's history; neither starts or extends a
+ * blurry run.  Events: a blurry run lasting the minimum blurry duration
  * (sharpness-blur-segments.h), a black interval lasting black's minimum
  * duration, a freeze: each a start and an end.
  *
@@ -131,10 +134,12 @@ typedef struct
    * counts it was computed from do. */
   gboolean as_ratios;
   gdouble black_ratio, freeze_mafd, structure;
-  /* With has_verdict, @blurry is the blur rule's verdict made upstream
-   * (the meta's state is "blurry"), and the rule is not run here: its
-   * history is the upstream rule's, which saw the same frames. */
-  gboolean has_verdict, blurry;
+  /* With has_verdict, @blurry and @flat are the verdict made upstream
+   * (the meta's state is "blurry", or "flat"), and the rule is not run
+   * here: its history is the upstream rule's, which saw the same frames
+   * (a flat or blurry verdict depends on the shot's history, not on the
+   * frame's ratios alone). */
+  gboolean has_verdict, blurry, flat;
 } SharpnessContentFrame;
 
 typedef struct

@@ -1,6 +1,7 @@
 /* Unit test of the blur detector (median, direction, window fill, reset,
  * blurry frames kept out of the reference, re-seeding at cuts, at the end
- * of a blur and of a stale reference, the content signature) and of the
+ * of a blur and of a stale reference, the content signature, blur told
+ * from flat by a collapse within a shot) and of the
  * segment tracker behind the alarms and sharpness-scan.
  *
  * Copyright (C) 2026 The gst-sharpness authors
@@ -573,6 +574,83 @@ test_reset (void)
   sharpness_blur_detector_free (det);
 }
 
+/* sharpness_blur_detector_judge: a collapse of structure and score within
+ * a shot is a blur, never flat; a shot smooth from its start, or a fall
+ * of the structure alone, is flat; the absolute test never judges a
+ * frame with too little structure; flat frames stay out of the history;
+ * a cut restarts the shot's reference. */
+static void
+test_collapse (void)
+{
+  SharpnessMetric lo = metric_with_direction (SHARPNESS_LOWER_IS_SHARPER);
+  SharpnessBlurDetector *det = sharpness_blur_detector_new (lo, 25);
+  const gdouble flat = 0.02;
+  SharpnessSignature a = { TRUE, }, b = { TRUE, };
+
+  for (gint c = 0; c < SHARPNESS_SIGNATURE_GRID * SHARPNESS_SIGNATURE_GRID;
+      c++) {
+    a.cell[c] = 100.0f;
+    b.cell[c] = c % 2 ? 10.0f : 240.0f;
+  }
+  /* A textured shot (a fifth of the pixels on edges). */
+  for (gint i = 0; i < 10; i++)
+    CHECK (sharpness_blur_detector_judge (det, 0.30, 0.20, flat, &a, 0.5,
+            0.8) == SHARPNESS_VERDICT_SHARP);
+  CHECK (sharpness_blur_detector_get_count (det) == 10);
+  /* Its structure falls under the flat threshold and its score rises past
+   * 1 / 0.8 of the reference: a blur, whatever the absolute test says. */
+  CHECK (sharpness_blur_detector_judge (det, 0.60, 0.005, flat, &a, 0.0,
+          0.8) == SHARPNESS_VERDICT_BLURRY);
+  CHECK (sharpness_blur_detector_judge (det, 0.61, 0.004, flat, &a, 0.5,
+          0.8) == SHARPNESS_VERDICT_BLURRY);
+  /* The structure alone falls (the score stays): flat, out of the
+   * history. */
+  CHECK (sharpness_blur_detector_judge (det, 0.32, 0.005, flat, &a, 0.5,
+          0.8) == SHARPNESS_VERDICT_FLAT);
+  CHECK (sharpness_blur_detector_get_count (det) == 10);
+  /* Under the flat threshold but over the collapse ratio of the shot's
+   * structure: no collapse, flat however the score moved. */
+  sharpness_blur_detector_reset (det);
+  for (gint i = 0; i < 10; i++)
+    CHECK (sharpness_blur_detector_judge (det, 0.30, 0.025, flat, &a, 0.5,
+            0.8) == SHARPNESS_VERDICT_SHARP);
+  CHECK (sharpness_blur_detector_judge (det, 0.60,
+          0.025 * SHARPNESS_COLLAPSE_RATIO + 0.001, flat, &a, 0.5,
+          0.8) == SHARPNESS_VERDICT_FLAT);
+  CHECK (sharpness_blur_detector_judge (det, 0.60,
+          0.025 * SHARPNESS_COLLAPSE_RATIO - 0.001, flat, &a, 0.5,
+          0.8) == SHARPNESS_VERDICT_BLURRY);
+
+  /* A cut to a smooth shot: flat from its first frame, however high its
+   * score (the absolute test never judges it, and the reference restarts
+   * at the cut). */
+  CHECK (sharpness_blur_detector_judge (det, 0.30, 0.025, flat, &a, 0.5,
+          0.8) == SHARPNESS_VERDICT_SHARP);
+  for (gint i = 0; i < 30; i++)
+    CHECK (sharpness_blur_detector_judge (det, 0.75, 0.004, flat, &b, 0.5,
+            0.8) == SHARPNESS_VERDICT_FLAT);
+  CHECK (sharpness_blur_detector_last_was_cut (det) == FALSE);
+  /* A smooth shot has no textured reference: its frames stay flat. */
+  CHECK (sharpness_blur_detector_get_count (det) == 0);
+
+  /* A cut detected on a flat frame restarts the shot: the textured frames
+   * of the shot before are no reference for the next one. */
+  sharpness_blur_detector_reset (det);
+  for (gint i = 0; i < 10; i++)
+    sharpness_blur_detector_judge (det, 0.30, 0.20, flat, &a, 0.5, 0.8);
+  CHECK (sharpness_blur_detector_judge (det, 0.70, 0.004, flat, &b, 0.5,
+          0.8) == SHARPNESS_VERDICT_FLAT);
+  CHECK (sharpness_blur_detector_last_was_cut (det));
+  CHECK (sharpness_blur_detector_get_count (det) == 0);
+
+  /* Without a structure, or with flat 0, push_frame's rule. */
+  CHECK (sharpness_blur_detector_judge (det, 0.70, -1.0, flat, &b, 0.5,
+          0.8) == SHARPNESS_VERDICT_BLURRY);
+  CHECK (sharpness_blur_detector_judge (det, 0.70, 0.004, 0.0, &b, 0.5,
+          0.8) == SHARPNESS_VERDICT_BLURRY);
+  sharpness_blur_detector_free (det);
+}
+
 int
 main (void)
 {
@@ -588,6 +666,7 @@ main (void)
   test_signature ();
   test_segments ();
   test_reset ();
+  test_collapse ();
   if (failures)
     g_printerr ("%d check(s) failed\n", failures);
   else

@@ -1,6 +1,7 @@
 /* Unit test of sharpness-content's input from an element's meta
  * (SharpnessContentFrame.as_ratios, has_verdict): a content state machine
- * fed the ratios and the verdicts a first one produced from the counts
+ * fed the ratios and the verdicts (blurry, flat) a first one produced from
+ * the counts
  * gives the same state and the same events, field by field, frame by
  * frame and at the end.  This is how sharpness-scan builds its segments
  * from the meta of cudasharpness; a difference would be segments the
@@ -151,6 +152,7 @@ main (void)
     g.structure = a.structure;
     g.has_verdict = TRUE;
     g.blurry = a.state == SHARPNESS_CONTENT_BLURRY;
+    g.flat = a.state == SHARPNESS_CONTENT_FLAT;
     /* A rule that would call every frame blurry: the verdict must win. */
     sharpness_content_push (ratios, &g, 0.01, 0.0, &b);
     compare_results (&a, &b, i, ends);

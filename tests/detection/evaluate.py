@@ -61,19 +61,23 @@ def event_segments(events, kind, states):
 
 
 def replay(rule, frames, sigs):
-    """The replica's blurry flags for the element's scores and states."""
+    """The replica's states ('blurry', 'flat' or None) for the element's
+    scores, structures and black and frozen states."""
     props = rules.properties(rule)
     metric = props['metric']
     br = replica.BlurRule(metric in rules.LOWER_IS_SHARPER,
                           props['window'], props['threshold'],
                           props['relative-threshold'])
-    out = np.zeros(len(frames), dtype=bool)
+    out = [None] * len(frames)
     for i, f in enumerate(frames):
-        if f['content-state'] in ('black', 'frozen', 'flat'):
+        if f['content-state'] in ('black', 'frozen'):
+            out[i] = f['content-state']
             continue
         if f['score'] is None:
             continue
-        out[i] = br.push(f['score'], sigs[i] if sigs is not None else None)
+        blurry = br.push(f['score'], sigs[i] if sigs is not None else None,
+                         f['structure'], props.get('flat-threshold', 0.0))
+        out[i] = 'blurry' if blurry else 'flat' if br.flat else None
     return out
 
 
@@ -113,7 +117,10 @@ def evaluate(clips, truth, workdir, names, log=print):
                     found['blur']))
             tallies[n].add_clip(entry, found)
             rep = replay(n, frames, sigs)
-            mismatch[n] += int((rep != blurry).sum())
+            mismatch[n] += sum(
+                (r == 'blurry') != (st == 'blurry') or
+                (r == 'flat') != (st == 'flat')
+                for r, st in zip(rep, states))
         log('%-20s %5.1f s' % (c.name, time.time() - t0))
     return tallies, mismatch, event_mismatch
 

@@ -22,6 +22,7 @@
 #
 # Usage: evaluate_heldout.py DIR [--half both|heldout|tuning] [--ci]
 #          [--sizes 360,720,1080] [--variants N] [--json F] [--markdown F]
+#          [--cached | --made]
 #        evaluate_heldout.py DIR --long MINUTES [--chunk MINUTES]
 #   Per-clip results are kept in DIR/results (keyed by the clip and the
 #   rule): a run that stops goes on where it stopped.
@@ -56,9 +57,17 @@ COVER = 0.5
 STRONG_DISK_SHARE = 0.005
 
 
+# The verdict's own version (analysis/sharpness-blur-detector.c): a
+# result is kept for its clip, its rule's properties and this, so that
+# results of an earlier verdict are never read as this one's.  'collapse'
+# is issue 30's verdict (a collapse of structure and score within a shot
+# is blur, never flat).
+VERDICT = 'collapse-1'
+
+
 def _rule_key():
-    return hashlib.sha1(repr(sorted(rules.element_properties(RULE).items())
-                             ).encode()).hexdigest()[:10]
+    return hashlib.sha1(repr((VERDICT, sorted(rules.element_properties(
+        RULE).items()))).encode()).hexdigest()[:10]
 
 
 def detect(path, frames_expected=None):
@@ -284,6 +293,9 @@ def main():
     ap.add_argument('--cached', action='store_true',
                     help='only the clips already made and run (the '
                     'tables of a run still going on)')
+    ap.add_argument('--made', action='store_true',
+                    help='only the clips already made (none is made): '
+                    'the tables of a partial set of clips, run now')
     ap.add_argument('--json')
     ap.add_argument('--markdown')
     args = ap.parse_args()
@@ -319,13 +331,14 @@ def main():
             sel = [c for c in clips if c.half == h and c.category == cat]
             if not sel:
                 continue
-            if args.cached:
+            if args.cached or args.made:
                 with open(os.path.join(args.workdir, 'truth.json')) as f:
                     t0 = json.load(f)
                 sel = [c for c in sel if c.name in t0 and
                        t0[c.name]['key'] == c.key() and os.path.exists(
                            os.path.join(args.workdir, 'results', '%s-%s-%s.json'
-                                        % (c.name, c.key(), _rule_key())))]
+                                        % (c.name, c.key(), _rule_key()))
+                           if args.cached else c.path(args.workdir))]
                 truth.update({c.name: t0[c.name] for c in sel})
                 if not sel:
                     continue

@@ -19,6 +19,9 @@ SIGNATURE_MIN_SIZE = 16 * GRID
 CUT_DISTANCE = 8.0
 CUT_RATIO = 4.0
 MOTION_FRAMES = 5
+# SHARPNESS_COLLAPSE_RATIO (issue 30's verdict: blur told from flat by a
+# collapse of structure and score within a shot).
+COLLAPSE_RATIO = 0.5
 SEED = 3
 RECOVERY = 3
 STALE = 16
@@ -98,6 +101,8 @@ class BlurRule:
 
     def reset(self):
         self.hist = []
+        self.shist = []
+        self.flat = False
         self.last_sig = None
         self.since_sharp = 0
         self.level = []
@@ -107,6 +112,7 @@ class BlurRule:
 
     def _reseed(self):
         self.hist = []
+        self.shist = []
         self.since_sharp = 0
         self.level = []
         self.quota = min(self.window, SEED)
@@ -117,9 +123,12 @@ class BlurRule:
     def _median(self):
         return float(np.median(self.hist))
 
-    def push(self, score, sig=None):
-        """sharpness_blur_detector_push_frame, step by step."""
+    def push(self, score, sig=None, structure=None, flat=0.0):
+        """sharpness_blur_detector_judge, step by step: True when blurry;
+        self.flat tells a flat verdict (@structure under @flat without a
+        collapse of the shot's structure and score)."""
         r = self.relative
+        self.flat = False
         cut = False
         if sig is not None and self.last_sig is not None:
             dist = float(np.abs(sig.astype(np.float64) -
@@ -129,10 +138,31 @@ class BlurRule:
                 cut = dist > CUT_RATIO * float(np.median(self.motion))
             self.motion = (self.motion + [dist])[-MOTION_FRAMES:]
         self.last_sig = None if sig is None else sig.astype(np.float64)
+        smooth = flat > 0 and structure is not None and structure >= 0 \
+            and structure < flat
         if not np.isfinite(score):
+            self.flat = smooth
             return False
         if cut or self.since_sharp >= STALE * self.window:
             self._reseed()
+        if smooth:
+            # Blur only when the shot's sharp frames were textured, its
+            # structure fell under COLLAPSE_RATIO of theirs and the
+            # relative test flags the score; else flat, out of the history.
+            s = [x for x in self.shist if x is not None and x >= 0]
+            ref = float(np.median(s)) if s else None
+            collapse = not cut and len(self.hist) >= self.quota and \
+                ref is not None and ref >= flat and \
+                structure < COLLAPSE_RATIO * ref
+            rel = collapse and r > 0 and \
+                ((score * r > self._median()) if self.lower
+                 else (score < r * self._median()))
+            if not rel:
+                self.flat = True
+                return False
+            self.since_sharp += 1
+            self.level = (self.level + [score])[-RECOVERY:]
+            return True
         absolute = self.threshold > 0 and self._worse(score, self.threshold)
         rel = False
         if r > 0 and not cut and len(self.hist) >= self.quota:
@@ -163,6 +193,7 @@ class BlurRule:
             return True
         self.level = []
         self.hist = (self.hist + [score])[-self.window:]
+        self.shist = (self.shist + [structure])[-self.window:]
         self.since_sharp = 0
         return False
 

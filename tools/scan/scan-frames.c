@@ -286,8 +286,9 @@ past_limit (ScanJob * job, guint64 index, guint64 pts)
 }
 
 /* The frame's content state and segments: the state machine fed what the
- * first element's meta says (@m0), ratios and verdict, as the element fed
- * its own from the counts (so both give the same states and events). */
+ * first element's meta says (@m0): the element's blur and flat verdicts
+ * as they are (the rule runs once, in the element), its black and freeze
+ * ratios, from which the same detectors give the same stretches. */
 static void
 judge (ScanJob * job, GstBuffer * buf, guint64 index, GstClockTime pts,
     guint64 dur, const SharpnessMetaReading * m0, ScanFrame * fr)
@@ -313,6 +314,12 @@ judge (ScanJob * job, GstBuffer * buf, guint64 index, GstClockTime pts,
     .structure = m0->structure,
     .has_verdict = TRUE,
     .blurry = m0->blurry,
+    /* Flat is the element's verdict too (it depends on the shot's
+     * history); an element without states gives the ratio's. */
+    .flat = m0->content_state ?
+        g_strcmp0 (m0->content_state, "flat") == 0 :
+        (s->detect & SHARPNESS_DETECT_FLAT) && m0->has_structure &&
+        m0->structure < s->flat_threshold,
   };
   sharpness_content_push (job->content, &cf, s->threshold,
       s->relative_threshold, &r);

@@ -1,0 +1,171 @@
+#!/usr/bin/python3
+# The sweep that chose issue 30's verdict (docs/validation/detection.md,
+# "Issue 30's verdict"), on the tuning half only: the element's scores of
+# the clips already run (evaluate_heldout.py's results), each frame's
+# structure and signature from the decoded clip (replica.py), and the
+# verdict's variants replayed in Python.  The replica equals the element
+# frame by frame at the chosen constants (test `detection` checks it on
+# the suite's clips; the doc's tables come from the element).
+#
+# Usage: explore_verdict.py DIR [--half tuning] [--sizes 360,720,1080]
+#   DIR: an evaluate_heldout.py work directory (its clips and results);
+#   per-clip features are kept in DIR/features.
+#
+# Copyright (C) 2026 The gst-sharpness authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import argparse
+import glob
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+import scaffold  # noqa: E402
+scaffold.require('numpy')
+
+import numpy as np  # noqa: E402
+
+import replica  # noqa: E402
+
+FPS = 25
+FLAT_LEVEL, FLAT = 5, 0.02
+WINDOW = 25
+COVER = 0.5
+
+# The variants: the rule before (flat frames never judged), the collapse
+# at several ratios, the absolute threshold, a relative threshold of its
+# own for the collapse, a flat threshold scaled with the width, and an
+# absolute level for flat frames with no textured reference.
+BASE = dict(collapse=0.5, abs=0.5, rel=0.8, rel_c=None, flat_exp=0.0,
+            flat_abs=0.0)
+VARIANTS = [('before (no collapse)', dict(collapse=0.0))] + \
+    [('collapse %.2f' % c, dict(collapse=c)) for c in (0.25, 0.5, 1.0)] + \
+    [('collapse 0.5, threshold %.2f' % a, dict(abs=a))
+     for a in (0.52, 0.54, 0.55, 0.56, 0.58, 0.6, 0.65, 0.7)] + \
+    [('collapse 0.5, relative %.2f' % r, dict(rel=r)) for r in (0.75, 0.85)] + \
+    [('collapse 0.5, its own relative 0.9', dict(rel_c=0.9)),
+     ('collapse 0.5, flat threshold x 640/width', dict(flat_exp=1.0)),
+     ('collapse 0.5, flat frames over 0.7 blurry at a shot\'s start',
+      dict(flat_abs=0.7))]
+
+
+def features(workdir, name, e):
+    """(scores, structure, signatures, element states) of one clip."""
+    d = os.path.join(workdir, 'features')
+    os.makedirs(d, exist_ok=True)
+    f = os.path.join(d, name + '.npz')
+    if not os.path.exists(f):
+        res = sorted(glob.glob(os.path.join(workdir, 'results', '%s-%s-*.json'
+                                            % (name, e['key']))))
+        if not res:
+            return None
+        with open(res[0]) as fh:
+            r = json.load(fh)
+        g = replica.decode_gray(os.path.join(workdir, e['file']),
+                                int(e['width']), int(e['height']))
+        hist = np.array([replica.edge_histogram(x) for x in g])
+        np.savez_compressed(
+            f + '.part.npz',
+            scores=np.array([np.nan if s is None else s
+                             for s in r['scores']]),
+            structure=replica.structure(hist, FLAT_LEVEL),
+            sigs=np.array([replica.signature(x) for x in g]),
+            states=np.array(list(r['states'])))
+        os.rename(f + '.part.npz', f)
+    z = np.load(f)
+    return z['scores'], z['structure'], z['sigs'], ''.join(z['states'])
+
+
+class Variant(replica.BlurRule):
+    """replica.BlurRule (the verdict) with the variants' knobs."""
+
+    def __init__(self, p, width):
+        super().__init__(True, WINDOW, p['abs'], p['rel'])
+        self.p, self.width = p, width
+
+    def judge(self, score, sig, structure):
+        p = self.p
+        flat = FLAT * (640.0 / self.width) ** p['flat_exp']
+        if p['collapse'] == 0.0:
+            # The rule before: a flat frame is never pushed.
+            if structure < flat:
+                return 'f'
+            return 'B' if self.push(score, sig) else '.'
+        replica.COLLAPSE_RATIO = p['collapse']
+        keep = self.relative
+        if p['rel_c'] and structure < flat:
+            self.relative = p['rel_c']
+        fresh = not self.hist
+        b = self.push(score, sig, structure, flat)
+        self.relative = keep
+        if self.flat and p['flat_abs'] and fresh and score > p['flat_abs']:
+            self.flat = False
+            return 'B'
+        return 'B' if b else 'f' if self.flat else '.'
+
+
+def score_clip(e, out):
+    lab = e['labels']
+    flags = np.array([c == 'B' for c in out])
+    found = replica.segments(flags, FPS, 0.5, 2)
+    cover = np.zeros(len(out), bool)
+    for a, b in found:
+        cover[a:b + 1] = True
+    truth = [s for s in e['segments'] if s['kind'] == 'blur']
+    r = dict(truth=len(truth), found=0, detected=len(found), false=0,
+             strong=0, strong_found=0)
+    for s in truth:
+        hit = cover[s['first']:s['last'] + 1].mean() >= COVER
+        r['found'] += hit
+        if s['kernel'] == 'disk' and s['in_shot'] and \
+                s['disk_share'] >= 0.005 - 1e-9:
+            r['strong'] += 1
+            r['strong_found'] += hit
+    for a, b in found:
+        if not any(s['first'] <= b and a <= s['last'] for s in truth) and \
+                not all(c == 's' for c in lab[a:b + 1]):
+            r['false'] += 1
+    return r
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('workdir')
+    ap.add_argument('--half', default='tuning')
+    ap.add_argument('--sizes', default='360,720,1080')
+    args = ap.parse_args()
+    with open(os.path.join(args.workdir, 'truth.json')) as f:
+        truth = json.load(f)
+    sizes = args.sizes.split(',')
+    clips = {}
+    for n, e in sorted(truth.items()):
+        if e['half'] == args.half and str(e['size']) in sizes and \
+                os.path.exists(os.path.join(args.workdir, e['file'])):
+            ft = features(args.workdir, n, e)
+            if ft is not None:
+                clips[n] = (e, ft)
+    print('%d clips of the %s half' % (len(clips), args.half))
+    print('| variant | recall | precision | false | strong defocus |')
+    print('|---|---|---|---:|---|')
+    for label, v in VARIANTS:
+        p = dict(BASE, **v)
+        tot = dict.fromkeys(('truth', 'found', 'detected', 'false', 'strong',
+                             'strong_found'), 0)
+        for n, (e, (sc, st, sg, states)) in clips.items():
+            rule = Variant(p, int(e['width']))
+            out = [states[i] if states[i] in 'kz' else
+                   rule.judge(sc[i], sg[i], st[i]) for i in range(len(sc))]
+            for k, x in score_clip(e, out).items():
+                tot[k] += x
+        print('| %s | %.3f (%d/%d) | %.3f | %d | %d/%d |' % (
+            label, tot['found'] / max(1, tot['truth']), tot['found'],
+            tot['truth'], (tot['detected'] - tot['false']) /
+            max(1, tot['detected']), tot['false'], tot['strong_found'],
+            tot['strong']), flush=True)
+    replica.COLLAPSE_RATIO = BASE['collapse']
+
+
+if __name__ == '__main__':
+    main()
