@@ -597,6 +597,9 @@ packet (SharpnessTr101290 * a, const guint8 * t)
       a->scrambled_without_cat = TRUE;
       error (a, SHARPNESS_TR101290_CAT_ERROR, pid, scrambling, 0);
     }
+    /* A scrambled PES header hides its PTS: not an absence (2.5). */
+    if (unit_start && p->has_pts)
+      watch_start (&p->pts_watch, a->now);
     return;
   }
   if (!fresh || len == 0)

@@ -61,6 +61,8 @@ static const Case cases[] = {
   /* The audio PID stops for 6 s: its PID_error, and its PTS_error. */
   {TS_FAULT_PID_STOP, {0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1}},
   {TS_FAULT_SCRAMBLED, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}},
+  /* 2 s of scrambled PES headers: their PTS cannot be read, no PTS_error. */
+  {TS_FAULT_SCRAMBLED_LONG, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}},
   {TS_FAULT_CAT_TABLE, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}},
   {TS_FAULT_PAT_TABLE, {0, 0, 1}},
 };

@@ -22,7 +22,8 @@
 static const gchar *fault_names[] = {
   "none", "drop", "duplicate", "triplicate", "sync-byte", "sync-loss", "tei",
   "no-pat", "no-pmt", "crc", "pcr-gap", "pcr-jump", "pcr-jump-flagged",
-  "pcr-jitter", "pts-gap", "pid-stop", "scrambled", "cat-table", "pat-table",
+  "pcr-jitter", "pts-gap", "pid-stop", "scrambled", "scrambled-long",
+  "cat-table", "pat-table",
   "random-drops",
 };
 
@@ -305,7 +306,8 @@ produce (TsWriter * w, guint8 * out, gint64 t)
     return 0x0001;
   }
   if (w->audio_pos < w->audio_len) {
-    gint scrambled = in_window (w, TS_FAULT_SCRAMBLED, t, 100 * MS) ? 2 : 0;
+    gint scrambled = in_window (w, TS_FAULT_SCRAMBLED, t, 100 * MS) ||
+        in_window (w, TS_FAULT_SCRAMBLED_LONG, t, 2000 * MS) ? 2 : 0;
 
     w->audio_pos += payload_packet (w, out, TS_WRITER_AUDIO_PID,
         w->audio_pos == 0, w->audio + w->audio_pos,

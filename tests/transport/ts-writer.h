@@ -38,6 +38,7 @@ typedef enum
   TS_FAULT_PTS_GAP,             /* video PES without PTS for 800 ms */
   TS_FAULT_PID_STOP,            /* the audio PID stops for 6 s */
   TS_FAULT_SCRAMBLED,           /* audio scrambled for 100 ms, no CAT */
+  TS_FAULT_SCRAMBLED_LONG,      /* audio scrambled for 2 s, no CAT */
   TS_FAULT_CAT_TABLE,           /* a table other than the CAT on PID 1 */
   TS_FAULT_PAT_TABLE,           /* a table other than the PAT on PID 0 */
   TS_FAULT_RANDOM_DROPS,        /* from then on, 1 packet in 300 lost */
