@@ -22,6 +22,8 @@
 #   and sends no second source;
 # - the joins seen in /proc/net/igmp on lo, and gone once the monitor
 #   has stopped;
+# - the README's example as written (sharpness-monitor udp://@GROUP:PORT,
+#   no configuration), beside the first monitor on the same group;
 # - the first group's sender stopped: that channel's no-signal alarm
 #   fires while the other group's channel keeps scoring; the sender
 #   started again: the channel scores again and the alarm ends.
@@ -217,6 +219,21 @@ def main():
         fx.check(not chan('a')['alarms']['black']['active'] and
                  not chan('b')['alarms']['black']['active'],
                  'a and b: no black alarm')
+
+        # The README's example as it is written: the group's URI on the
+        # command line, no configuration (a second monitor, beside the
+        # first on the same group and port).
+        readme = mc.start_monitor(procs, ['udp://@%s:%d' % (GROUP_B, PORT)],
+                                  name='monitor-readme')
+        chans = mc.wait_until('the README example scoring', lambda: [
+            c for c in mc.get_json(readme, '/api/channels')
+            if c['frames_scored'] > 10], 30)
+        fx.check(len(chans) == 1 and (chans[0]['width'], chans[0]['height'])
+                 == (192, 108), 'sharpness-monitor udp://@%s:%d: one '
+                 'channel (%s), %dx%d' % (GROUP_B, PORT, chans[0]['name'],
+                                          chans[0]['width'],
+                                          chans[0]['height']))
+        fx.check(procs.stop(readme) == 0, 'that monitor stopped cleanly')
 
         # The first group's sender stops, then comes back.
         procs.stop(send_a)
