@@ -36,6 +36,8 @@ struct _SharpnessLoudness
 {
   ebur128_state *st;
   guint channels, rate;
+  /* Roles set by set_channel(), 0 (libebur128's default) where none. */
+  gint roles[64];
   /* Since the last reset: libebur128's true peak is since its init. */
   gdouble peak;
   gdouble peak_last;
@@ -238,6 +240,33 @@ sharpness_loudness_read (SharpnessLoudness * l, SharpnessLoudnessReading * r)
   r->true_peak_last = db (l->peak_last);
 }
 
+static const gint ebur128_roles[] = {
+  [SHARPNESS_LOUDNESS_UNUSED] = EBUR128_UNUSED,
+  [SHARPNESS_LOUDNESS_LEFT] = EBUR128_LEFT,
+  [SHARPNESS_LOUDNESS_RIGHT] = EBUR128_RIGHT,
+  [SHARPNESS_LOUDNESS_CENTER] = EBUR128_CENTER,
+  [SHARPNESS_LOUDNESS_LEFT_SURROUND] = EBUR128_LEFT_SURROUND,
+  [SHARPNESS_LOUDNESS_RIGHT_SURROUND] = EBUR128_RIGHT_SURROUND,
+  [SHARPNESS_LOUDNESS_DUAL_MONO] = EBUR128_DUAL_MONO,
+};
+
+gboolean
+sharpness_loudness_set_channel (SharpnessLoudness * l, guint index,
+    SharpnessLoudnessChannel role, GError ** error)
+{
+  if (index >= l->channels || (guint) role >= G_N_ELEMENTS (ebur128_roles)
+      || ebur128_set_channel (l->st, index, ebur128_roles[role]) !=
+      EBUR128_SUCCESS) {
+    g_set_error (error, sharpness_loudness_error_quark (), 0,
+        "loudness: channel %u of %u cannot take role %d", index, l->channels,
+        (gint) role);
+    return FALSE;
+  }
+  /* Stored + 1, so that 0 stays "libebur128's default". */
+  l->roles[index] = ebur128_roles[role] + 1;
+  return TRUE;
+}
+
 gboolean
 sharpness_loudness_reset (SharpnessLoudness * l, GError ** error)
 {
@@ -245,6 +274,9 @@ sharpness_loudness_reset (SharpnessLoudness * l, GError ** error)
 
   if (!st)
     return FALSE;
+  for (guint c = 0; c < l->channels; c++)
+    if (l->roles[c])
+      ebur128_set_channel (st, c, l->roles[c] - 1);
   ebur128_destroy (&l->st);
   l->st = st;
   l->peak = l->peak_last = 0;

@@ -31,6 +31,20 @@ typedef struct
 
 typedef struct _SharpnessLoudness SharpnessLoudness;
 
+/* What a channel is to BS.1770-4: its weight (1.0 front, 1.41 surround,
+ * 0 unused as the LFE); DUAL_MONO counts a mono channel twice (a mono
+ * programme heard on two loudspeakers). */
+typedef enum
+{
+  SHARPNESS_LOUDNESS_UNUSED,
+  SHARPNESS_LOUDNESS_LEFT,
+  SHARPNESS_LOUDNESS_RIGHT,
+  SHARPNESS_LOUDNESS_CENTER,
+  SHARPNESS_LOUDNESS_LEFT_SURROUND,
+  SHARPNESS_LOUDNESS_RIGHT_SURROUND,
+  SHARPNESS_LOUDNESS_DUAL_MONO,
+} SharpnessLoudnessChannel;
+
 GQuark sharpness_loudness_error_quark (void);
 
 /* @channels interleaved, in libebur128's default order for up to 6 (L, R,
@@ -39,6 +53,11 @@ GQuark sharpness_loudness_error_quark (void);
 SharpnessLoudness *sharpness_loudness_new (guint channels, guint rate,
     GError ** error);
 void sharpness_loudness_free (SharpnessLoudness * l);
+
+/* Channel @index's role (before the first push; kept across reset()):
+ * for layouts other than libebur128's default order. */
+gboolean sharpness_loudness_set_channel (SharpnessLoudness * l, guint index,
+    SharpnessLoudnessChannel role, GError ** error);
 
 /* @n_frames frames of interleaved samples, full scale +-1.0. */
 void sharpness_loudness_push (SharpnessLoudness * l, const gfloat * frames,

@@ -3,7 +3,8 @@
  * reading within the document's tolerance:
  * - Tech 3341 cases 1-6 (1 kHz sines; integrated -23.0 LUFS, case 2
  *   -33.0, +-0.1 LU; cases 1 and 2 also momentary and short-term once
- *   their windows are full), case 6 as 5.1 with a silent LFE;
+ *   their windows are full), case 6 as 5.1 with a silent LFE and as five
+ *   channels with their roles set;
  * - a short-term case (1.34 s at -20 dBFS, 1.66 s at -30 dBFS, 20 times:
  *   every 3 s window holds one period, -23.0 +-0.1 LUFS from 3 s on) and
  *   a momentary one (0.18 s at -20 dBFS, 0.22 s at -30 dBFS: every 400 ms
@@ -196,6 +197,34 @@ tech_3341 (void)
     play (l, &g, c6, 1, NULL, NULL, &r);
     expect (r.integrated, -23, 0.1, 0.1, "Tech 3341 case 6 (5.1, silent "
         "LFE): integrated");
+    sharpness_loudness_free (l);
+  }
+  {
+    /* The same in five channels (L R C Ls Rs), roles set; once more
+     * after reset(), which keeps them. */
+    static const gdouble five[] = { -28, -28, -24, -30, -30 };
+    static const SharpnessLoudnessChannel roles[] = {
+      SHARPNESS_LOUDNESS_LEFT, SHARPNESS_LOUDNESS_RIGHT,
+      SHARPNESS_LOUDNESS_CENTER, SHARPNESS_LOUDNESS_LEFT_SURROUND,
+      SHARPNESS_LOUDNESS_RIGHT_SURROUND
+    };
+    SharpnessLoudness *l = meter (5);
+    Gen g = { 5, 0, 1000, five, 0 };
+    SharpnessLoudnessReading r;
+    GError *err = NULL;
+
+    for (guint c = 0; c < 5; c++)
+      sharpness_loudness_set_channel (l, c, roles[c], NULL);
+    play (l, &g, c6, 1, NULL, NULL, &r);
+    expect (r.integrated, -23, 0.1, 0.1, "Tech 3341 case 6 (5 channels, "
+        "roles set): integrated");
+    sharpness_loudness_reset (l, NULL);
+    play (l, &g, c6, 1, NULL, NULL, &r);
+    expect (r.integrated, -23, 0.1, 0.1, "  ... after reset()");
+    check (!sharpness_loudness_set_channel (l, 5, SHARPNESS_LOUDNESS_LEFT,
+            &err) && err && strstr (err->message, "channel 5 of 5"),
+        "a sixth channel refused with a reason");
+    g_clear_error (&err);
     sharpness_loudness_free (l);
   }
 }
