@@ -3,7 +3,7 @@
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "sharpness-tiles.h"
+#include "sharpness-tiles-private.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -112,12 +112,6 @@ void sharpness_tile_get_sums (const SharpnessTileSums * tiles,
 void sharpness_tile_size (const SharpnessTileSums * tiles, int width,
     int height, int c, int r, int *tile_width, int *tile_height);
 
-/* Score of tile (@c, @r) of a @width x @height region:
- * sharpness_score_from_sums() of its sums over its own size; 0 for an
- * empty tile (a grid finer than the region). */
-double sharpness_score_from_tile_sums (SharpnessMetric metric,
-    const SharpnessTileSums * tiles, int width, int height, int c, int r);
-
 /* All cols * rows tile scores, row-major, into @scores. */
 void sharpness_tile_scores (SharpnessMetric metric,
     const SharpnessTileSums * tiles, int width, int height, double *scores);

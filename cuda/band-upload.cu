@@ -17,7 +17,7 @@
  * band's copy, with a memory barrier, without a copy-engine transfer of
  * its own.  A driver without it leaves the overlap off
  * (sharpness_cuda_upload_bands answers UNSUPPORTED and the caller copies
- * first, as before).
+ * the whole frame before the kernel).
  *
  * The flag counts bands modulo 2^32 across frames: frame f's bands write
  * next + 1 … next + n, and the kernel compares (int) (flag - base), so the
@@ -36,7 +36,7 @@ typedef CUresult (CUDAAPI * WriteValueFunc) (CUstream stream,
 static const size_t kMinBytes = 256 * 1024;
 /* Two bands, the first this share of the rows.  Every band costs the copy
  * engine a command and its flag a bubble, so few bands copy fastest
- * (tests/cuda/bench-band-upload.cu,
+ * (bench/cuda/bench-band-upload.cu,
  * docs/performance/notes-cuda-service.md).  With 3/4
  * first, the kernel has done three quarters of the frame when the last
  * quarter lands (a quarter's copy takes longer than the whole kernel), so

@@ -67,49 +67,49 @@ if [[ $skip != *" bench "* ]]; then
   # The capture formats and plain planes against a pinned copy of the
   # plane, same run ("# ratio" lines).
   [[ $skip != *" capture "* ]] &&
-    run bench-cuda-kernels-capture 300 "$build/tests/cuda/bench-cuda-kernels" \
+    run bench-cuda-kernels-capture 300 "$build/bench/bench-cuda-kernels" \
         --layout UYVY --layout v210 --layout GRAY8 --frames 300
   # Black + freeze (+ flat) beside laplacian, 1080p in CUDA memory: the
   # "# overhead" lines are each pass's wall p50 over the metric alone's.
-  run bench-cuda-kernels-content 300 "$build/tests/cuda/bench-cuda-kernels" \
+  run bench-cuda-kernels-content 300 "$build/bench/bench-cuda-kernels" \
       --content-pass-only
   # The element, 1080p: this build with content detection off (the work the
   # old build does), black and freeze only (the overhead target), on (the
   # default), and the old build, on the same frames.
   export GST_PLUGIN_PATH_1_0="$build/gst"
-  run bench-new-detect-off 420 "$build/tests/bench/bench-sharpness" \
-      --tiles "$build/tests/bench/tiles.bin" --resolutions 1080p \
+  run bench-new-detect-off 420 "$build/bench/bench-sharpness" \
+      --tiles "$build/bench/tiles.bin" --resolutions 1080p \
       --metrics laplacian,tenengrad,blur-effect --cpu-seconds 0.3 \
       --element-props "detect=0" --csv "$out/bench-new-detect-off.csv" \
       --markdown "$out/bench-new-detect-off.md"
-  run bench-new-black-freeze 420 "$build/tests/bench/bench-sharpness" \
-      --tiles "$build/tests/bench/tiles.bin" --resolutions 1080p \
+  run bench-new-black-freeze 420 "$build/bench/bench-sharpness" \
+      --tiles "$build/bench/tiles.bin" --resolutions 1080p \
       --metrics laplacian,tenengrad,blur-effect --cpu-seconds 0.3 \
       --element-props "detect=black+freeze" \
       --csv "$out/bench-new-black-freeze.csv" \
       --markdown "$out/bench-new-black-freeze.md"
-  run bench-new-default 420 "$build/tests/bench/bench-sharpness" \
-      --tiles "$build/tests/bench/tiles.bin" --resolutions 1080p \
+  run bench-new-default 420 "$build/bench/bench-sharpness" \
+      --tiles "$build/bench/tiles.bin" --resolutions 1080p \
       --metrics laplacian,tenengrad,blur-effect --cpu-seconds 0.3 \
       --csv "$out/bench-new-default.csv" \
       --markdown "$out/bench-new-default.md"
   # The overhead target resolved against run-to-run noise: black + freeze
   # switched on and off within one pipeline, every classical metric; and
   # at kernel level for each of them.
-  run bench-alternate-black-freeze 300 "$build/tests/bench/bench-sharpness" \
-      --tiles "$build/tests/bench/tiles.bin" \
+  run bench-alternate-black-freeze 300 "$build/bench/bench-sharpness" \
+      --tiles "$build/bench/tiles.bin" \
       --alternate detect=0,black+freeze \
       --csv "$out/bench-alternate-black-freeze.csv" \
       --markdown "$out/bench-alternate-black-freeze.md"
   for m in variance roberts tenengrad laplacian smd smd2 maxmin entropy; do
     run "bench-cuda-kernels-content-$m" 120 \
-        "$build/tests/cuda/bench-cuda-kernels" --content-pass-only \
+        "$build/bench/bench-cuda-kernels" --content-pass-only \
         --content-metric "$m" --content-nv12-only
   done
   if [ -n "$old" ]; then
     export GST_PLUGIN_PATH_1_0="$old/gst"
-    run bench-old 420 "$old/tests/bench/bench-sharpness" \
-        --tiles "$build/tests/bench/tiles.bin" --resolutions 1080p \
+    run bench-old 420 "$old/bench/bench-sharpness" \
+        --tiles "$build/bench/tiles.bin" --resolutions 1080p \
         --metrics laplacian,tenengrad,blur-effect --cpu-seconds 0.3 \
         --csv "$out/bench-old.csv" --markdown "$out/bench-old.md"
   fi
@@ -117,7 +117,7 @@ fi
 
 if [[ $skip != *" streams "* ]]; then
   export GST_PLUGIN_PATH_1_0="$build/gst"
-  run bench-streams 500 "$build/tests/bench/bench-sharpness" --streams 1,8,64 \
+  run bench-streams 500 "$build/bench/bench-sharpness" --streams 1,8,64 \
       --metrics laplacian --element-props "detect=0" \
       --csv "$out/bench-streams.csv" --markdown "$out/bench-streams.md"
 fi

@@ -22,7 +22,7 @@ min_u8 (uint8_t a, uint8_t b)
 /* The range of each 3x3 window, sharpness_term_maxmin() of
  * classical-terms.h, written on bytes: that term takes ints, and with it
  * GCC 12 vectorises this loop in 32-bit lanes, 3 to 4 times slower than
- * the 8-bit max/min here (measured with tests/classical/bench-cpu-classical).
+ * the 8-bit max/min here (measured with bench/classical/bench-cpu-classical).
  * Same values: max - min of 9 bytes fits a byte. */
 SHARPNESS_SIMD_CLONES static uint32_t
 maxmin_kernel (const uint8_t * restrict a, const uint8_t * restrict b,

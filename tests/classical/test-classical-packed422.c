@@ -25,6 +25,7 @@
 #include "sharpness-tiles.h"
 #include "test-packed422.h"
 #include "test-rng.h"
+#include "test-sums.h"
 
 static int checks, failures;
 static TestRng rng;
@@ -45,29 +46,6 @@ static const char *
 nick (SharpnessMetric m)
 {
   return sharpness_metric_info[m].nick;
-}
-
-static int
-sums_equal (SharpnessMetric m, const SharpnessSums * a, const SharpnessSums * b)
-{
-  if (m == SHARPNESS_METRIC_ENTROPY)
-    return memcmp (a->hist, b->hist, sizeof a->hist) == 0;
-  if (m == SHARPNESS_METRIC_BLUR_EFFECT)
-    return memcmp (a->blur_m1, b->blur_m1, sizeof a->blur_m1) == 0 &&
-        memcmp (a->blur_m2, b->blur_m2, sizeof a->blur_m2) == 0;
-  return a->sum == b->sum && a->sum_sq == b->sum_sq;
-}
-
-static int
-tiles_equal (SharpnessMetric m, const SharpnessTileSums * a,
-    const SharpnessTileSums * b)
-{
-  const size_t n = (size_t) a->cols * a->rows;
-  if (m == SHARPNESS_METRIC_ENTROPY)
-    return memcmp (a->hist, b->hist, n * 256 * sizeof *a->hist) == 0;
-  return memcmp (a->sum, b->sum, n * sizeof *a->sum) == 0 &&
-      (m != SHARPNESS_METRIC_VARIANCE ||
-      memcmp (a->sum_sq, b->sum_sq, n * sizeof *a->sum_sq) == 0);
 }
 
 #define FRAME_FMT "%s %dx%d stride %zu %s"
@@ -112,9 +90,10 @@ check_sums (SharpnessCpu * cpu, const TestPacked422 * f, TestLumaContent c,
     st = sharpness_cpu_sums (cpu, m, pl, &b);
     CHECK (st == SHARPNESS_OK, FRAME_FMT " %s: planar %s", FRAME_ARGS (f, c),
         nick (m), sharpness_status_to_string (st));
-    CHECK (sums_equal (m, &a, &b), FRAME_FMT " %s: sums %" PRIu64 "/%" PRIu64
-        " sum_sq %" PRIu64 "/%" PRIu64, FRAME_ARGS (f, c), nick (m), a.sum,
-        b.sum, a.sum_sq, b.sum_sq);
+    CHECK (test_sums_equal (m, &a, &b),
+        FRAME_FMT " %s: sums %" PRIu64 "/%" PRIu64 " sum_sq %" PRIu64 "/%"
+        PRIu64, FRAME_ARGS (f, c), nick (m), a.sum, b.sum, a.sum_sq,
+        b.sum_sq);
     CHECK (sharpness_cpu_score (cpu, m, pk, &sa) == SHARPNESS_OK &&
         sharpness_cpu_score (cpu, m, pl, &sb) == SHARPNESS_OK &&
         memcmp (&sa, &sb, sizeof sa) == 0, FRAME_FMT " %s: score %.17g %.17g",
@@ -142,7 +121,7 @@ check_tiles (SharpnessCpu * cpu, const TestPacked422 * f, TestLumaContent c,
         abort ();
       CHECK (sharpness_cpu_sums_tiles (cpu, m, pk, &a, &ta) == SHARPNESS_OK &&
           sharpness_cpu_sums_tiles (cpu, m, pl, &b, &tb) == SHARPNESS_OK &&
-          sums_equal (m, &a, &b) && tiles_equal (m, &ta, &tb),
+          test_sums_equal (m, &a, &b) && test_tile_sums_equal (m, &ta, &tb),
           FRAME_FMT " %s: tiles %dx%d", FRAME_ARGS (f, c), nick (m),
           grids[g][0], grids[g][1]);
       sharpness_tile_sums_clear (&ta);
@@ -203,8 +182,8 @@ check_regions (SharpnessCpu * cpu, const TestPacked422 * f, TestLumaContent c,
         FRAME_FMT " %s: batch status", FRAME_ARGS (f, c), nick (m));
     for (int k = 0; k < N; k++) {
       const SharpnessRect *r = &ra[k].rect;
-      CHECK (sums_equal (m, &sa[k], &sb[k]) && (!ra[k].tiles ||
-              tiles_equal (m, &ta[k], &tb[k])),
+      CHECK (test_sums_equal (m, &sa[k], &sb[k]) && (!ra[k].tiles ||
+              test_tile_sums_equal (m, &ta[k], &tb[k])),
           FRAME_FMT " %s: region %d,%d %dx%d%s", FRAME_ARGS (f, c), nick (m),
           r->x, r->y, r->width, r->height, ra[k].tiles ? " with tiles" : "");
 
@@ -231,7 +210,8 @@ check_regions (SharpnessCpu * cpu, const TestPacked422 * f, TestLumaContent c,
       check_gray (&cca, &ccb, "crop of a crop");
       CHECK (sharpness_cpu_sums (cpu, m, &cca, &a) == SHARPNESS_OK &&
           sharpness_cpu_sums (cpu, m, &ccb, &b) == SHARPNESS_OK &&
-          sums_equal (m, &a, &b), FRAME_FMT " %s: crop %d,%d %dx%d then +%d",
+          test_sums_equal (m, &a, &b),
+          FRAME_FMT " %s: crop %d,%d %dx%d then +%d",
           FRAME_ARGS (f, c), nick (m), r->x, r->y, r->width, r->height, in.x);
     }
     for (int k = 0; k < N; k++)

@@ -19,6 +19,7 @@
 #include "sharpness-cpu.h"
 #include "test-frame.h"
 #include "test-rng.h"
+#include "test-sums.h"
 
 static TestRng rng_state;
 
@@ -225,19 +226,6 @@ fill_random (TestFrame * f, int style)
    * random fill from test_frame_init (); nothing to do for them here. */
 }
 
-static int
-sums_equal (SharpnessMetric m, const SharpnessSums * a, const SharpnessSums * b)
-{
-  if (m == SHARPNESS_METRIC_ENTROPY)
-    return memcmp (a->hist, b->hist, sizeof a->hist) == 0;
-  if (m == SHARPNESS_METRIC_VARIANCE)
-    return a->sum == b->sum && a->sum_sq == b->sum_sq;
-  if (m == SHARPNESS_METRIC_BLUR_EFFECT)
-    return memcmp (a->blur_m1, b->blur_m1, sizeof a->blur_m1) == 0 &&
-        memcmp (a->blur_m2, b->blur_m2, sizeof a->blur_m2) == 0;
-  return a->sum == b->sum;
-}
-
 static int failures;
 
 static void
@@ -256,7 +244,7 @@ check_frame (SharpnessCpu * cpu, TestFrame * f, const char *layout, int style)
 
     naive_sums (m, p, &want);
     st = sharpness_cpu_sums (cpu, m, p, &got);
-    if (st != SHARPNESS_OK || !sums_equal (m, &got, &want)) {
+    if (st != SHARPNESS_OK || !test_sums_equal (m, &got, &want)) {
       printf ("FAIL %s %dx%d stride %zu style %d %s: %s, sum %" PRIu64
           " (expected %" PRIu64 "), sum_sq %" PRIu64 " (expected %" PRIu64
           ")\n", layout, p->width, p->height, p->stride, style,
@@ -279,7 +267,7 @@ check_frame (SharpnessCpu * cpu, TestFrame * f, const char *layout, int style)
     /* Other garbage in the padding: nothing may change. */
     if (test_frame_fill_padding (f, (uint8_t) rng ()) > 0) {
       st = sharpness_cpu_sums (cpu, m, p, &again);
-      if (st != SHARPNESS_OK || !sums_equal (m, &again, &want)) {
+      if (st != SHARPNESS_OK || !test_sums_equal (m, &again, &want)) {
         printf ("FAIL %s %dx%d stride %zu %s: result depends on the padding\n",
             layout, p->width, p->height, p->stride,
             sharpness_metric_info[m].nick);

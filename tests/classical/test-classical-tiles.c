@@ -20,10 +20,11 @@
 #include <string.h>
 
 #include "sharpness-cpu.h"
-#include "sharpness-tiles.h"
+#include "sharpness-tiles-private.h"
 #include "classical-terms.h"
 #include "test-frame.h"
 #include "test-rng.h"
+#include "test-sums.h"
 
 static int checks, failures;
 
@@ -132,29 +133,6 @@ naive_tiles (SharpnessMetric m, const uint8_t * g, int w, int h,
     }
 }
 
-static int
-tiles_equal (SharpnessMetric m, const SharpnessTileSums * a,
-    const SharpnessTileSums * b)
-{
-  const size_t n = (size_t) a->cols * a->rows;
-  if (a->cols != b->cols || a->rows != b->rows)
-    return 0;
-  if (m == SHARPNESS_METRIC_ENTROPY)
-    return memcmp (a->hist, b->hist, n * 256 * sizeof *a->hist) == 0;
-  if (memcmp (a->sum, b->sum, n * sizeof *a->sum) != 0)
-    return 0;
-  return m != SHARPNESS_METRIC_VARIANCE ||
-      memcmp (a->sum_sq, b->sum_sq, n * sizeof *a->sum_sq) == 0;
-}
-
-static int
-sums_equal (SharpnessMetric m, const SharpnessSums * a, const SharpnessSums * b)
-{
-  if (m == SHARPNESS_METRIC_ENTROPY)
-    return memcmp (a->hist, b->hist, sizeof a->hist) == 0;
-  return a->sum == b->sum && a->sum_sq == b->sum_sq;
-}
-
 static uint8_t *
 gray_of (const SharpnessPlane * p)
 {
@@ -189,15 +167,16 @@ check_plane (SharpnessCpu * cpu, const SharpnessPlane * plane, int cols,
         &got);
     CHECK (st == SHARPNESS_OK, "%s %s %dx%d: status %s", what, nick (m),
         cols, rows, sharpness_status_to_string (st));
-    CHECK (tiles_equal (m, &got, &want), "%s %s %dx%d tiles: tile sums",
-        what, nick (m), cols, rows);
+    CHECK (test_tile_sums_equal (m, &got, &want),
+        "%s %s %dx%d tiles: tile sums", what, nick (m), cols, rows);
     CHECK (sharpness_cpu_sums (cpu, m, plane, &frame) == SHARPNESS_OK,
         "%s %s: frame sums", what, nick (m));
     sharpness_tile_sums_total (&got, m, &total);
-    CHECK (sums_equal (m, &tiled, &frame), "%s %s %dx%d: frame sums of the "
-        "tiled pass", what, nick (m), cols, rows);
-    CHECK (sums_equal (m, &total, &frame), "%s %s %dx%d: tiles add up to "
-        "the frame", what, nick (m), cols, rows);
+    CHECK (test_sums_equal (m, &tiled, &frame),
+        "%s %s %dx%d: frame sums of the tiled pass", what, nick (m), cols,
+        rows);
+    CHECK (test_sums_equal (m, &total, &frame),
+        "%s %s %dx%d: tiles add up to the frame", what, nick (m), cols, rows);
 
     /* Each tile's score is the tile scored alone as a plane... but only
      * for variance and entropy (the windowed metrics' terms near a tile's
@@ -499,8 +478,9 @@ check_batch (SharpnessCpu * cpu, TestRng * rng)
         SharpnessSums alone;
         sharpness_plane_crop (&regions[i].plane, &regions[i].rect, &crop);
         CHECK (sharpness_cpu_sums (cpu, m, &crop, &alone) == SHARPNESS_OK &&
-            sums_equal (m, &got[i], &alone), "batch %s %s region %d (%d,%d "
-            "%dx%d): sums differ from the crop alone", test_layouts[l].name,
+            test_sums_equal (m, &got[i], &alone),
+            "batch %s %s region %d (%d,%d %dx%d): sums differ from the crop "
+            "alone", test_layouts[l].name,
             nick (m), i, regions[i].rect.x, regions[i].rect.y,
             regions[i].rect.width, regions[i].rect.height);
         if (regions[i].tiles) {
@@ -508,8 +488,9 @@ check_batch (SharpnessCpu * cpu, TestRng * rng)
           uint8_t *g = gray_of (&crop);
           sharpness_tile_sums_init (&want, m, tiles[i].cols, tiles[i].rows);
           naive_tiles (m, g, crop.width, crop.height, &want);
-          CHECK (tiles_equal (m, &tiles[i], &want), "batch %s %s region %d: "
-              "tile sums", test_layouts[l].name, nick (m), i);
+          CHECK (test_tile_sums_equal (m, &tiles[i], &want),
+              "batch %s %s region %d: tile sums", test_layouts[l].name,
+              nick (m), i);
           sharpness_tile_sums_clear (&want);
           sharpness_tile_sums_clear (&tiles[i]);
           free (g);

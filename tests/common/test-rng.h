@@ -27,6 +27,9 @@ test_rng_seed (TestRng * rng, uint64_t seed)
   rng->state = seed ? seed : 1;
 }
 
+/* The same as an initializer: TestRng rng = TEST_RNG_INIT (42); */
+#define TEST_RNG_INIT(seed) { (seed) ? (uint64_t) (seed) : 1 }
+
 /* SHARPNESS_TEST_SEED (any strtoull base-0 number) or @fallback. */
 static inline uint64_t
 test_rng_seed_from_env (uint64_t fallback)

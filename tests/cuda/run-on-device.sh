@@ -18,7 +18,7 @@ if [ -n "${2:-}" ]; then
 fi
 export PATH="$PATH:/usr/local/cuda/bin"
 test_bin=$build/tests/cuda/test-cuda-classical
-bench_bin=$build/tests/cuda/bench-cuda-kernels
+bench_bin=$build/bench/bench-cuda-kernels
 
 step () {
   echo "=== $* ($(date -u +%H:%M:%S))"

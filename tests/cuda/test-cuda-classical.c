@@ -36,6 +36,7 @@
 #include "sharpness-cuda.h"
 #include "test-packed422.h"
 #include "test-rng.h"
+#include "test-sums.h"
 
 typedef enum
 {
@@ -72,18 +73,6 @@ fail (const char *fmt, const char *what, const FrameLayout * layout, int w,
   if (fmt)
     fprintf (stderr, " (%s)", fmt);
   fputc ('\n', stderr);
-}
-
-static int
-sums_equal (SharpnessMetric metric, const SharpnessSums * a,
-    const SharpnessSums * b)
-{
-  if (metric == SHARPNESS_METRIC_ENTROPY)
-    return memcmp (a->hist, b->hist, sizeof a->hist) == 0;
-  if (metric == SHARPNESS_METRIC_BLUR_EFFECT)
-    return memcmp (a->blur_m1, b->blur_m1, sizeof a->blur_m1) == 0 &&
-        memcmp (a->blur_m2, b->blur_m2, sizeof a->blur_m2) == 0;
-  return a->sum == b->sum && a->sum_sq == b->sum_sq;
 }
 
 static const char *
@@ -223,7 +212,7 @@ check_frame (const FrameLayout * layout, int w, int h, size_t pad,
             plane.stride, content, m, mem);
         continue;
       }
-      if (!sums_equal (m, &sums, &ref[m]))
+      if (!test_sums_equal (m, &sums, &ref[m]))
         fail (describe_sums (m, &sums, &ref[m]), "sums", layout, w, h,
             plane.stride, content, m, mem);
 
@@ -287,7 +276,7 @@ check_frames_in_a_row (int pinned)
       if (sharpness_cuda_sums_host (cuda, m, order[i], &s[i]) != SHARPNESS_OK)
         fail (sharpness_cuda_last_error (cuda), "in a row status", layout, w,
             h, stride, FRAME_NATURAL, m, mem);
-      else if (!sums_equal (m, &s[i], want[i]))
+      else if (!test_sums_equal (m, &s[i], want[i]))
         fail (describe_sums (m, &s[i], want[i]), "in a row", layout, w, h,
             stride, i == 2 ? FRAME_RANDOM : FRAME_NATURAL, m,
             mem);
@@ -303,18 +292,6 @@ check_frames_in_a_row (int pinned)
 }
 
 /* ---- tiles and batches ---- */
-
-static int
-tiles_equal (SharpnessMetric m, const SharpnessTileSums * a,
-    const SharpnessTileSums * b)
-{
-  const size_t n = (size_t) a->cols * a->rows;
-  if (m == SHARPNESS_METRIC_ENTROPY)
-    return memcmp (a->hist, b->hist, n * 256 * sizeof *a->hist) == 0;
-  return memcmp (a->sum, b->sum, n * sizeof *a->sum) == 0 &&
-      (m != SHARPNESS_METRIC_VARIANCE ||
-      memcmp (a->sum_sq, b->sum_sq, n * sizeof *a->sum_sq) == 0);
-}
 
 static void
 tile_fail (const char *what, const FrameLayout * layout, int w, int h,
@@ -368,16 +345,17 @@ check_tiles (const FrameLayout * layout, int w, int h, FrameContent content,
         if (st != SHARPNESS_OK)
           tile_fail ("gpu tiles status", layout, w, h, cols, rows, m,
               sharpness_cuda_last_error (cuda));
-        else if (!tiles_equal (m, &gt, &ct))
+        else if (!test_tile_sums_equal (m, &gt, &ct))
           tile_fail ("gpu tiles", layout, w, h, cols, rows, m,
               mem_names[mem]);
-        else if (!sums_equal (m, &gs, &cs))
+        else if (!test_sums_equal (m, &gs, &cs))
           tile_fail ("gpu tiled frame sums", layout, w, h, cols, rows, m,
               describe_sums (m, &gs, &cs));
         /* The plain kernel right after: accumulators reset, same sums. */
         checks++;
         if (st == SHARPNESS_OK && (sharpness_cuda_sums_device (cuda, m, &dev,
-                    &plain) != SHARPNESS_OK || !sums_equal (m, &plain, &cs)))
+                    &plain) != SHARPNESS_OK ||
+                !test_sums_equal (m, &plain, &cs)))
           tile_fail ("plain after tiles", layout, w, h, cols, rows, m,
               mem_names[mem]);
       }
@@ -462,9 +440,9 @@ check_rois (const FrameLayout * layout, int w, int h, FrameContent content,
             gr[i].rect.x, gr[i].rect.y, gr[i].rect.width,
             gr[i].rect.height);
         checks++;
-        if (!sums_equal (m, &gs[i], &hs[i]))
+        if (!test_sums_equal (m, &gs[i], &hs[i]))
           tile_fail ("gpu batch sums", layout, w, h, 0, 0, m, detail);
-        if (gr[i].tiles && !tiles_equal (m, &gt[i], &ht[i]))
+        if (gr[i].tiles && !test_tile_sums_equal (m, &gt[i], &ht[i]))
           tile_fail ("gpu batch tiles", layout, w, h, gt[i].cols, gt[i].rows,
               m, detail);
         SharpnessPlane crop;
@@ -472,7 +450,7 @@ check_rois (const FrameLayout * layout, int w, int h, FrameContent content,
         sharpness_plane_crop (&dplane, &gr[i].rect, &crop);
         checks++;
         if (sharpness_cuda_sums_device (cuda, m, &crop, &alone) !=
-            SHARPNESS_OK || !sums_equal (m, &alone, &gs[i]))
+            SHARPNESS_OK || !test_sums_equal (m, &alone, &gs[i]))
           tile_fail ("gpu batch vs the crop alone", layout, w, h, 0, 0, m,
               detail);
       }
@@ -527,7 +505,7 @@ check_frame_batch (int k, int w, int h)
     for (int i = 0; i < k; i++) {
       checks++;
       if (sharpness_cuda_sums_device (cuda, m, &regions[i].plane, &want) !=
-          SHARPNESS_OK || !sums_equal (m, &got[i], &want)) {
+          SHARPNESS_OK || !test_sums_equal (m, &got[i], &want)) {
         char detail[32];
         snprintf (detail, sizeof detail, "frame %d of %d", i, k);
         tile_fail ("frame batch", &frame_layouts[0], w, h, 0, 0, m, detail);
@@ -671,7 +649,7 @@ check_packed_planar (TestPackedFormat format, int w, int h, size_t pad,
       if (st != SHARPNESS_OK)
         packed_fail (&f, c, mem_name[k], m, "sums status",
             sharpness_cuda_last_error (cuda));
-      else if (!sums_equal (m, &sums, &ref[m]))
+      else if (!test_sums_equal (m, &sums, &ref[m]))
         packed_fail (&f, c, mem_name[k], m, "sums",
             describe_sums (m, &sums, &ref[m]));
       st = on_host ? sharpness_cuda_score_host (cuda, m, &planes[k], &score) :
@@ -700,7 +678,8 @@ check_packed_planar (TestPackedFormat format, int w, int h, size_t pad,
           SHARPNESS_OK)
         packed_fail (&f, c, "device-pitched", m, "tiles status",
             sharpness_cuda_last_error (cuda));
-      else if (!tiles_equal (m, &gt, &ct) || !sums_equal (m, &gs, &cs))
+      else if (!test_tile_sums_equal (m, &gt, &ct) ||
+          !test_sums_equal (m, &gs, &cs))
         packed_fail (&f, c, "device-pitched", m, "tiles", NULL);
       sharpness_tile_sums_clear (&ct);
       sharpness_tile_sums_clear (&gt);
@@ -743,8 +722,8 @@ check_packed_planar (TestPackedFormat format, int w, int h, size_t pad,
             gr[i].rect.x, gr[i].rect.y, gr[i].rect.width, gr[i].rect.height,
             gr[i].tiles ? " with tiles" : "");
         checks++;
-        if (!sums_equal (m, &gs[i], &hs[i]) || (gr[i].tiles &&
-                !tiles_equal (m, &gt[i], &ht[i])))
+        if (!test_sums_equal (m, &gs[i], &hs[i]) || (gr[i].tiles &&
+                !test_tile_sums_equal (m, &gt[i], &ht[i])))
           packed_fail (&f, c, "device-pitched", m, "ROI", detail);
         /* The crop alone: v210 inside a group, the generic kernel. */
         SharpnessPlane crop;
@@ -752,7 +731,7 @@ check_packed_planar (TestPackedFormat format, int w, int h, size_t pad,
         sharpness_plane_crop (&planes[0], &gr[i].rect, &crop);
         checks++;
         if (sharpness_cuda_sums_device (cuda, m, &crop, &alone) !=
-            SHARPNESS_OK || !sums_equal (m, &alone, &hs[i]))
+            SHARPNESS_OK || !test_sums_equal (m, &alone, &hs[i]))
           packed_fail (&f, c, "device-pitched", m, "ROI cropped alone",
               detail);
       }

@@ -16,6 +16,8 @@
 #include "sharpness-formats.h"
 #include "sharpness-frame.h"
 #include "test-rng.h"
+#include "test-sums.h"
+#include "test-video.h"
 
 static const GstVideoFormat packed[] = {
   GST_VIDEO_FORMAT_UYVY, GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_v210,
@@ -30,21 +32,6 @@ GST_START_TEST (test_packed_formats_supported)
 }
 
 GST_END_TEST;
-
-/* A frame of @format whose every byte is random (chroma, v210's unused
- * bits and padding samples, stride padding). */
-static GstBuffer *
-random_frame (const GstVideoInfo * info, TestRng * rng)
-{
-  GstBuffer *buf = gst_buffer_new_allocate (NULL, info->size, NULL);
-  GstMapInfo map;
-
-  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
-  for (gsize i = 0; i < map.size; i++)
-    map.data[i] = (guint8) test_rng_u32 (rng);
-  gst_buffer_unmap (buf, &map);
-  return buf;
-}
 
 /* GStreamer's conversion of @in to @format, without dithering (10 bits
  * to 10 bits). */
@@ -95,17 +82,6 @@ planar_y (const GstVideoFrame * f)
   return p;
 }
 
-static gboolean
-sums_equal (SharpnessMetric m, const SharpnessSums * a, const SharpnessSums * b)
-{
-  if (m == SHARPNESS_METRIC_ENTROPY)
-    return memcmp (a->hist, b->hist, sizeof a->hist) == 0;
-  if (m == SHARPNESS_METRIC_BLUR_EFFECT)
-    return memcmp (a->blur_m1, b->blur_m1, sizeof a->blur_m1) == 0 &&
-        memcmp (a->blur_m2, b->blur_m2, sizeof a->blur_m2) == 0;
-  return a->sum == b->sum && a->sum_sq == b->sum_sq;
-}
-
 static void
 check_format (SharpnessCpu * cpu, GstVideoFormat format, int w, int h,
     TestRng * rng)
@@ -118,7 +94,7 @@ check_format (SharpnessCpu * cpu, GstVideoFormat format, int w, int h,
   SharpnessPlane pa, pb;
 
   gst_video_info_set_format (&in, format, w, h);
-  GstBuffer *src = random_frame (&in, rng);
+  GstBuffer *src = test_video_random_frame (&in, rng);
   GstBuffer *dst = convert (&in, src, planar, &out);
 
   fail_unless (gst_video_frame_map (&a, &in, src, GST_MAP_READ));
@@ -149,7 +125,7 @@ check_format (SharpnessCpu * cpu, GstVideoFormat format, int w, int h,
         SHARPNESS_OK);
     fail_unless_equals_int (sharpness_cpu_sums (cpu, m, &pb, &sb),
         SHARPNESS_OK);
-    fail_unless (sums_equal (m, &sa, &sb), "%s %dx%d %s", name, w, h,
+    fail_unless (test_sums_equal (m, &sa, &sb), "%s %dx%d %s", name, w, h,
         sharpness_metric_info[m].nick);
   }
   gst_video_frame_unmap (&a);

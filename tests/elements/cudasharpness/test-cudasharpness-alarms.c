@@ -15,19 +15,11 @@
 #include <gst/video/video.h>
 
 #include "sharpness-harness.h"
+#include "test-video.h"
 
 #define FRAME (40 * GST_MSECOND)
 #define W 32
 #define H 24
-
-static void
-set_caps (GstHarness * h, gint w, gint height)
-{
-  gchar *caps = g_strdup_printf ("video/x-raw,format=GRAY8,width=%d,"
-      "height=%d,framerate=25/1", w, height);
-  gst_harness_set_src_caps_str (h, caps);
-  g_free (caps);
-}
 
 /* Frame @i: sharp (random pixels, a high laplacian) or blurry (uniform,
  * laplacian 0), PTS i frames. */
@@ -143,7 +135,7 @@ run_pattern (const gchar * props, const gchar * pattern,
   GRand *rand = g_rand_new_with_seed (7);
   guint n = strlen (pattern), e = 0;
 
-  set_caps (h, W, H);
+  test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, W, H);
   if (base) {
     GstSegment seg;
     gst_segment_init (&seg, GST_FORMAT_TIME);
@@ -263,12 +255,12 @@ GST_START_TEST (test_caps_change)
   GList *a;
   guint i = 0;
 
-  set_caps (h, W, H);
+  test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, W, H);
   for (; i < 3; i++)
     fail_if (push (h, bus, i, TRUE, rand));
   for (; i < 5; i++)
     fail_if (push (h, bus, i, FALSE, rand));
-  set_caps (h, W, H - 1);
+  test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, W, H - 1);
   gst_buffer_unref (gst_harness_push_and_pull (h, frame (i++, FALSE, W,
               H - 1, rand)));
   check_start (a = pop_alarms (bus), 3, 0);

@@ -21,6 +21,7 @@
 #include <gst/video/video.h>
 
 #include "sharpness-harness.h"
+#include "test-video.h"
 
 #include "sharpness-tiles.h"    /* sharpness_pool_top_percent: the rule */
 
@@ -154,15 +155,6 @@ reference_tiles (const gchar * metric, const Gray * g, gint cols, gint rows,
 
 /* --- harness ---------------------------------------------------------- */
 
-static void
-set_caps (GstHarness * h, gint w, gint height)
-{
-  gst_harness_set_src_caps (h, gst_caps_new_simple ("video/x-raw",
-          "format", G_TYPE_STRING, "GRAY8",
-          "width", G_TYPE_INT, w, "height", G_TYPE_INT, height,
-          "framerate", GST_TYPE_FRACTION, 25, 1, NULL));
-}
-
 static GstStructure *
 meta_structure (GstBuffer * buf)
 {
@@ -266,7 +258,7 @@ score_alone (const Gray * g, const gchar * props)
   GstBuffer *out;
   gdouble score;
 
-  set_caps (h, g->w, g->h);
+  test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, g->w, g->h);
   out = gst_harness_push_and_pull (h, gray_buffer (g, 0));
   score = get_double (meta_structure (out), "score");
   gst_buffer_unref (out);
@@ -383,7 +375,7 @@ GST_START_TEST (test_tiles_handmade)
       gdouble frame_score, total = 0.0;
 
       reference_tiles (metrics[m], &g, tc->cols, tc->rows, expected);
-      set_caps (h, tc->w, tc->h);
+      test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, tc->w, tc->h);
       out = gst_harness_push_and_pull (h, gray_buffer (&g, 0));
       check_tile_fields (meta_structure (out), tc->cols, tc->rows, expected);
       msg = pop_frame_message (bus);
@@ -444,7 +436,7 @@ GST_START_TEST (test_tiles_every_classical_metric)
     props = g_strdup_printf ("metric=%s tiles=5x3", nick);
     plain = g_strdup_printf ("metric=%s", nick);
     h = harness_new (&bus, props);
-    set_caps (h, g.w, g.h);
+    test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, g.w, g.h);
     out = gst_harness_push_and_pull (h, gray_buffer (&g, 0));
     s = meta_structure (out);
     get_array (s, "tile-scores", G_TYPE_DOUBLE, 15);
@@ -477,7 +469,7 @@ GST_START_TEST (test_perceptual_refusal)
   guint warnings = 0, refusals = 0;
   GstMessage *m;
 
-  set_caps (h, g.w, g.h);
+  test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, g.w, g.h);
   for (guint i = 0; i < 3; i++) {
     GstBuffer *in = gray_buffer (&g, i), *out;
     GstVideoRegionOfInterestMeta *roi =
@@ -572,7 +564,7 @@ push_bokeh (const Gray * g, const gchar * props, gdouble * score,
   GstBuffer *out;
   GstStructure *s;
 
-  set_caps (h, g->w, g->h);
+  test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, g->w, g->h);
   out = gst_harness_push_and_pull (h, gray_buffer (g, 0));
   s = meta_structure (out);
   *score = get_double (s, "score");
@@ -744,7 +736,7 @@ check_rois (const Gray * g, const gchar * metric, const gchar * props,
   const GValue *ids, *names, *scores;
   guint n = 0;
 
-  set_caps (h, g->w, g->h);
+  test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, g->w, g->h);
   out = gst_harness_push_and_pull (h, gray_buffer (g, 0));
   msg = pop_frame_message (bus);
   fail_unless (msg != NULL);
@@ -872,9 +864,9 @@ GST_START_TEST (test_roi_second_pass)
   guint count;
   gboolean blurry;
 
-  set_caps (h1, g.w, g.h);
-  set_caps (h2, g.w, g.h);
-  set_caps (h3, g.w, g.h);
+  test_video_set_caps (h1, GST_VIDEO_FORMAT_GRAY8, g.w, g.h);
+  test_video_set_caps (h2, GST_VIDEO_FORMAT_GRAY8, g.w, g.h);
+  test_video_set_caps (h3, GST_VIDEO_FORMAT_GRAY8, g.w, g.h);
   out = gst_harness_push_and_pull (h1, gray_buffer (&g, 0));
   out = gst_harness_push_and_pull (h2, out);
   out = gst_harness_push_and_pull (h3, out);
@@ -904,7 +896,7 @@ GST_START_TEST (test_no_regions_no_fields)
   GstBuffer *out;
   GstMessage *msg;
 
-  set_caps (h, g.w, g.h);
+  test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, g.w, g.h);
   out = gst_harness_push_and_pull (h, gray_buffer (&g, 0));
   fail_if (has_tile_fields (meta_structure (out)));
   fail_if (has_roi_fields (meta_structure (out)));

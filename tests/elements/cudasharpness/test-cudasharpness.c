@@ -19,19 +19,11 @@
 #include "sharpness-metric.h"
 
 #include "sharpness-harness.h"
+#include "test-video.h"
 
 #define FRAME_DURATION (40 * GST_MSECOND)
 
 /* --- helpers ----------------------------------------------------------- */
-
-static void
-set_caps (GstHarness * h, GstVideoFormat format, gint w, gint height)
-{
-  gst_harness_set_src_caps (h, gst_caps_new_simple ("video/x-raw",
-          "format", G_TYPE_STRING, gst_video_format_to_string (format),
-          "width", G_TYPE_INT, w, "height", G_TYPE_INT, height,
-          "framerate", GST_TYPE_FRACTION, 25, 1, NULL));
-}
 
 /* Every message on @bus, oldest first. */
 static GPtrArray *
@@ -113,7 +105,7 @@ uniform (gint x, gint y)
  * GstVideoMeta when @stride is not the default one. */
 static GstBuffer *
 gray_frame (GstVideoFormat format, gint w, gint h, gint stride,
-    PixelFunc pixel, GRand * rand, guint64 index)
+    PixelFunc pixel, TestRng * rand, guint64 index)
 {
   GstVideoInfo info;
   gint bpp = format == GST_VIDEO_FORMAT_GRAY8 ? 1 :
@@ -127,7 +119,7 @@ gray_frame (GstVideoFormat format, gint w, gint h, gint stride,
   buf = gst_buffer_new_allocate (NULL, (gsize) stride * h, NULL);
   gst_buffer_map (buf, &map, GST_MAP_WRITE);
   for (gsize i = 0; i < map.size; i++)
-    map.data[i] = g_rand_int (rand);
+    map.data[i] = (guint8) test_rng_u32 (rand);
   for (gint y = 0; y < h; y++)
     for (gint x = 0; x < w; x++)
       memset (map.data + (gsize) y * stride + x * bpp, pixel (x, y), MIN (bpp,
@@ -145,17 +137,13 @@ gray_frame (GstVideoFormat format, gint w, gint h, gint stride,
   return buf;
 }
 
-/* A frame of random bytes laid out as @info describes. */
+/* A frame of random bytes laid out as @info describes, frame @index of the
+ * stream. */
 static GstBuffer *
-random_frame (const GstVideoInfo * info, GRand * rand, guint64 index)
+random_frame (const GstVideoInfo * info, TestRng * rng, guint64 index)
 {
-  GstBuffer *buf = gst_buffer_new_allocate (NULL, info->size, NULL);
-  GstMapInfo map;
+  GstBuffer *buf = test_video_random_frame (info, rng);
 
-  gst_buffer_map (buf, &map, GST_MAP_WRITE);
-  for (gsize i = 0; i < map.size; i++)
-    map.data[i] = g_rand_int (rand);
-  gst_buffer_unmap (buf, &map);
   GST_BUFFER_PTS (buf) = index * FRAME_DURATION;
   GST_BUFFER_DURATION (buf) = FRAME_DURATION;
   return buf;
@@ -280,7 +268,7 @@ system_formats (void)
 GST_START_TEST (test_passthrough_every_format_and_metric)
 {
   GArray *formats = system_formats ();
-  GRand *rand = g_rand_new_with_seed (42);
+  TestRng rng = TEST_RNG_INIT (42), *rand = &rng;
   const gint w = 33, height = 17;
 
   for (guint f = 0; f < formats->len; f++) {
@@ -298,7 +286,7 @@ GST_START_TEST (test_passthrough_every_format_and_metric)
     align.padding_right = 7;
     align.padding_bottom = 3;
     fail_unless (gst_video_info_align (&padded, &align));
-    set_caps (h, format, w, height);
+    test_video_set_caps (h, format, w, height);
 
     for (gint m = 0; m < SHARPNESS_METRIC_COUNT; m++) {
       GstBuffer *plain = random_frame (&info, rand, 2 * m);
@@ -344,7 +332,6 @@ GST_START_TEST (test_passthrough_every_format_and_metric)
     harness_free (h, bus);
   }
   g_array_unref (formats);
-  g_rand_free (rand);
 }
 
 GST_END_TEST;
@@ -353,14 +340,14 @@ GST_START_TEST (test_meta_fields)
 {
   GstBus *bus;
   GstHarness *h = harness_new (&bus, "threshold=300");
-  GRand *rand = g_rand_new_with_seed (1);
+  TestRng rng = TEST_RNG_INIT (1), *rand = &rng;
   GstBuffer *out;
   GstStructure *s;
   guint n = 0;
   gpointer state = NULL;
   GstMeta *meta;
 
-  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 8, 8);
+  test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, 8, 8);
   out = push_unchanged (h, gray_frame (GST_VIDEO_FORMAT_GRAY8, 8, 8, 0,
           stripes, rand, 0));
 
@@ -396,7 +383,6 @@ GST_START_TEST (test_meta_fields)
     gst_buffer_unref (copy);
   }
   gst_buffer_unref (out);
-  g_rand_free (rand);
   harness_free (h, bus);
 }
 
@@ -464,13 +450,13 @@ GST_START_TEST (test_message_fields)
   GstBus *bus;
   /* The rule alone: a uniform frame would be flat. */
   GstHarness *h = harness_new (&bus, "detect=0 threshold=1");
-  GRand *rand = g_rand_new_with_seed (2);
+  TestRng rng = TEST_RNG_INIT (2), *rand = &rng;
   PixelFunc pattern[] = { stripes, uniform, stripes };
   gdouble expected[] = { 286.875, 0.0, 286.875 };
   GPtrArray *msgs, *frames;
   GstSegment segment;
 
-  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 8, 8);
+  test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, 8, 8);
   /* Stream time and running time must come from the segment. */
   gst_segment_init (&segment, GST_FORMAT_TIME);
   segment.start = 40 * GST_MSECOND;
@@ -511,7 +497,6 @@ GST_START_TEST (test_message_fields)
   }
   g_ptr_array_unref (frames);
   g_ptr_array_unref (msgs);
-  g_rand_free (rand);
   harness_free (h, bus);
 }
 
@@ -555,13 +540,13 @@ GST_START_TEST (test_summary_at_eos)
   GstBus *bus;
   /* The rule alone: uniform frames would be flat. */
   GstHarness *h = harness_new (&bus, "detect=0 threshold=100");
-  GRand *rand = g_rand_new_with_seed (3);
+  TestRng rng = TEST_RNG_INIT (3), *rand = &rng;
   PixelFunc pattern[] = { stripes, uniform, stripes, uniform, uniform };
   GPtrArray *msgs, *frames, *sums;
   const GstStructure *sum;
   GstEvent *ev;
 
-  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 10, 6);
+  test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, 10, 6);
   for (guint i = 0; i < G_N_ELEMENTS (pattern); i++)
     gst_buffer_unref (push_unchanged (h, gray_frame (GST_VIDEO_FORMAT_GRAY8,
                 10, 6, 0, pattern[i], rand, i)));
@@ -592,7 +577,6 @@ GST_START_TEST (test_summary_at_eos)
   g_ptr_array_unref (sums);
   g_ptr_array_unref (frames);
   g_ptr_array_unref (msgs);
-  g_rand_free (rand);
   harness_free (h, bus);
 }
 
@@ -604,14 +588,14 @@ GST_START_TEST (test_interval)
 {
   GstBus *bus;
   GstHarness *h = harness_new (&bus, "interval=100000000 threshold=100");
-  GRand *rand = g_rand_new_with_seed (4);
+  TestRng rng = TEST_RNG_INIT (4), *rand = &rng;
   gdouble scores[10];
   gboolean blurry[10];
   GPtrArray *msgs, *frames;
   GstVideoInfo info;
 
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 16, 12);
-  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 16, 12);
+  test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, 16, 12);
   for (guint i = 0; i < 10; i++) {
     /* Noise, uniform and stripes: scores that differ frame to frame. */
     GstBuffer *in = i % 3 == 0 ? random_frame (&info, rand, i) :
@@ -654,7 +638,6 @@ GST_START_TEST (test_interval)
   }
   g_ptr_array_unref (frames);
   g_ptr_array_unref (msgs);
-  g_rand_free (rand);
   harness_free (h, bus);
 }
 
@@ -664,10 +647,10 @@ GST_START_TEST (test_post_messages_false)
 {
   GstBus *bus;
   GstHarness *h = harness_new (&bus, "post-messages=false");
-  GRand *rand = g_rand_new_with_seed (5);
+  TestRng rng = TEST_RNG_INIT (5), *rand = &rng;
   GPtrArray *msgs;
 
-  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 8, 8);
+  test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, 8, 8);
   for (guint i = 0; i < 4; i++)
     assert_close (push_score (h, gray_frame (GST_VIDEO_FORMAT_GRAY8, 8, 8, 0,
                 stripes, rand, i)), 286.875);
@@ -680,7 +663,7 @@ GST_START_TEST (test_post_messages_false)
   g_object_set (h->element, "post-messages", TRUE, NULL);
   fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
   fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
-  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 8, 8);
+  test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, 8, 8);
   gst_buffer_unref (push_unchanged (h, gray_frame (GST_VIDEO_FORMAT_GRAY8, 8,
               8, 0, stripes, rand, 0)));
   g_ptr_array_unref (msgs);
@@ -688,7 +671,6 @@ GST_START_TEST (test_post_messages_false)
   fail_unless_equals_int (count_type (msgs, GST_MESSAGE_ELEMENT), 1);
 
   g_ptr_array_unref (msgs);
-  g_rand_free (rand);
   harness_free (h, bus);
 }
 
@@ -700,10 +682,10 @@ GST_START_TEST (test_threshold_higher_is_sharper)
   GstBus *bus;
   /* The rule alone: a uniform frame would be flat. */
   GstHarness *h = harness_new (&bus, "detect=0 metric=laplacian threshold=1");
-  GRand *rand = g_rand_new_with_seed (6);
+  TestRng rng = TEST_RNG_INIT (6), *rand = &rng;
   GstBuffer *out;
 
-  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 8, 8);
+  test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, 8, 8);
   out = push_unchanged (h, gray_frame (GST_VIDEO_FORMAT_GRAY8, 8, 8, 0,
           uniform, rand, 0));
   assert_close (meta_score (out), 0.0);
@@ -727,7 +709,6 @@ GST_START_TEST (test_threshold_higher_is_sharper)
   fail_unless (!meta_blurry (out));
   gst_buffer_unref (out);
 
-  g_rand_free (rand);
   harness_free (h, bus);
 }
 
@@ -737,7 +718,7 @@ GST_END_TEST;
  * blurry.  The threshold is placed around the frame's own score. */
 GST_START_TEST (test_threshold_lower_is_sharper)
 {
-  GRand *rand = g_rand_new_with_seed (7);
+  TestRng rng = TEST_RNG_INIT (7), *rand = &rng;
   GstVideoInfo info;
   guint tested = 0;
 
@@ -752,7 +733,7 @@ GST_START_TEST (test_threshold_lower_is_sharper)
       continue;
     h = harness_new (&bus, NULL);
     g_object_set (h->element, "metric", m, NULL);
-    set_caps (h, GST_VIDEO_FORMAT_GRAY8, 64, 48);
+    test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, 64, 48);
     frame = random_frame (&info, rand, 0);
 
     score = push_score (h, gst_buffer_copy_deep (frame));
@@ -774,7 +755,6 @@ GST_START_TEST (test_threshold_lower_is_sharper)
     tested++;
   }
   fail_unless (tested > 0, "the table has no lower-is-sharper metric");
-  g_rand_free (rand);
 }
 
 GST_END_TEST;
@@ -788,13 +768,13 @@ GST_START_TEST (test_relative_threshold)
   /* The rule alone: a uniform frame would be flat. */
   GstHarness *h = harness_new (&bus,
       "detect=0 relative-threshold=0.5 window=4");
-  GRand *rand = g_rand_new_with_seed (8);
+  TestRng rng = TEST_RNG_INIT (8), *rand = &rng;
   GstVideoInfo info;
   gboolean expected[] = { FALSE, FALSE, FALSE, FALSE, FALSE, TRUE, FALSE };
   gboolean sharp[] = { FALSE, TRUE, TRUE, TRUE, TRUE, FALSE, TRUE };
 
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 32, 24);
-  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 32, 24);
+  test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, 32, 24);
   for (guint i = 0; i < G_N_ELEMENTS (expected); i++) {
     GstBuffer *in = sharp[i] ? random_frame (&info, rand, i) :
         gray_frame (GST_VIDEO_FORMAT_GRAY8, 32, 24, 0, uniform, rand, i);
@@ -807,14 +787,14 @@ GST_START_TEST (test_relative_threshold)
   /* Flush: the history is gone, the uniform frame is not judged. */
   fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
   fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
-  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 32, 24);
+  test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, 32, 24);
   fail_if (push_blurry (h, gray_frame (GST_VIDEO_FORMAT_GRAY8, 32, 24, 0,
               uniform, rand, 0)));
 
   /* Caps change, after a full window: same. */
   for (guint i = 0; i < 4; i++)
     fail_if (push_blurry (h, random_frame (&info, rand, i)));
-  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 32, 23);
+  test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, 32, 23);
   fail_if (push_blurry (h, gray_frame (GST_VIDEO_FORMAT_GRAY8, 32, 23, 0,
               uniform, rand, 5)));
 
@@ -832,7 +812,6 @@ GST_START_TEST (test_relative_threshold)
   fail_unless (push_blurry (h, gray_frame (GST_VIDEO_FORMAT_GRAY8, 32, 23, 0,
               uniform, rand, 5)));
 
-  g_rand_free (rand);
   harness_free (h, bus);
 }
 
@@ -842,11 +821,11 @@ GST_START_TEST (test_metric_switch_while_playing)
 {
   GstBus *bus;
   GstHarness *h = harness_new (&bus, "metric=laplacian");
-  GRand *rand = g_rand_new_with_seed (9);
+  TestRng rng = TEST_RNG_INIT (9), *rand = &rng;
   GPtrArray *msgs, *frames, *sums;
   const GstStructure *s;
 
-  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 8, 8);
+  test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, 8, 8);
   assert_close (push_score (h, gray_frame (GST_VIDEO_FORMAT_GRAY8, 8, 8, 0,
               stripes, rand, 0)), 286.875);
   gst_util_set_object_arg (G_OBJECT (h->element), "metric", "variance");
@@ -876,7 +855,6 @@ GST_START_TEST (test_metric_switch_while_playing)
   g_ptr_array_unref (sums);
   g_ptr_array_unref (frames);
   g_ptr_array_unref (msgs);
-  g_rand_free (rand);
   harness_free (h, bus);
 }
 
@@ -997,7 +975,7 @@ GST_START_TEST (test_speculative_queries_are_quiet)
   GstBus *bus;
   GstHarness *h = harness_new (&bus, NULL);
   GstPad *sinkpad = gst_element_get_static_pad (h->element, "sink");
-  GRand *rand = g_rand_new_with_seed (20);
+  TestRng rng = TEST_RNG_INIT (20), *rand = &rng;
   const gchar *refused[] = {
     "video/x-raw, format=AYUV, width=64, height=48, framerate=25/1",
     "audio/x-raw, format=S16LE, rate=48000, channels=1, layout=interleaved",
@@ -1022,7 +1000,7 @@ GST_START_TEST (test_speculative_queries_are_quiet)
   g_ptr_array_unref (msgs);
 
   /* Then caps it can read: it works as usual. */
-  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 16, 16);
+  test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, 16, 16);
   gst_buffer_unref (push_unchanged (h, gray_frame (GST_VIDEO_FORMAT_GRAY8,
               16, 16, 0, stripes, rand, 0)));
   msgs = drain (bus);
@@ -1030,7 +1008,6 @@ GST_START_TEST (test_speculative_queries_are_quiet)
   fail_unless_equals_int (count_type (msgs, GST_MESSAGE_ERROR), 0);
   g_ptr_array_unref (msgs);
   gst_object_unref (sinkpad);
-  g_rand_free (rand);
   harness_free (h, bus);
 }
 
@@ -1040,20 +1017,20 @@ GST_START_TEST (test_renegotiation)
 {
   GstBus *bus;
   GstHarness *h = harness_new (&bus, NULL);
-  GRand *rand = g_rand_new_with_seed (10);
+  TestRng rng = TEST_RNG_INIT (10), *rand = &rng;
   GPtrArray *msgs;
 
-  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 64, 48);
+  test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, 64, 48);
   assert_close (push_score (h, gray_frame (GST_VIDEO_FORMAT_GRAY8, 64, 48, 0,
               stripes, rand, 0)), stripes_laplacian (64, 48));
-  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 33, 17);
+  test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, 33, 17);
   assert_close (push_score (h, gray_frame (GST_VIDEO_FORMAT_GRAY8, 33, 17, 0,
               stripes, rand, 1)), stripes_laplacian (33, 17));
   /* Gray RGBA pixels give the same gray image (BT.601 weights sum to 1). */
-  set_caps (h, GST_VIDEO_FORMAT_RGBA, 33, 17);
+  test_video_set_caps (h, GST_VIDEO_FORMAT_RGBA, 33, 17);
   assert_close (push_score (h, gray_frame (GST_VIDEO_FORMAT_RGBA, 33, 17, 0,
               stripes, rand, 2)), stripes_laplacian (33, 17));
-  set_caps (h, GST_VIDEO_FORMAT_RGB, 64, 48);
+  test_video_set_caps (h, GST_VIDEO_FORMAT_RGB, 64, 48);
   assert_close (push_score (h, gray_frame (GST_VIDEO_FORMAT_RGB, 64, 48, 0,
               stripes, rand, 3)), stripes_laplacian (64, 48));
 
@@ -1061,7 +1038,6 @@ GST_START_TEST (test_renegotiation)
   fail_unless_equals_int (count_type (msgs, GST_MESSAGE_WARNING), 0);
   fail_unless_equals_int (count_type (msgs, GST_MESSAGE_ERROR), 0);
   g_ptr_array_unref (msgs);
-  g_rand_free (rand);
   harness_free (h, bus);
 }
 
@@ -1075,7 +1051,7 @@ GST_START_TEST (test_odd_sizes_and_strides)
   static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_GRAY8,
     GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_RGBA
   };
-  GRand *rand = g_rand_new_with_seed (11);
+  TestRng rng = TEST_RNG_INIT (11), *rand = &rng;
 
   for (guint f = 0; f < G_N_ELEMENTS (formats); f++) {
     for (guint i = 0; i < G_N_ELEMENTS (sizes); i++) {
@@ -1085,7 +1061,7 @@ GST_START_TEST (test_odd_sizes_and_strides)
       GstHarness *h = harness_new (&bus, NULL);
       gdouble expected = stripes_laplacian (w, height);
 
-      set_caps (h, formats[f], w, height);
+      test_video_set_caps (h, formats[f], w, height);
       assert_close (push_score (h, gray_frame (formats[f], w, height, 0,
                   stripes, rand, 0)), expected);
       assert_close (push_score (h, gray_frame (formats[f], w, height,
@@ -1095,7 +1071,6 @@ GST_START_TEST (test_odd_sizes_and_strides)
       harness_free (h, bus);
     }
   }
-  g_rand_free (rand);
 }
 
 GST_END_TEST;
@@ -1109,7 +1084,7 @@ GST_START_TEST (test_tiny_frames_every_metric)
   static const gint sizes[][2] = { {1, 1}, {2, 2}, {3, 3}, {1, 17}, {17, 1},
   {17, 9}
   };
-  GRand *rand = g_rand_new_with_seed (13);
+  TestRng rng = TEST_RNG_INIT (13), *rand = &rng;
 
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++) {
     for (gint m = 0; m < SHARPNESS_METRIC_COUNT; m++) {
@@ -1123,7 +1098,7 @@ GST_START_TEST (test_tiny_frames_every_metric)
       g_object_set (h->element, "metric", m, NULL);
       gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, sizes[i][0],
           sizes[i][1]);
-      set_caps (h, GST_VIDEO_FORMAT_I420, sizes[i][0], sizes[i][1]);
+      test_video_set_caps (h, GST_VIDEO_FORMAT_I420, sizes[i][0], sizes[i][1]);
       for (guint n = 0; n < 3; n++) {
         GstBuffer *out = push_unchanged (h, random_frame (&info, rand, n));
         gboolean has = gst_buffer_get_custom_meta (out, "GstSharpnessMeta")
@@ -1159,7 +1134,6 @@ GST_START_TEST (test_tiny_frames_every_metric)
       harness_free (h, bus);
     }
   }
-  g_rand_free (rand);
 }
 
 GST_END_TEST;
@@ -1177,10 +1151,10 @@ GST_START_TEST (test_backend_auto_warns_once)
 {
   GstBus *bus;
   GstHarness *h = harness_new (&bus, "backend=auto");
-  GRand *rand = g_rand_new_with_seed (12);
+  TestRng rng = TEST_RNG_INIT (12), *rand = &rng;
   GPtrArray *msgs;
 
-  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 16, 16);
+  test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, 16, 16);
   for (guint i = 0; i < 5; i++)
     assert_close (push_score (h, gray_frame (GST_VIDEO_FORMAT_GRAY8, 16, 16,
                 0, stripes, rand, i)), stripes_laplacian (16, 16));
@@ -1196,7 +1170,6 @@ GST_START_TEST (test_backend_auto_warns_once)
     g_free (text);
   }
   g_ptr_array_unref (msgs);
-  g_rand_free (rand);
   harness_free (h, bus);
 }
 
@@ -1211,13 +1184,13 @@ GST_START_TEST (test_heavy_metric_auto_never_blocks)
   const guint n = 4;
   GstBus *bus;
   GstHarness *h = harness_new (&bus, "backend=auto metric=lpc-si");
-  GRand *rand = g_rand_new_with_seed (21);
+  TestRng rng = TEST_RNG_INIT (21), *rand = &rng;
   GPtrArray *msgs, *sums, *frames;
   GstBuffer *bufs[4];
   gint64 start, elapsed;
   guint scored = 0;
 
-  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 1920, 1080);
+  test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, 1920, 1080);
   for (guint i = 0; i < n; i++)
     bufs[i] = gray_frame (GST_VIDEO_FORMAT_GRAY8, 1920, 1080, 0, stripes,
         rand, i);
@@ -1267,7 +1240,6 @@ GST_START_TEST (test_heavy_metric_auto_never_blocks)
     }
   }
   g_ptr_array_unref (msgs);
-  g_rand_free (rand);
   harness_free (h, bus);
 }
 
@@ -1279,17 +1251,16 @@ GST_START_TEST (test_heavy_metric_cpu_scores_every_frame)
 {
   GstBus *bus;
   GstHarness *h = harness_new (&bus, "backend=cpu metric=cwtvnrs");
-  GRand *rand = g_rand_new_with_seed (22);
+  TestRng rng = TEST_RNG_INIT (22), *rand = &rng;
   GPtrArray *msgs;
 
-  set_caps (h, GST_VIDEO_FORMAT_GRAY8, 64, 48);
+  test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, 64, 48);
   for (guint i = 0; i < 3; i++)
     fail_unless (isfinite (push_score (h, gray_frame (GST_VIDEO_FORMAT_GRAY8,
                     64, 48, 0, stripes, rand, i))));
   msgs = drain (bus);
   fail_unless_equals_int (count_type (msgs, GST_MESSAGE_WARNING), 0);
   g_ptr_array_unref (msgs);
-  g_rand_free (rand);
   harness_free (h, bus);
 }
 

@@ -26,6 +26,8 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
+#include "test-video.h"
+
 /* The custom meta cudasharpness attaches (gst/cudasharpness/sharpness-meta.h): the
  * plugin registers it when it loads. */
 #define SHARPNESS_META_NAME "GstSharpnessMeta"
@@ -82,21 +84,6 @@ gray_frame (const GstVideoInfo * info)
     for (gsize i = 3; i < map.size; i += 4)
       map.data[i] = 255;
   gst_buffer_unmap (buf, &map);
-  return buf;
-}
-
-static GstBuffer *
-random_frame (const GstVideoInfo * info, guint32 seed)
-{
-  GstBuffer *buf = gst_buffer_new_allocate (NULL, info->size, NULL);
-  GRand *rand = g_rand_new_with_seed (seed);
-  GstMapInfo map;
-
-  gst_buffer_map (buf, &map, GST_MAP_WRITE);
-  for (gsize i = 0; i < map.size; i++)
-    map.data[i] = (guint8) g_rand_int (rand);
-  gst_buffer_unmap (buf, &map);
-  g_rand_free (rand);
   return buf;
 }
 
@@ -371,7 +358,11 @@ GST_START_TEST (test_untouched)
   info_for (&info, format, W, H);
   for (guint k = 0; k < G_N_ELEMENTS (cases); k++) {
     GstHarness *h = overlay_new (cases[k].props, format, W, H);
-    GstBuffer *in = random_frame (&info, 7 + k), *ref, *out;
+    GstBuffer *in, *ref, *out;
+    TestRng rng;
+
+    test_rng_seed (&rng, 7 + k);
+    in = test_video_random_frame (&info, &rng);
 
     if (cases[k].meta)
       add_meta (in, "laplacian", 5.0, TRUE, 4, 2, tiles_4x2);
@@ -929,9 +920,13 @@ fast_path_log (GstDebugCategory * category, GstDebugLevel level,
 static GstBuffer *
 random_valid_frame (const GstVideoInfo * info, guint32 seed)
 {
-  GstBuffer *buf = random_frame (info, seed);
   GstVideoFormat format = GST_VIDEO_INFO_FORMAT (info);
   GstVideoFrame frame;
+  GstBuffer *buf;
+  TestRng rng;
+
+  test_rng_seed (&rng, seed);
+  buf = test_video_random_frame (info, &rng);
 
   fail_unless (gst_video_frame_map (&frame, (GstVideoInfo *) info, buf,
           GST_MAP_READWRITE));

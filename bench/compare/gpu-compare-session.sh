@@ -4,7 +4,7 @@
 # and the nvh264dec x 2 pipeline against the two decoders alone.  Logs go
 # to OUTDIR.
 #
-#   tests/compare/gpu-compare-session.sh BUILDDIR OUTDIR [CLIPDIR]
+#   bench/compare/gpu-compare-session.sh BUILDDIR OUTDIR [CLIPDIR]
 #
 # Run from the source root with GStreamer (and the plugin, through
 # GST_PLUGIN_PATH_1_0=BUILDDIR/gst) set up; CLIPDIR (default build-bench)
@@ -38,20 +38,20 @@ for t in tests/elements/cudacompare/test-cudacompare-cuda tests/compare/test-cud
   tail -n 4 "$out/$(basename "$t").log"
 done
 
-timeout 300 "$build/tests/compare/bench-cuda-compare" >"$out/bench-cuda-compare.txt" 2>&1
+timeout 300 "$build/bench/bench-cuda-compare" >"$out/bench-cuda-compare.txt" 2>&1
 echo "bench-cuda-compare: exit $?"
-timeout 500 "$build/tests/compare/bench-compare-element" element \
+timeout 500 "$build/bench/bench-cudacompare" element \
     >"$out/bench-element.txt" 2>&1
-echo "bench-compare-element element: exit $?"
+echo "bench-cudacompare element: exit $?"
 cat "$out/bench-element.txt"
 if [ -s "$clips/ref-1080p.h264" ]; then
   for m in psnr+ssim psnr+ssim+ms-ssim; do
-    timeout 500 "$build/tests/compare/bench-compare-element" pipeline \
+    timeout 500 "$build/bench/bench-cudacompare" pipeline \
         "$clips/ref-1080p.h264" "$clips/dist-1080p.h264" 5 "$m" \
         >>"$out/bench-pipeline.txt" 2>&1
-    echo "bench-compare-element pipeline $m: exit $?"
+    echo "bench-cudacompare pipeline $m: exit $?"
   done
   cat "$out/bench-pipeline.txt"
 else
-  echo "no clips in $clips: run tests/compare/make-bench-clips.sh first"
+  echo "no clips in $clips: run bench/compare/make-bench-clips.sh first"
 fi

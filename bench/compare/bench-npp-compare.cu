@@ -8,7 +8,7 @@
  * toolkit has NPP (the GPU machine's does; this project's CI does not).
  *
  *   nvcc -O2 -Icore -Icpu/compare -Itests/compare \
- *       tests/compare/bench-npp-compare.cu -lnppist -lnppc -o bench-npp-compare
+ *       bench/compare/bench-npp-compare.cu -lnppist -lnppc -o bench-npp-compare
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later

@@ -4,7 +4,7 @@
  * descriptors of cuda/classical.cuh's extended launch.  Built by hand on
  * the GPU machine:
  *
- *   nvcc -O2 -std=c++17 -arch=sm_90 tests/cuda/bench-small-upload.cu \
+ *   nvcc -O2 -std=c++17 -arch=sm_90 bench/cuda/bench-small-upload.cu \
  *       -o /tmp/bench-small-upload && /tmp/bench-small-upload
  *
  * Wall time of launch (+ copy) + cudaStreamSynchronize, median of 2000.

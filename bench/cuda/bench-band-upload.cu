@@ -3,7 +3,7 @@
  * of rows has arrived.  Built by hand on the GPU machine (not part of the
  * build: it times driver operations, not our kernels):
  *
- *   nvcc -O2 -std=c++17 -arch=sm_90 tests/cuda/bench-band-upload.cu \
+ *   nvcc -O2 -std=c++17 -arch=sm_90 bench/cuda/bench-band-upload.cu \
  *       -o /tmp/bench-band-upload && /tmp/bench-band-upload
  *
  * A 1920x1080 8-bit plane (and 3840x2160) in pinned memory is copied to a

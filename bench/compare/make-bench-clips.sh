@@ -1,5 +1,5 @@
 #!/bin/sh
-# The 1080p H.264 pair for `bench-compare-element pipeline` (a reference
+# The 1080p H.264 pair for `bench-cudacompare pipeline` (a reference
 # encode at CRF 18 and a distorted one at CRF 32 of the same frames of
 # FFmpeg's testsrc2; a few MB each, under the device tool's carry limit),
 # then FFmpeg's own psnr and ssim
@@ -9,7 +9,7 @@
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# Usage: tests/compare/make-bench-clips.sh [OUT_DIR [FRAMES]]
+# Usage: bench/compare/make-bench-clips.sh [OUT_DIR [FRAMES]]
 #   (default build-bench, 600 frames; /build*/ is git-ignored: carry it)
 set -eu
 out=${1:-build-bench}

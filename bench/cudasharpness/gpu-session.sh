@@ -3,7 +3,7 @@
 # through GST_DEBUG, the CUDA element tests, then the benchmark.  Logs,
 # CSV and markdown go to OUTDIR.
 #
-#   tests/bench/gpu-session.sh BUILDDIR OUTDIR [bench-sharpness options]
+#   bench/cudasharpness/gpu-session.sh BUILDDIR OUTDIR [bench-sharpness options]
 #
 # Run from the source root with GStreamer (and the plugin, through
 # GST_PLUGIN_PATH_1_0=BUILDDIR/gst) set up.
@@ -32,7 +32,7 @@ timeout 200 "$build/tests/elements/cudasharpness/test-cudasharpness-cuda" >"$out
 echo "test-cudasharpness-cuda: exit $?"
 tail -n 5 "$out/test-cudasharpness-cuda.log"
 
-timeout 420 "$build/tests/bench/bench-sharpness" \
-    --tiles "$build/tests/bench/tiles.bin" --csv "$out/bench.csv" \
+timeout 420 "$build/bench/bench-sharpness" \
+    --tiles "$build/bench/tiles.bin" --csv "$out/bench.csv" \
     --markdown "$out/bench.md" "$@" 2>"$out/bench.log"
 echo "bench-sharpness: exit $?"

@@ -5,7 +5,7 @@
 # throughput on several files.  Not a CI test; docs/reference/sharpness-scan.md has the
 # figures.
 #
-# Usage: bench_scan.py BUILD_DIR [WORKDIR]
+# Usage: bench/scan/bench_scan.py BUILD_DIR [WORKDIR]
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -16,8 +16,11 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                '..', 'common'))
+# The test suite's scaffolding and the scan tests' natural clips.
+TESTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..',
+                     'tests')
+sys.path.insert(0, os.path.join(TESTS, 'common'))
+sys.path.insert(0, os.path.join(TESTS, 'scan'))
 import scaffold  # noqa: E402
 scaffold.require('numpy', 'scipy', 'skimage')
 

@@ -11,15 +11,9 @@
 #include <time.h>
 
 #include "cuda-compare-frames.h"
+#include "test-stats.h"
 
 #define ITER 300
-
-static int
-cmp_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
 
 typedef SharpnessStatus (*RunFn) (CompareCuda *, const ComparePair *,
     CompareResult *);
@@ -148,7 +142,7 @@ main (void)
       cudaEventElapsedTime (&ms, e0, e1);
       times[i] = ms * 1000.0;
     }
-    qsort (times, ITER, sizeof (double), cmp_double);
+    qsort (times, ITER, sizeof (double), test_cmp_double);
     /* the CPU backend on the same frames, once */
     cpu0 = now_us ();
     switch (r) {

@@ -1,7 +1,7 @@
 /* Benchmark of the cudacompare element (a program, not a test; GPU
  * machine).
  *
- *   bench-compare-element element [W H FORMAT PAIRS]
+ *   bench-cudacompare element [W H FORMAT PAIRS]
  *     Per-pair cost of the element in a pipeline, both inputs the same two
  *     CUDA-memory frames (cudaupload) pushed PAIRS times by appsrc, for
  *     each metrics setting; then system memory through the CUDA backend
@@ -10,7 +10,7 @@
  *     PAIRS + 30 pairs - time of 30 pairs) / PAIRS: start-up excluded.
  *     Default 1920 1080 NV12 300.
  *
- *   bench-compare-element pipeline REF.h264 DIST.h264 [RUNS [METRICS]]
+ *   bench-cudacompare pipeline REF.h264 DIST.h264 [RUNS [METRICS]]
  *     (BENCH_DECODER=avdec_h264: the same with software decoding)
  *     "2 x (filesrc ! h264parse ! nvh264dec ! queue) ! cudacompare ! fakesink"
  *     against the two decoders alone (each to its fakesink), both in CUDA
@@ -27,6 +27,8 @@
 #include <gst/gst.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/app/gstappsink.h>
+
+#include "test-stats.h"
 
 #define CUDA_CAPS "video/x-raw(memory:CUDAMemory)"
 #define WARMUP 30
@@ -227,14 +229,6 @@ time_launch (const gchar * desc, guint64 * pairs)
 }
 
 static int
-cmp_double (const void *a, const void *b)
-{
-  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-static int
 bench_pipeline (const gchar * ref, const gchar * dist, guint runs,
     const gchar * metrics)
 {
@@ -269,8 +263,8 @@ bench_pipeline (const gchar * ref, const gchar * dist, guint runs,
     ta[i] = time_launch (alone, NULL);
     tw[i] = time_launch (with, &pairs);
   }
-  qsort (ta, runs, sizeof (gdouble), cmp_double);
-  qsort (tw, runs, sizeof (gdouble), cmp_double);
+  qsort (ta, runs, sizeof (gdouble), test_cmp_double);
+  qsort (tw, runs, sizeof (gdouble), test_cmp_double);
   g_print ("# %s vs %s, metrics=%s, %u runs, %" G_GUINT64_FORMAT
       " pairs compared\n", ref, dist, metrics, runs, pairs);
   g_print ("%-40s %10s %10s %10s\n", "pipeline", "best s", "median s",
