@@ -13,22 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-SharpnessStatus
-compare_pair_check (const ComparePair * pair)
-{
-  if (!pair || pair->n_planes < 1 || pair->n_planes > COMPARE_MAX_PLANES
-      || pair->depth < 8 || pair->depth > 16)
-    return SHARPNESS_ERROR_INVALID;
-  for (int c = 0; c < pair->n_planes; c++) {
-    size_t row = (size_t) pair->width[c] * compare_bytes (pair);
-    if (pair->width[c] <= 0 || pair->height[c] <= 0 || !pair->ref[c]
-        || !pair->dist[c] || pair->ref_stride[c] < row
-        || pair->dist_stride[c] < row)
-      return SHARPNESS_ERROR_INVALID;
-  }
-  return SHARPNESS_OK;
-}
-
 /* ---- PSNR ---------------------------------------------------------------- */
 
 SharpnessStatus
@@ -288,13 +272,6 @@ compare_ssim_ffmpeg_row (const int64_t (*sum0)[4], const int64_t (*sum1)[4],
     }
     return (lane[0] + lane[2]) + (lane[1] + lane[3]);
   }
-}
-
-double
-compare_ssim_db (double ssim, double weight)
-{
-  return (fabs (weight - ssim) > 1e-9) ?
-      10.0 * log10 (weight / (weight - ssim)) : INFINITY;
 }
 
 SharpnessStatus

@@ -16,37 +16,6 @@ const double compare_ms_ssim_weights[COMPARE_MS_SSIM_SCALES] = {
   0.0448, 0.2856, 0.3001, 0.2363, 0.1333
 };
 
-CompareScratch *
-compare_scratch_new (void)
-{
-  return calloc (1, sizeof (CompareScratch));
-}
-
-void
-compare_scratch_free (CompareScratch * scratch)
-{
-  if (!scratch)
-    return;
-  for (int i = 0; i < COMPARE_N_BUFS; i++)
-    free (scratch->buf[i]);
-  free (scratch);
-}
-
-SharpnessStatus
-compare_scratch_reserve (CompareScratch * scratch, int which, size_t size)
-{
-  void *p;
-
-  if (scratch->cap[which] >= size)
-    return SHARPNESS_OK;
-  p = realloc (scratch->buf[which], size);
-  if (!p)
-    return SHARPNESS_ERROR_NO_MEMORY;
-  scratch->buf[which] = p;
-  scratch->cap[which] = size;
-  return SHARPNESS_OK;
-}
-
 /* The normalised 1-D Gaussian (its outer product is fspecial's window). */
 static void
 gaussian (double g[WIN])

@@ -311,3 +311,63 @@ compare_stats_file_close (CompareStatsFile * file)
   file->f = NULL;
   return ok;
 }
+
+void
+compare_report_reset_interval (CompareReport * report)
+{
+  compare_stats_reset (&report->interval_stats);
+  sharpness_interval_reset (&report->interval);
+  report->unpaired_since_message = 0;
+}
+
+void
+compare_report_reset (CompareReport * report)
+{
+  compare_stats_reset (&report->total);
+  compare_report_reset_interval (report);
+  compare_psnr_summary_init (&report->psnr_summary);
+}
+
+GstMessage *
+compare_report_pair (CompareReport * report, GstObject * src,
+    const CompareLayout * layout, const ComparePair * layout_pair,
+    GstBuffer * dist, guint64 n, guint64 frame, CompareResult * r,
+    guint computed, const SharpnessTimes * times, guint64 interval)
+{
+  CompareValues values, means;
+  GstMessage *msg;
+  gboolean psnr = (computed & COMPARE_METRIC_PSNR) != 0;
+  gboolean ssim = (computed & COMPARE_METRIC_SSIM) != 0;
+
+  /* The PSNR summary in plane order, before the display order below. */
+  if (psnr)
+    compare_psnr_summary_add (&report->psnr_summary, &r->psnr);
+  /* From here on, display order (r g b for RGB). */
+  compare_layout_psnr_to_display (layout, &r->psnr);
+  compare_layout_ssim_to_display (layout, &r->ssim);
+  compare_values_init (&values, layout, psnr ? &r->psnr : NULL,
+      ssim ? &r->ssim : NULL,
+      (computed & COMPARE_METRIC_MS_SSIM) ? &r->ms_ssim : NULL);
+
+  compare_meta_set (dist, frame, &values);
+  compare_stats_add (&report->total, &values, frame);
+  compare_stats_file_write (&report->stats_file, n, frame,
+      GST_BUFFER_PTS (dist), layout, layout_pair, psnr ? &r->psnr : NULL,
+      ssim ? &r->ssim : NULL, &values);
+
+  if (!times) {
+    compare_report_reset_interval (report);
+    return NULL;
+  }
+  if (interval == 0)
+    return compare_message_new (src, times, frame, &values, 0, 0);
+
+  compare_stats_add (&report->interval_stats, &values, frame);
+  if (!sharpness_interval_add (&report->interval, times->duration, interval))
+    return NULL;
+  compare_stats_means (&report->interval_stats, &means);
+  msg = compare_message_new (src, times, frame, &means,
+      report->interval_stats.pairs, report->unpaired_since_message);
+  compare_report_reset_interval (report);
+  return msg;
+}

@@ -16,6 +16,7 @@
 #include "compare.h"
 #include "compare-frame.h"
 #include "compare-meta.h"
+#include "compare-metric.h"
 #include "sharpness-times.h"
 
 G_BEGIN_DECLS
@@ -101,6 +102,37 @@ void compare_stats_file_write (CompareStatsFile * file, guint64 n,
     const CompareSsim * ssim, const CompareValues * values);
 /* Closes (JSON: ends the array); FALSE when a write failed. */
 gboolean compare_stats_file_close (CompareStatsFile * file);
+
+/* What cudacompare reports over a stream, from start to stop (the
+ * streaming thread's): the totals and FFmpeg's PSNR summary of
+ * `compare-summary`, the interval of the `compare` messages with the
+ * frames left unpaired in it, and the stats file (the element opens and
+ * closes it). */
+typedef struct
+{
+  CompareStats total, interval_stats;
+  SharpnessInterval interval;
+  guint64 unpaired_since_message;
+  ComparePsnrSummary psnr_summary;
+  CompareStatsFile stats_file;
+} CompareReport;
+
+/* Empties the statistics, the interval and the PSNR summary. */
+void compare_report_reset (CompareReport * report);
+/* Starts a new interval: its statistics and its unpaired count. */
+void compare_report_reset_interval (CompareReport * report);
+
+/* The values of a compared pair, written once: @r holds the metrics of
+ * @computed in plane order (turned into display order here), @dist is the
+ * distorted frame (writable), @n the pair's 1-based number and @frame the
+ * frame's.  Adds the meta, the statistics and the stats file's line, and
+ * returns the `compare` message due, if any: every pair with @interval 0,
+ * else the means once @interval (ns) is covered; none when @times is NULL
+ * (post-messages off). */
+GstMessage *compare_report_pair (CompareReport * report, GstObject * src,
+    const CompareLayout * layout, const ComparePair * layout_pair,
+    GstBuffer * dist, guint64 n, guint64 frame, CompareResult * r,
+    guint computed, const SharpnessTimes * times, guint64 interval);
 
 G_END_DECLS
 #endif /* COMPARE_REPORT_H */

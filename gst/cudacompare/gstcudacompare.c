@@ -116,12 +116,8 @@ struct _GstCudaCompare
   gboolean dist_cuda_memory, ref_cuda_memory;
   CompareCounts counts;
   guint64 dist_index;           /* distorted frames output */
-  CompareStats total, interval_stats;
-  SharpnessInterval interval;
-  guint64 unpaired_since_message;
+  CompareReport report;         /* statistics, interval, stats file */
   GstClockTime first_unpaired;  /* PTS of the first unpaired frame */
-  ComparePsnrSummary psnr_summary;
-  CompareStatsFile stats_file;
   gboolean summary_posted;
 };
 
@@ -208,18 +204,10 @@ get_settings (GstCudaCompare * self, GstCudaCompareSettings * s,
   SHARPNESS_ELEMENT_WARN_ONCE (&(self)->base, domain, code, __VA_ARGS__)
 
 static void
-reset_interval (GstCudaCompare * self)
-{
-  compare_stats_reset (&self->interval_stats);
-  sharpness_interval_reset (&self->interval);
-  self->unpaired_since_message = 0;
-}
-
-static void
 release_streaming_state (GstCudaCompare * self)
 {
   sharpness_element_stop (&self->base);
-  if (!compare_stats_file_close (&self->stats_file))
+  if (!compare_stats_file_close (&self->report.stats_file))
     GST_ELEMENT_WARNING (self, RESOURCE, WRITE,
         ("Could not write the stats file completely"), (NULL));
   gst_caps_replace (&self->dist_caps, NULL);
@@ -243,9 +231,7 @@ gst_cuda_compare_start (GstAggregator * agg)
   memset (&self->counts, 0, sizeof (self->counts));
   self->dist_index = 0;
   self->first_unpaired = GST_CLOCK_TIME_NONE;
-  compare_stats_reset (&self->total);
-  reset_interval (self);
-  compare_psnr_summary_init (&self->psnr_summary);
+  compare_report_reset (&self->report);
   self->summary_posted = FALSE;
 
   if (!sharpness_element_start (&self->base)) {
@@ -254,7 +240,7 @@ gst_cuda_compare_start (GstAggregator * agg)
   }
 
   if (s.stats_file && *s.stats_file) {
-    if (!compare_stats_file_open (&self->stats_file, s.stats_file,
+    if (!compare_stats_file_open (&self->report.stats_file, s.stats_file,
             s.stats_format, &err)) {
       GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE, ("%s", err->message),
           (NULL));
@@ -549,51 +535,18 @@ report_pair (GstCudaCompare * self, const SharpnessElementSettings * common,
 {
   GstAggregatorPad *pad = self->dist_pad;
   SharpnessTimes times;
-  CompareValues values;
-  gboolean psnr = (computed & COMPARE_METRIC_PSNR) != 0;
-  gboolean ssim = (computed & COMPARE_METRIC_SSIM) != 0;
+  GstMessage *msg;
 
-  if (psnr)
-    compare_psnr_summary_add (&self->psnr_summary, &r->psnr);
-  /* From here on, display order (r g b for RGB). */
-  compare_layout_psnr_to_display (&self->layout, &r->psnr);
-  compare_layout_ssim_to_display (&self->layout, &r->ssim);
-  compare_values_init (&values, &self->layout, psnr ? &r->psnr : NULL,
-      ssim ? &r->ssim : NULL,
-      (computed & COMPARE_METRIC_MS_SSIM) ? &r->ms_ssim : NULL);
-
-  compare_meta_set (dist, frame, &values);
-  compare_stats_add (&self->total, &values, frame);
-  compare_stats_file_write (&self->stats_file, self->counts.pairs, frame,
-      GST_BUFFER_PTS (dist), &self->layout, &self->layout_pair,
-      psnr ? &r->psnr : NULL, ssim ? &r->ssim : NULL, &values);
-
-  if (!common->post_messages) {
-    reset_interval (self);
-    return;
+  if (common->post_messages) {
+    GST_OBJECT_LOCK (pad);
+    sharpness_times_set (&times, dist, &pad->segment, &self->dist_info);
+    GST_OBJECT_UNLOCK (pad);
   }
-  GST_OBJECT_LOCK (pad);
-  sharpness_times_set (&times, dist, &pad->segment, &self->dist_info);
-  GST_OBJECT_UNLOCK (pad);
-
-  if (common->interval == 0) {
-    gst_element_post_message (GST_ELEMENT (self),
-        compare_message_new (GST_OBJECT (self), &times, frame, &values, 0,
-            0));
-    return;
-  }
-
-  compare_stats_add (&self->interval_stats, &values, frame);
-  if (sharpness_interval_add (&self->interval, times.duration,
-          common->interval)) {
-    CompareValues means;
-
-    compare_stats_means (&self->interval_stats, &means);
-    gst_element_post_message (GST_ELEMENT (self),
-        compare_message_new (GST_OBJECT (self), &times, frame, &means,
-            self->interval_stats.pairs, self->unpaired_since_message));
-    reset_interval (self);
-  }
+  msg = compare_report_pair (&self->report, GST_OBJECT (self), &self->layout,
+      &self->layout_pair, dist, self->counts.pairs, frame, r, computed,
+      common->post_messages ? &times : NULL, common->interval);
+  if (msg)
+    gst_element_post_message (GST_ELEMENT (self), msg);
 }
 
 static void
@@ -623,9 +576,9 @@ post_summary (GstCudaCompare * self)
   if (!common.post_messages)
     return;
   gst_element_post_message (GST_ELEMENT (self),
-      compare_summary_new (GST_OBJECT (self), c, &self->total,
-          &self->psnr_summary, &self->layout,
-          self->psnr_summary.n_frames ? &self->layout_pair : NULL));
+      compare_summary_new (GST_OBJECT (self), c, &self->report.total,
+          &self->report.psnr_summary, &self->layout,
+          self->report.psnr_summary.n_frames ? &self->layout_pair : NULL));
 }
 
 /* Sends the distorted buffer on, unchanged (a meta added when @scored). */
@@ -672,7 +625,7 @@ pass_unpaired_dist (GstCudaCompare * self)
 
   self->counts.dist_frames++;
   self->counts.unpaired_dist++;
-  self->unpaired_since_message++;
+  self->report.unpaired_since_message++;
   note_unpaired (self, self->dist_pad, dist);
   GST_LOG_OBJECT (self, "distorted frame %" G_GUINT64_FORMAT " has no "
       "reference: passed on unscored", self->dist_index);
@@ -686,7 +639,7 @@ drop_unpaired_ref (GstCudaCompare * self)
 
   self->counts.ref_frames++;
   self->counts.unpaired_ref++;
-  self->unpaired_since_message++;
+  self->report.unpaired_since_message++;
   note_unpaired (self, self->ref_pad, ref);
   GST_LOG_OBJECT (self, "reference %" GST_PTR_FORMAT " has no distorted "
       "frame", ref);
