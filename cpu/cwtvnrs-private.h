@@ -5,11 +5,13 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * The paper publishes no code; docs/reference/metrics-lpc.md lists every choice it
- * leaves open and the one made here.  The state is public so that tests
- * (and the CUDA backend's author) can read every intermediate map.
+ * leaves open and the one made here.  The metric's descriptor in
+ * cwtvnrs.c is what the backend uses; this state and its functions are
+ * declared here, apart, so that tests (tests/perceptual/test-lpc-maps.c)
+ * can read every intermediate map.
  */
-#ifndef SHARPNESS_CPU_CWTVNRS_H
-#define SHARPNESS_CPU_CWTVNRS_H
+#ifndef SHARPNESS_CPU_CWTVNRS_PRIVATE_H
+#define SHARPNESS_CPU_CWTVNRS_PRIVATE_H
 
 #include "lpc-map.h"
 
@@ -53,4 +55,4 @@ double sharpness_cpu_cwtvnrs_run (SharpnessCpuCwtvnrs * cw);
 #ifdef __cplusplus
 }
 #endif
-#endif /* SHARPNESS_CPU_CWTVNRS_H */
+#endif /* SHARPNESS_CPU_CWTVNRS_PRIVATE_H */

@@ -10,7 +10,7 @@
  * 5. score = 1 - sum S_xy S3m / sum S3m, S3m = max (S3(x), S3(y)), over
  *    the centre crop that LPC-SI pools (docs/reference/metrics-lpc.md says why).
  */
-#include "cwtvnrs.h"
+#include "cwtvnrs-private.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -11,7 +11,7 @@
  * points (no wrap-around reaches the n outputs) with fast transforms.  The
  * inverse DFT is conj (DFT (conj (x))).
  */
-#include "fft2d.h"
+#include "fft2d-private.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -41,18 +41,6 @@ typedef enum
 
 typedef struct SharpnessFft1d SharpnessFft1d;
 
-/* Plan for length @n (1 .. SHARPNESS_FFT_MAX_LENGTH); NULL when @n is out
- * of range or memory runs out. */
-SharpnessFft1d *sharpness_fft1d_new (int n);
-void sharpness_fft1d_free (SharpnessFft1d * plan);
-
-/* TRUE when the plan goes through Bluestein's algorithm. */
-int sharpness_fft1d_is_bluestein (const SharpnessFft1d * plan);
-
-/* In-place transform of the @n contiguous values at @data. */
-void sharpness_fft1d_execute (SharpnessFft1d * plan, SharpnessComplex * data,
-    SharpnessFftDirection dir);
-
 typedef struct SharpnessFft2d SharpnessFft2d;
 
 /* Plan for @height rows of @width values, row-major and contiguous. */

@@ -28,7 +28,7 @@ namespace
 {
 
 /* Re-blur: fspecial ('gaussian', 11, 1) as the outer product of a
- * normalised 1-D kernel (cpu/cwtvnrs.h). */
+ * normalised 1-D kernel (cpu/cwtvnrs-private.h). */
 constexpr int kBlurRadius = 5;
 constexpr double kBlurSigma = 1.0;
 /* S_xy's T. */

@@ -23,6 +23,7 @@
 #include "device-alloc.cuh"
 #include "lpc-map-cuda.h"
 #include "sharpness-cufft.h"
+#include "sharpness-cuda-tuning.h"
 
 using sharpness_cuda::device_alloc;
 
@@ -357,14 +358,14 @@ env_int (const char *name, int lo, int hi, int fallback)
 
 /* The inverse plan: batch 3 chunk, chunk the largest of 8, 4, 2, 1 whose
  * responses and work area fit kBatchBudget, or what
- * SHARPNESS_CUDA_LPC_BATCH asks for (1, 2, 4 or 8: for benchmarks). */
+ * SHARPNESS_CUDA_LPC_BATCH asks for (1, 2, 4 or 8: a tuning option). */
 static SharpnessStatus
 inverse_plan_init (SharpnessCuda * cuda, SharpnessLpcMap * m)
 {
   const SharpnessCufft *f = m->fft;
   int dims[2] = { m->height, m->width };
   const int n = m->width * m->height;
-  int forced = env_int ("SHARPNESS_CUDA_LPC_BATCH", 1, kOrientations, 0);
+  int forced = env_int (SHARPNESS_CUDA_ENV_LPC_BATCH, 1, kOrientations, 0);
   SharpnessStatus st;
 
   if (forced & (forced - 1))
@@ -573,8 +574,8 @@ void
 sharpness_cuda_graph_init (SharpnessCudaGraph * g)
 {
   g->exec = nullptr;
-  /* SHARPNESS_CUDA_NO_GRAPH=1: plain launches (A/B measurements). */
-  g->mode = env_int ("SHARPNESS_CUDA_NO_GRAPH", 0, 1, 0) == 1 ?
+  /* SHARPNESS_CUDA_NO_GRAPH=1: plain launches (a tuning option). */
+  g->mode = env_int (SHARPNESS_CUDA_ENV_NO_GRAPH, 0, 1, 0) == 1 ?
       SHARPNESS_CUDA_GRAPH_OFF : SHARPNESS_CUDA_GRAPH_UNTRIED;
 }
 

@@ -46,7 +46,8 @@ SharpnessStatus sharpness_lpc_map_run (SharpnessCuda * cuda,
     SharpnessLpcMap * map, const double *image, float *out);
 
 /* SHARPNESS_CUDA_LPC_BATCH=1|2|4|8 in the environment when the state is
- * built forces the orientations per inverse cuFFT call (benchmarks). */
+ * built forces the orientations per inverse cuFFT call (a tuning option,
+ * sharpness-cuda-tuning.h). */
 
 /* --- a metric's per-frame work as one CUDA graph -------------------- */
 

@@ -1,4 +1,5 @@
-/* The sharpness plugin: cudasharpness and cudacompare, and their metas.
+/* The sharpness plugin: cudasharpness, cudacompare and sharpnessoverlay,
+ * and the two metas the first two write (GstSharpnessMeta, GstCompareMeta).
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -31,7 +32,7 @@ plugin_init (GstPlugin * plugin)
     return FALSE;
   }
 
-  /* Without a usable driver the element still works, on the CPU. */
+  /* Without a usable driver the elements still work, on the CPU. */
   if (!sharpness_scorer_cuda_init_once (&why)) {
     sharpness_backend_choice_set_cuda_unavailable (why ? why :
         "CUDA is unusable");

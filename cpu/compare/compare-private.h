@@ -34,6 +34,10 @@ float compare_ssim_ffmpeg_window8 (const int64_t (*sum0)[4],
 double compare_ssim_ffmpeg_row (const int64_t (*sum0)[4],
     const int64_t (*sum1)[4], int windows, int max, int high_depth);
 
+/* The 'max' vf_psnr.c uses for psnr_avg: the plane-weighted max, rounded
+ * with lrint (255 for 8-bit 4:2:0). */
+int compare_psnr_average_max (const ComparePair * layout);
+
 static inline size_t
 compare_bytes (const ComparePair * pair)
 {

@@ -84,9 +84,6 @@ SharpnessStatus compare_psnr (const ComparePair * pair, ComparePsnr * out);
 
 /* vf_psnr.c's get_psnr: 10 log10 (max^2 / (mse / n_frames)); +inf for 0. */
 double compare_psnr_db (double mse_sum, uint64_t n_frames, int max);
-/* The 'max' vf_psnr.c uses for psnr_avg: the plane-weighted max, rounded
- * with lrint (255 for 8-bit 4:2:0). */
-int compare_psnr_average_max (const ComparePair * layout);
 
 /* Running sums for FFmpeg's end-of-stream line: "PSNR y:.. u:.. v:..
  * average:.. min:.. max:.." where average is the PSNR of the mean MSE. */

@@ -12,7 +12,7 @@
  * that stream and stores each request's sums and status.  Up to `lanes`
  * rounds are in flight at once, so that a batch is being launched while
  * another is waited for.  There is no worker thread: a lone stream's frame
- * is launched by its own thread at once, as before (docs/architecture.md).
+ * is launched at once by its own thread, as it would be without a service.
  *
  * Wake-ups are targeted, never broadcast (64 threads woken per round, most
  * to go back to sleep, cost a millisecond of p99 on 16 cores): each thread
@@ -48,7 +48,8 @@
 
 #include <cuda_runtime_api.h>
 
-#include "sharpness-cuda-service.h"
+#include "sharpness-cuda-service-private.h"
+#include "sharpness-cuda-tuning.h"
 #include "sharpness-cuda.h"
 #include "sharpness-tiles.h"
 
@@ -190,7 +191,7 @@ sharpness_cuda_service_disabled (void)
 {
   /* Read at every acquire (once per element start, not per frame), so
    * that a benchmark can compare both paths in one process. */
-  const gchar *env = g_getenv ("SHARPNESS_CUDA_NO_SERVICE");
+  const gchar *env = g_getenv (SHARPNESS_CUDA_ENV_NO_SERVICE);
 
   return env && *env && strcmp (env, "0") != 0;
 }
@@ -268,9 +269,9 @@ service_new (CUcontext ctx, GError ** error)
   self->refcount = 1;
   /* Once per service, not per frame: a benchmark compares settings by
    * releasing every element between runs. */
-  self->n_lanes = env_tunable ("SHARPNESS_CUDA_SERVICE_LANES", 1,
+  self->n_lanes = env_tunable (SHARPNESS_CUDA_ENV_SERVICE_LANES, 1,
       SHARPNESS_CUDA_SERVICE_MAX_LANES, DEFAULT_LANES);
-  self->guest_slots = env_tunable ("SHARPNESS_CUDA_SERVICE_GUESTS", 1,
+  self->guest_slots = env_tunable (SHARPNESS_CUDA_ENV_SERVICE_GUESTS, 1,
       SHARPNESS_CUDA_SERVICE_MAX_GUESTS, DEFAULT_GUESTS);
   g_mutex_init (&self->lock);
   for (guint i = 0; i < self->n_lanes; i++) {

@@ -53,8 +53,8 @@ typedef enum
 
 /* TRUE when the environment variable SHARPNESS_CUDA_NO_SERVICE is set to
  * anything but "" or "0" (read at each acquire): acquire then returns NULL without an
- * error and each element scores on its own stream as before, so that both
- * paths can be compared in one benchmark run. */
+ * error and each element scores on its own stream (the path without a
+ * service), so that both can be compared in one process. */
 gboolean sharpness_cuda_service_disabled (void);
 
 /* The service of @ctx (the context current on the calling thread), made
@@ -97,7 +97,8 @@ SharpnessStatus sharpness_cuda_service_sums (SharpnessCudaService * service,
 void sharpness_cuda_service_enter (SharpnessCudaService * service);
 void sharpness_cuda_service_leave (SharpnessCudaService * service);
 
-/* Counters, for tests and the benchmark. */
+/* Counters: sharpness_cuda_service_get_total_stats() below, and a
+ * service's own (sharpness-cuda-service-private.h, for the tests). */
 typedef struct
 {
   guint64 requests;             /* frames scored (ok or failed) */
@@ -106,22 +107,6 @@ typedef struct
   guint64 batched_requests;     /* frames of rounds of more than one */
   guint max_batch;              /* most frames in one round */
 } SharpnessCudaServiceStats;
-
-void sharpness_cuda_service_get_stats (SharpnessCudaService * service,
-    SharpnessCudaServiceStats * stats);
-
-/* The service's settings and what it is doing now, for tests and the
- * benchmark. */
-typedef struct
-{
-  guint lanes;                  /* SHARPNESS_CUDA_SERVICE_LANES */
-  guint guest_slots;            /* SHARPNESS_CUDA_SERVICE_GUESTS */
-  guint guests;                 /* threads between enter() and leave() */
-  guint guests_waiting;         /* threads asleep in enter() */
-} SharpnessCudaServiceState;
-
-void sharpness_cuda_service_get_state (SharpnessCudaService * service,
-    SharpnessCudaServiceState * state);
 
 /* Over every service of the process since it started (freed ones
  * included): the benchmark reads it through the plugin's module. */

@@ -5,14 +5,9 @@
 #include "config.h"
 #endif
 
-#include <math.h>
 #include <string.h>
 
 #include "compare-meta.h"
-
-/* The fields a pair's values can have, in table order. */
-#define FIRST_VALUE SHARPNESS_FIELD_PSNR_Y
-#define LAST_VALUE SHARPNESS_FIELD_MS_SSIM
 
 SharpnessField
 compare_value_plane_field (SharpnessField kind, gchar plane)
@@ -30,15 +25,6 @@ compare_values_add (CompareValues * values, SharpnessField field, gdouble v)
   g_return_if_fail (values->n < COMPARE_MAX_VALUES);
   values->field[values->n] = field;
   values->v[values->n++] = v;
-}
-
-gdouble
-compare_values_get (const CompareValues * values, SharpnessField field)
-{
-  for (gint i = 0; i < values->n; i++)
-    if (values->field[i] == field)
-      return values->v[i];
-  return NAN;
 }
 
 void
@@ -107,27 +93,4 @@ compare_meta_set (GstBuffer * buffer, guint64 frame,
   s = gst_custom_meta_get_structure (meta);
   sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_FRAME, frame);
   compare_values_to_structure (values, s);
-}
-
-gboolean
-compare_meta_read (GstBuffer * buffer, guint64 * frame,
-    CompareValues * values)
-{
-  GstCustomMeta *meta = find_meta (buffer);
-  const GstStructure *s;
-  const GValue *v;
-
-  values->n = 0;
-  if (!meta)
-    return FALSE;
-  s = gst_custom_meta_get_structure (meta);
-  v = sharpness_structure_get (s, SHARPNESS_FIELD_FRAME);
-  *frame = v && G_VALUE_HOLDS_UINT64 (v) ? g_value_get_uint64 (v) : 0;
-  for (SharpnessField f = FIRST_VALUE; f <= LAST_VALUE; f++) {
-    gdouble d;
-
-    if (sharpness_structure_get_double (s, f, &d))
-      compare_values_add (values, f, d);
-  }
-  return TRUE;
 }

@@ -1,5 +1,5 @@
 /* GstCompareMeta, the values of a compared pair carried by the distorted
- * buffer: how cudacompare writes it and how applications read it.
+ * buffer, as cudacompare writes it.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -42,9 +42,6 @@ SharpnessField compare_value_plane_field (SharpnessField kind, gchar plane);
 
 void compare_values_add (CompareValues * values, SharpnessField field,
     gdouble v);
-/* The value of @field, or NaN when absent. */
-gdouble compare_values_get (const CompareValues * values,
-    SharpnessField field);
 /* Sets the values as G_TYPE_DOUBLE fields of @s. */
 void compare_values_to_structure (const CompareValues * values,
     GstStructure * s);
@@ -56,10 +53,6 @@ gboolean compare_meta_register (void);
  * and @values. */
 void compare_meta_set (GstBuffer * buffer, guint64 frame,
     const CompareValues * values);
-
-/* The meta of @buffer: its frame and values; FALSE when there is none. */
-gboolean compare_meta_read (GstBuffer * buffer, guint64 * frame,
-    CompareValues * values);
 
 G_END_DECLS
 #endif /* COMPARE_META_H */

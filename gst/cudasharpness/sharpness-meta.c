@@ -263,29 +263,6 @@ sharpness_meta_reading_tile (const SharpnessMetaReading * r, guint index)
           index));
 }
 
-gint
-sharpness_meta_reading_roi_id (const SharpnessMetaReading * r, guint index)
-{
-  g_return_val_if_fail (index < r->n_rois, 0);
-  return g_value_get_int (gst_value_array_get_value (r->roi_ids, index));
-}
-
-const gchar *
-sharpness_meta_reading_roi_type (const SharpnessMetaReading * r, guint index)
-{
-  g_return_val_if_fail (index < r->n_rois, NULL);
-  return g_value_get_string (gst_value_array_get_value (r->roi_types, index));
-}
-
-gdouble
-sharpness_meta_reading_roi_score (const SharpnessMetaReading * r,
-    guint index)
-{
-  g_return_val_if_fail (index < r->n_rois, 0.0);
-  return g_value_get_double (gst_value_array_get_value (r->roi_scores,
-          index));
-}
-
 gboolean
 sharpness_roi_param_read (const GstVideoRegionOfInterestMeta * roi,
     const gchar * metric, const gchar ** metric_out, gdouble * score,

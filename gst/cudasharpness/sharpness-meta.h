@@ -115,13 +115,6 @@ gboolean sharpness_meta_read (GstBuffer * buffer, const gchar * metric,
 /* Tile @index (row-major) of a reading with a tile map. */
 gdouble sharpness_meta_reading_tile (const SharpnessMetaReading * reading,
     guint index);
-/* ROI @index of a reading with ROIs. */
-gint sharpness_meta_reading_roi_id (const SharpnessMetaReading * reading,
-    guint index);
-const gchar *sharpness_meta_reading_roi_type (const SharpnessMetaReading *
-    reading, guint index);
-gdouble sharpness_meta_reading_roi_score (const SharpnessMetaReading *
-    reading, guint index);
 
 /* The `sharpness` param of @metric (NULL: the first) on @roi: its metric,
  * score and blurry flag; FALSE when there is none. */

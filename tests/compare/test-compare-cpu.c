@@ -9,6 +9,7 @@
  */
 #include "compare.h"
 #include "compare-metric.h"
+#include "compare-private.h"
 
 #include <math.h>
 #include <stddef.h>

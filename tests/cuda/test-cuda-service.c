@@ -31,7 +31,7 @@
 #include "check-cuda.h"
 #include "cuda-frames.h"
 #include "sharpness-cuda.h"
-#include "sharpness-cuda-service.h"
+#include "sharpness-cuda-service-private.h"
 #include "sharpness-tiles.h"
 
 /* A frame in device memory and its reference sums per metric. */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fft2d.h"
+#include "fft2d-private.h"
 #include "test-rng.h"
 
 /* Norm-wise relative error allowed against the naive DFT. */

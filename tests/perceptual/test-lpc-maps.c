@@ -9,7 +9,7 @@
  *   Prints "lpc-si <score>" and "cwtvnrs <score>": for bytes, what
  *   sharpness_cpu_score gives a GRAY8 plane; for doubles (gray levels the
  *   8-bit element never sees, e.g. an unquantised blur), what the internal
- *   API (cpu/lpc-map.h, cpu/cwtvnrs.h) gives.
+ *   API (cpu/lpc-map.h, cpu/cwtvnrs-private.h) gives.
  *   --maps computes the maps through the internal API (for bytes, checking
  *   that its scores equal the backend's to the last bit) and writes lpc.f64, tv.f64, reblurred.f64, lpc_reblurred.f64 and
  *   tv_reblurred.f64 (raw doubles, row-major) into the existing DIR.
@@ -22,7 +22,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cwtvnrs.h"
+#include "cwtvnrs-private.h"
 #include "lpc-map.h"
 #include "sharpness-cpu.h"
 
