@@ -337,6 +337,16 @@ structure_collapsed (SharpnessBlurDetector * det, gdouble structure,
   return median >= flat && structure < SHARPNESS_COLLAPSE_RATIO * median;
 }
 
+/* A blurry frame stays out of the reference (a long blur must stay a
+ * blur); its score joins the blur's level, for the end-of-blur test. */
+static SharpnessVerdict
+keep_blurry (SharpnessBlurDetector * det, gdouble score)
+{
+  det->since_sharp++;
+  det->blur_level[det->blur_count++ % SHARPNESS_RECOVERY_FRAMES] = score;
+  return SHARPNESS_VERDICT_BLURRY;
+}
+
 SharpnessVerdict
 sharpness_blur_detector_judge (SharpnessBlurDetector * det, gdouble score,
     gdouble structure, gdouble flat, const SharpnessSignature * sig,
@@ -368,9 +378,7 @@ sharpness_blur_detector_judge (SharpnessBlurDetector * det, gdouble score,
     if (cut || !structure_collapsed (det, structure, flat) ||
         !is_worse_than_median (det, score, relative))
       return SHARPNESS_VERDICT_FLAT;
-    det->since_sharp++;
-    det->blur_level[det->blur_count++ % SHARPNESS_RECOVERY_FRAMES] = score;
-    return SHARPNESS_VERDICT_BLURRY;
+    return keep_blurry (det, score);
   }
 
   absolute_blurry = threshold > 0.0 &&
@@ -388,12 +396,8 @@ sharpness_blur_detector_judge (SharpnessBlurDetector * det, gdouble score,
     reseed (det);
   }
   blurry = relative_blurry || absolute_blurry;
-  if (blurry) {
-    /* Out of the reference: a long blur must stay a blur. */
-    det->since_sharp++;
-    det->blur_level[det->blur_count++ % SHARPNESS_RECOVERY_FRAMES] = score;
-    return SHARPNESS_VERDICT_BLURRY;
-  }
+  if (blurry)
+    return keep_blurry (det, score);
   det->blur_count = 0;
 
   det->ring[det->head] = score;

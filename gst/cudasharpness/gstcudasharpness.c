@@ -1117,7 +1117,8 @@ install_properties (GObjectClass * gobject_class)
           1, 255, DEFAULT_FLAT_EDGE_LEVEL, flags));
   g_object_class_install_property (gobject_class, PROP_FLAT_THRESHOLD,
       g_param_spec_double ("flat-threshold", "Flat threshold",
-          "Share of edge pixels below which a frame is flat, 0 = never",
+          "Share of edge pixels below which a frame is flat, unless its "
+          "shot's structure and score collapsed (a blur), 0 = never",
           0.0, 1.0, DEFAULT_FLAT_THRESHOLD, flags));
   g_object_class_install_property (gobject_class, PROP_EVENT_THUMBNAILS,
       g_param_spec_uint ("event-thumbnails", "Event thumbnails",

@@ -23,16 +23,16 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'common'))
 import scaffold  # noqa: E402
-scaffold.require('numpy')
+scaffold.require('numpy', 'scipy', 'skimage', 'gi', 'PIL')
 
 import numpy as np  # noqa: E402
 
+import evaluate_heldout as ev  # noqa: E402
 import replica  # noqa: E402
 
 FPS = 25
 FLAT_LEVEL, FLAT = 5, 0.02
 WINDOW = 25
-COVER = 0.5
 
 # The variants: the rule before (flat frames never judged), the collapse
 # at several ratios, the absolute threshold, a relative threshold of its
@@ -107,27 +107,11 @@ class Variant(replica.BlurRule):
 
 
 def score_clip(e, out):
-    lab = e['labels']
+    """evaluate_heldout's counts of one clip for the states @out."""
     flags = np.array([c == 'B' for c in out])
-    found = replica.segments(flags, FPS, 0.5, 2)
-    cover = np.zeros(len(out), bool)
-    for a, b in found:
-        cover[a:b + 1] = True
-    truth = [s for s in e['segments'] if s['kind'] == 'blur']
-    r = dict(truth=len(truth), found=0, detected=len(found), false=0,
-             strong=0, strong_found=0)
-    for s in truth:
-        hit = cover[s['first']:s['last'] + 1].mean() >= COVER
-        r['found'] += hit
-        if s['kernel'] == 'disk' and s['in_shot'] and \
-                s['disk_share'] >= 0.005 - 1e-9:
-            r['strong'] += 1
-            r['strong_found'] += hit
-    for a, b in found:
-        if not any(s['first'] <= b and a <= s['last'] for s in truth) and \
-                not all(c == 's' for c in lab[a:b + 1]):
-            r['false'] += 1
-    return r
+    r = ev.score_blur(e, replica.segments(flags, FPS, 0.5, 2))
+    return {k: r[k] for k in ('truth', 'found', 'detected', 'false',
+                              'strong', 'strong_found')}
 
 
 def main():
