@@ -6,8 +6,9 @@
 # `./quickstart.sh demo` run in it as root, apt included.  The root is made
 # in DIR and removed at the end (unless --keep); only the demo is timed.
 #
-#   usage: dev/fresh-demo.sh [--keep] [--apt-cache DIR] [DIR]
+#   usage: dev/fresh-demo.sh [--keep] [--rev REV] [--apt-cache DIR] [DIR]
 #     DIR             where the root is made (default: a new /tmp/fresh-demo.*)
+#     --rev REV       the commit whose tree is copied (default HEAD)
 #     --apt-cache DIR take the demo's .debs from DIR (e.g. the container
 #                     image's cache, /var/cache/gst-sharpness/apt-bookworm)
 #                     rather than downloading them: what the demo's apt
@@ -20,10 +21,11 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
 
-KEEP=0 CACHE=""
+KEEP=0 CACHE="" REV=HEAD
 while [ $# -gt 0 ]; do
   case "$1" in
     --keep) KEEP=1; shift ;;
+    --rev) REV=$2; shift 2 ;;
     --apt-cache) CACHE=$(cd "$2" && pwd); shift 2 ;;
     -h|--help) sed -n '/^#   usage/,/^#   Needs/p' "$0" | sed 's/^# \{0,1\}//' >&2
                exit 2 ;;
@@ -58,9 +60,10 @@ start=$(date +%s)
   "deb $SECURITY bookworm-security main" >&2
 echo "fresh-demo.sh: root made in $(( $(date +%s) - start )) s" >&2
 
-# The tree as a clone has it: committed files only, no build directory.
+# The tree as a clone of REV has it: committed files only, no build
+# directory.
 mkdir -p "$tree"
-git -C "$src" archive HEAD | tar -x -C "$tree"
+git -C "$src" archive "$REV" | tar -x -C "$tree"
 # A fresh machine resolves names: the host's resolver, where mmdebstrap
 # left none.
 [ -s "$root/etc/resolv.conf" ] || cp -L /etc/resolv.conf "$root/etc/resolv.conf"
