@@ -23,7 +23,7 @@
 #include "bliinds2-model.h"
 #include "device-alloc.cuh"
 #include "lpc-map-cuda.h"
-#include "perceptual-cuda.h"
+#include "perceptual-cuda-private.h"
 #include "sharpness-cuda-private.h"
 #include "topk-select.cuh"
 

@@ -20,7 +20,7 @@
 
 #include "device-alloc.cuh"
 #include "lpc-map-cuda.h"
-#include "perceptual-cuda.h"
+#include "perceptual-cuda-private.h"
 #include "topk-select.cuh"
 
 using namespace sharpness_cuda;

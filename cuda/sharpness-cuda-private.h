@@ -239,7 +239,7 @@ same_string (const char *a, const char *b)
 /* The state of @metric for @plane's size, made by its descriptor's
  * state_new when there is none of that size (sharpness_state_get); NULL
  * with the reason in @status on failure.  For entry points beside the
- * descriptor (perceptual-cuda.h) that share the metric's state. */
+ * descriptor (perceptual-cuda-private.h) that share the metric's state. */
 void *sharpness_cuda_state_get (SharpnessCuda * cuda, SharpnessMetric metric,
     const SharpnessPlane * plane, SharpnessStatus * status);
 

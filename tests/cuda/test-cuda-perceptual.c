@@ -43,7 +43,7 @@
 
 #include "bliinds2.h"
 #include "lpc-map.h"
-#include "perceptual-cuda.h"
+#include "perceptual-cuda-private.h"
 #include "sharpness-cpu.h"
 #include "sharpness-cuda.h"
 #include "test-frame.h"

@@ -1,5 +1,6 @@
 /* Intermediate results of the CUDA perceptual metrics, for the tests that
- * compare them with the CPU reference's (tests/cuda/test-cuda-perceptual.c).
+ * compare them with the CPU reference's (tests/cuda/test-cuda-perceptual.c):
+ * no element or tool calls them, hence -private.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -7,8 +8,8 @@
  * Same rules as sharpness-cuda.h: the owner's context current, planes in
  * device memory, the stream synchronised before returning.
  */
-#ifndef SHARPNESS_PERCEPTUAL_CUDA_H
-#define SHARPNESS_PERCEPTUAL_CUDA_H
+#ifndef SHARPNESS_PERCEPTUAL_CUDA_PRIVATE_H
+#define SHARPNESS_PERCEPTUAL_CUDA_PRIVATE_H
 
 #include "sharpness-cuda.h"
 
@@ -29,4 +30,4 @@ SharpnessStatus sharpness_cuda_bliinds2_features (SharpnessCuda * cuda,
 #ifdef __cplusplus
 }
 #endif
-#endif /* SHARPNESS_PERCEPTUAL_CUDA_H */
+#endif /* SHARPNESS_PERCEPTUAL_CUDA_PRIVATE_H */
