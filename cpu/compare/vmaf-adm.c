@@ -119,11 +119,16 @@ adm_dwt_level0 (const CompareVmafPlane * p, AdmBands16 dst, int *ind_y[4],
   const int half_w = (w + 1) / 2;
 
   for (int i = 0; i < (h + 1) / 2; i++) {
+    const uint8_t *row[4];
+
+    for (int k = 0; k < 4; k++)
+      row[k] = (const uint8_t *) p->data + (size_t) ind_y[k][i] * p->stride;
     for (int j = 0; j < w; j++) {
       int32_t u[4], lo = 0, hi = 0;
 
       for (int k = 0; k < 4; k++)
-        u[k] = compare_vmaf_sample (p, j, ind_y[k][i]);
+        u[k] = bpc == 8 ? row[k][j] :
+            (int32_t) (row[k][2 * j] | (row[k][2 * j + 1] << 8));
       for (int k = 0; k < 4; k++)
         lo += (int32_t) dwt_lo[k] * u[k];
       /* The samples' range moved from [0, N] to [-N/2, N/2]. */

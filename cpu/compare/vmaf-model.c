@@ -151,6 +151,8 @@ parse_libsvm (CompareVmafModel * m, const char *text)
   for (int i = 0; i < total; i++) {
     char *end;
 
+    if (*p == '\0')
+      return "model: fewer support vectors than total_sv";
     m->sv_coef[i] = strtod (p, &end);
     if (end == p)
       return "model: bad support vector coefficient";
@@ -178,8 +180,6 @@ parse_libsvm (CompareVmafModel * m, const char *text)
     m->sv_nodes[node++].index = -1;
     if (*p == '\n')
       p++;
-    else if (i + 1 < total)
-      return "model: fewer support vectors than total_sv";
   }
   return NULL;
 }

@@ -47,15 +47,21 @@ compare_vmaf_motion_blur (CompareVmafScratch * scratch,
   tmp = scratch->buf[VMAF_BUF_MOTION_ROWS];
 
   /* Vertical: samples to 16 bits. */
-  for (int i = 0; i < h; i++)
+  for (int i = 0; i < h; i++) {
+    const uint8_t *row[5];
+
+    for (int k = 0; k < 5; k++)
+      row[k] = (const uint8_t *) ref->data +
+          (size_t) motion_mirror (i - 2 + k, h) * ref->stride;
     for (int j = 0; j < w; j++) {
       uint32_t accum = 0;
 
       for (int k = 0; k < 5; k++)
-        accum += motion_filter[k] * compare_vmaf_sample (ref, j,
-            motion_mirror (i - 2 + k, h));
+        accum += motion_filter[k] * (uint32_t) (bpc == 8 ? row[k][j] :
+            (row[k][2 * j] | (row[k][2 * j + 1] << 8)));
       tmp[(size_t) i * w + j] = (accum + add) >> bpc;
     }
+  }
   /* Horizontal. */
   for (int i = 0; i < h; i++) {
     const uint16_t *row = tmp + (size_t) i * w;

@@ -114,15 +114,22 @@ vif_statistic (const uint16_t * log2_table, const uint16_t * ref,
   }
 
   for (int i = 0; i < h; i++) {
+    const uint16_t *ref_row[17], *dis_row[17];
+
+    for (int fi = 0; fi < taps; fi++) {
+      int ii = vif_mirror (i - half + fi, h);
+
+      ref_row[fi] = ref + (size_t) ii * w;
+      dis_row[fi] = dis + (size_t) ii * w;
+    }
     /* Vertical pass. */
     for (int j = 0; j < w; j++) {
       uint32_t accum_mu1 = 0, accum_mu2 = 0;
       uint64_t accum_ref = 0, accum_dis = 0, accum_ref_dis = 0;
 
       for (int fi = 0; fi < taps; fi++) {
-        int ii = vif_mirror (i - half + fi, h);
-        uint32_t r = ref[(size_t) ii * w + j];
-        uint32_t d = dis[(size_t) ii * w + j];
+        uint32_t r = ref_row[fi][j];
+        uint32_t d = dis_row[fi][j];
         uint32_t cr = filt[fi] * r;
         uint32_t cd = filt[fi] * d;
 
@@ -223,14 +230,15 @@ vif_subsample (const uint16_t * src, uint16_t * dst, int w, int h,
   const int w2 = w / 2, h2 = h / 2;
 
   for (int i2 = 0; i2 < h2; i2++) {
-    int i = 2 * i2;
+    const uint16_t *src_row[9];
 
+    for (int fi = 0; fi < taps; fi++)
+      src_row[fi] = src + (size_t) vif_mirror (2 * i2 - half + fi, h) * w;
     for (int j = 0; j < w; j++) {
       uint32_t accum = 0;
 
       for (int fi = 0; fi < taps; fi++)
-        accum += filt[fi] * (uint32_t) src[(size_t) vif_mirror (i - half +
-                fi, h) * w + j];
+        accum += filt[fi] * (uint32_t) src_row[fi][j];
       row[j] = (uint16_t) ((accum + add_vp) >> shift_vp);
     }
     vif_pad_row (row, w, half);

@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sharpness-status.h"
 
@@ -194,6 +195,78 @@ SharpnessStatus compare_vmaf_stream_push (CompareVmafStream * stream,
  * is pending. */
 int compare_vmaf_stream_flush (CompareVmafStream * stream,
     CompareVmafFrame * out);
+
+/* --- Pooling over a sequence (vmaf-pool.c) ------------------------------ */
+
+/* libvmaf's pooling methods, in the order its outputs list them. */
+typedef enum
+{
+  COMPARE_VMAF_POOL_MIN,
+  COMPARE_VMAF_POOL_MAX,
+  COMPARE_VMAF_POOL_MEAN,
+  COMPARE_VMAF_POOL_HARMONIC_MEAN,
+  COMPARE_VMAF_N_POOLS
+} CompareVmafPoolMethod;
+
+typedef struct
+{
+  uint64_t n;
+  double min, max, sum, i_sum;
+} CompareVmafPool;
+
+void compare_vmaf_pool_init (CompareVmafPool * pool);
+/* Frames in order (the sums are libvmaf's, in its order). */
+void compare_vmaf_pool_add (CompareVmafPool * pool, double score);
+/* min, max, mean, harmonic mean (n / sum (1 / (s + 1)) - 1); NaN mean and
+ * harmonic mean when no frame was added. */
+void compare_vmaf_pool_result (const CompareVmafPool * pool,
+    double pooled[COMPARE_VMAF_N_POOLS]);
+
+/* --- Logs as libvmaf's `vmaf` tool writes them (vmaf-output.c) ---------- */
+
+/* The libvmaf version whose log format is written (its "version"). */
+#define COMPARE_VMAF_LIBVMAF_VERSION "3.0.0"
+
+/* One column of a log: a feature of a gain-limit set, or a model's
+ * score, with the name libvmaf prints. */
+typedef struct
+{
+  char name[64];
+  int model;                    /* >= 0: that model's score */
+  int set, output;              /* else: frame value[set][output] */
+} CompareVmafColumn;
+
+/* The columns of a stream's frames in libvmaf's order: each set's
+ * features (motion once), then the models' scores under @model_names.
+ * Their number, or -1 when more than @max. */
+int compare_vmaf_columns (const CompareVmafFrame * layout,
+    const char *const *model_names, CompareVmafColumn * cols, int max);
+double compare_vmaf_column_value (const CompareVmafColumn * col,
+    const CompareVmafFrame * frame);
+
+typedef enum
+{
+  COMPARE_VMAF_LOG_JSON,        /* vmaf --json */
+  COMPARE_VMAF_LOG_XML,         /* vmaf --xml */
+  COMPARE_VMAF_LOG_CSV          /* vmaf --csv */
+} CompareVmafLogFormat;
+
+/* A finished sequence: its frames in order, its columns and each column's
+ * pooled values (CompareVmafPoolMethod order). */
+typedef struct
+{
+  const CompareVmafFrame *frames;
+  uint64_t n_frames;
+  const CompareVmafColumn *columns;
+  int n_columns;
+  const double (*pooled)[COMPARE_VMAF_N_POOLS];
+  int width, height;            /* the XML's params */
+  double fps;                   /* processing speed, as libvmaf's "fps" */
+} CompareVmafLog;
+
+/* Writes @log as libvmaf 3.0.0's `vmaf` writes that format. */
+SharpnessStatus compare_vmaf_write_log (FILE * f,
+    CompareVmafLogFormat format, const CompareVmafLog * log);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,77 @@
+#!/usr/bin/python3
+# Test vmaf-golden: the CPU VMAF against libvmaf's golden numbers on every
+# pair of tests/vmaf/golden/.  Each pair's clips are made again by
+# vmaf_pairs.py (their SHA-256 must be those libvmaf scored: FFmpeg and
+# x264 deterministic), then test-vmaf-golden compares every per-frame
+# feature and score, and the pooled values, with libvmaf's 6 printed
+# decimals, and for the pairs of golden-logs/ our --json/--xml/--csv logs
+# with libvmaf's bytes.
+#
+# Copyright (C) 2026 The gst-sharpness authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# Usage: test_vmaf_golden.py TEST_EXE MODELDIR [PAIR...]
+#   (VMAF_GOLDEN_PAIRS, comma-separated, also names the pairs; all when
+#   neither does)
+
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import make_vmaf_golden
+import vmaf_pairs
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def main(argv):
+    if len(argv) < 3:
+        print('usage: test_vmaf_golden.py TEST_EXE MODELDIR [PAIR...]',
+              file=sys.stderr)
+        return 2
+    exe, models = argv[1], argv[2]
+    names = argv[3:] or [n for n in os.environ.get(
+        'VMAF_GOLDEN_PAIRS', '').split(',') if n]
+    files = sorted(glob.glob(os.path.join(HERE, 'golden', '*.json')))
+    if names:
+        files = [os.path.join(HERE, 'golden', n + '.json') for n in names]
+    if not files:
+        print('no golden files', file=sys.stderr)
+        return 1
+    failed = []
+    total = 0
+    for path in files:
+        with open(path) as f:
+            golden = json.load(f)
+        pair = vmaf_pairs.pair_by_name(golden['pair'])
+        with tempfile.TemporaryDirectory(prefix='vmaf-golden-') as tmp:
+            ref, dist = vmaf_pairs.make_pair(tmp, pair)
+            made = {'ref': make_vmaf_golden.sha256(ref),
+                    'dist': make_vmaf_golden.sha256(dist)}
+            if made != golden['sha256']:
+                print('%s: the clips made here are not those libvmaf '
+                      'scored (%s != %s)' % (golden['pair'], made,
+                                             golden['sha256']))
+                failed.append(golden['pair'])
+                continue
+            cmd = [exe, path, tmp, models]
+            # libvmaf's own logs of this pair: ours must be their bytes.
+            if os.path.exists(os.path.join(HERE, 'golden-logs',
+                                           golden['pair'] + '.json')):
+                cmd.append(os.path.join(HERE, 'golden-logs'))
+            rc = subprocess.run(cmd).returncode
+        total += golden['frames']
+        if rc != 0:
+            failed.append(golden['pair'])
+    print('%d pairs, %d frames; %s' % (
+        len(files), total,
+        'all equal to libvmaf' if not failed else 'FAILED: ' +
+        ', '.join(failed)))
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
