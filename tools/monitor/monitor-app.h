@@ -64,7 +64,6 @@ void monitor_webhooks_metrics (MonitorWebhooks * w, GString * out);
 GBytes *monitor_alertmanager_body (MonitorEvent * const *events, guint n,
     gint64 ends_at_us);
 
-
 /* The routes (monitor-api.c): a MonitorHttpRoute, @monitor a Monitor. */
 void monitor_api_route (MonitorHttpExchange * x, gpointer monitor);
 /* /metrics (monitor-metrics.c). */
