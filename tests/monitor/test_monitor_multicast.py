@@ -20,6 +20,11 @@
 #   multicast-source and ignores the query: there the test checks that
 #   the join is any-source (no filter in /proc/net/mcfilter) and says so,
 #   and sends no second source;
+# - the same written as the issue and most headends write it,
+#   udp://SOURCE@GROUP:PORT (239.1.1.4): on >= 1.24 the monitor joins it
+#   for that source alone (the kernel's filter, the intruder kept out, as
+#   above); on 1.22 it is refused, with the reason, by --check-config and
+#   at start (it used to be joined for any source, silently);
 # - the joins seen in /proc/net/igmp on lo, and gone once the monitor
 #   has stopped;
 # - the README's example as written (sharpness-monitor udp://@GROUP:PORT,
@@ -45,6 +50,7 @@ import scaffold  # noqa: E402
 IN_NS = 'SHARPNESS_TEST_NETNS'
 PORT = 5000
 GROUP_A, GROUP_B, GROUP_SSM = '239.1.1.1', '239.1.1.2', '239.1.1.3'
+GROUP_SSM_AT = '239.1.1.4'
 SOURCE, INTRUDER = '192.0.2.1', '192.0.2.2'
 
 
@@ -166,27 +172,56 @@ def main():
     with mc.Procs() as procs:
         ssm_uri = 'udp://%s:%d?multicast-source=+%s' % (GROUP_SSM, PORT,
                                                         SOURCE)
-        cfg = mc.write_config(procs, [
+        at_uri = 'udp://%s@%s:%d' % (SOURCE, GROUP_SSM_AT, PORT)
+        at_refused = 'source-specific multicast needs GStreamer >= 1.24'
+        channels = [
             {'name': 'a', 'uri': 'udp://@%s:%d' % (GROUP_A, PORT)},
             {'name': 'b', 'uri': 'udp://@%s:%d' % (GROUP_B, PORT)},
             {'name': 'ssm', 'uri': ssm_uri},
-        ], defaults={'alarms': {'black': {'onset': 1.0},
-                                'no-signal': {'onset': 1.5}}})
+        ]
+        defaults = {'alarms': {'black': {'onset': 1.0},
+                               'no-signal': {'onset': 1.5}}}
+        at_cfg = mc.write_config(procs, [{'name': 'ssm-at', 'uri': at_uri}])
+        r = subprocess.run([mc.TOOL, '--cpu', '--check-config', '--config',
+                            at_cfg], capture_output=True, text=True,
+                           timeout=60, stdin=subprocess.DEVNULL)
+        if ssm:
+            fx.check(r.returncode == 0, '--check-config takes %s: %s' % (
+                at_uri, (r.stdout + r.stderr).strip()))
+            channels.append({'name': 'ssm-at', 'uri': at_uri})
+        else:
+            fx.check(r.returncode == 2 and at_refused in r.stderr and
+                     at_cfg + ':3:' in r.stderr,
+                     '--check-config refuses %s on GStreamer < 1.24, with '
+                     'the reason: %s' % (at_uri, r.stderr.strip()))
+            r = subprocess.run([mc.TOOL, '--cpu', at_uri],
+                               capture_output=True, text=True, timeout=60,
+                               stdin=subprocess.DEVNULL)
+            fx.check(r.returncode == 2 and at_refused in r.stderr,
+                     'sharpness-monitor %s refuses to start on GStreamer '
+                     '< 1.24 (exit %d: %s)' % (at_uri, r.returncode,
+                                               r.stderr.strip()))
+        cfg = mc.write_config(procs, channels, defaults=defaults)
         send_a = sender(procs, pattern, GROUP_A, 'sender-a')
         sender(procs, other, GROUP_B, 'sender-b')
         sender(procs, black, GROUP_SSM, 'sender-ssm', SOURCE)
         if ssm:
             sender(procs, pattern, GROUP_SSM, 'sender-intruder', INTRUDER)
+            sender(procs, black, GROUP_SSM_AT, 'sender-ssm-at', SOURCE)
+            sender(procs, pattern, GROUP_SSM_AT, 'sender-intruder-at',
+                   INTRUDER)
         mon = mc.start_monitor(procs, ['--config', cfg, '--max-backoff', '1'])
 
         def chan(name):
             return mc.get_json(mon, '/api/channels/' + name)
 
         # Past the channels' start-up grace (10 s): a gap is then a loss.
+        names = [c['name'] for c in channels]
         mc.wait_until('every channel scoring for 11 s', lambda: all(
-            chan(n)['frames_scored'] > 110 for n in ('a', 'b', 'ssm')), 60)
+            chan(n)['frames_scored'] > 110 for n in names), 60)
         groups = igmp_groups_on_lo()
-        for g in (GROUP_A, GROUP_B, GROUP_SSM):
+        for g in (GROUP_A, GROUP_B, GROUP_SSM) + ((GROUP_SSM_AT,) if ssm
+                                                   else ()):
             fx.check(hex_le(g) in groups, 'joined %s on lo (/proc/net/igmp '
                      '%s)' % (g, sorted(groups)))
         for n, size in (('a', (160, 90)), ('b', (192, 108)),
@@ -206,6 +241,14 @@ def main():
                          SOURCE, GROUP_SSM, filters))
             fx.check(not any(f[1] == hex_be(INTRUDER) for f in filters),
                      'ssm: %s is not included (%r)' % (INTRUDER, filters))
+            fx.check((hex_be(GROUP_SSM_AT), hex_be(SOURCE), 1, 0) in filters,
+                     'ssm-at (%s): the kernel includes %s alone for %s (%r)'
+                     % (at_uri, SOURCE, GROUP_SSM_AT, filters))
+            c = chan('ssm-at')
+            fx.check(c['alarms']['black']['active'] and (
+                c['width'], c['height']) == (160, 90), 'ssm-at: its black '
+                'alarm is on (the black sender alone reaches it: %s)' %
+                c['content_state'])
         else:
             # GStreamer 1.22's udpsrc has no multicast-source: the query is
             # ignored and the join is any-source; said, not hidden.
@@ -263,7 +306,8 @@ def main():
 
         fx.check(procs.stop(mon) == 0, 'the monitor stopped cleanly')
         groups = igmp_groups_on_lo()
-        fx.check(not ({hex_le(g) for g in (GROUP_A, GROUP_B, GROUP_SSM)} &
+        fx.check(not ({hex_le(g) for g in (GROUP_A, GROUP_B, GROUP_SSM,
+                                           GROUP_SSM_AT)} &
                       groups), 'the groups were left once the monitor '
                  'stopped (%s)' % sorted(groups))
     fx.finish()

@@ -201,6 +201,16 @@ monitor_channel_config_validate (const MonitorChannelConfig * c,
         "rtsp://, http(s):// (HLS) or file://", c->uri);
     return FALSE;
   }
+  if (c->uri) {
+    gchar *uri;
+
+    if (!monitor_uri_for_source (c->uri, &uri, error)) {
+      if (key)
+        *key = "uri";
+      return FALSE;
+    }
+    g_free (uri);
+  }
   if (!(c->threshold >= 0) || !isfinite (c->threshold))
     return bad (error, key, "threshold", NULL, ">= 0 (0: off)");
   if (!(c->relative_threshold >= 0 && c->relative_threshold <= 1))

@@ -361,9 +361,18 @@ add_source (GstElement * bin, const MonitorChannelConfig * cfg,
     gst_bin_add_many (GST_BIN (bin), src, dec, NULL);
     gst_element_link (src, dec);
   } else {
-    if (!(dec = make ("uridecodebin3", error)))
+    /* udp://SOURCE@GROUP:PORT as udpsrc joins one source (checked with
+     * the configuration: refused where it cannot). */
+    gchar *uri;
+
+    if (!monitor_uri_for_source (cfg->uri, &uri, error))
       return NULL;
-    g_object_set (dec, "uri", cfg->uri, NULL);
+    if (!(dec = make ("uridecodebin3", error))) {
+      g_free (uri);
+      return NULL;
+    }
+    g_object_set (dec, "uri", uri, NULL);
+    g_free (uri);
     gst_bin_add (GST_BIN (bin), dec);
   }
   g_signal_connect (dec, "select-stream", G_CALLBACK (select_stream), NULL);

@@ -100,6 +100,13 @@ gchar *monitor_channel_name_from_uri (const gchar * uri);
 /* Whether @uri's scheme is one the monitor takes ("udp", "rtp", "srt",
  * "rtsp", "http", "https", "file"); over HTTP, only these. */
 gboolean monitor_uri_scheme_allowed (const gchar * uri);
+/* The URI that the source element takes for @uri (monitor-multicast.c):
+ * udp://SOURCE@GROUP:PORT becomes udpsrc's source-specific join
+ * (?multicast-source=+SOURCE, GStreamer >= 1.24); FALSE with @error
+ * where this GStreamer cannot join for one source.  Any other URI as it
+ * is. */
+gboolean monitor_uri_for_source (const gchar * uri, gchar ** out,
+    GError ** error);
 
 typedef struct
 {
