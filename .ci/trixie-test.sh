@@ -4,7 +4,8 @@
 # bind-mounted: nvcc runs on trixie's glibc) and run the test suite in
 # build-trixie inside it.  Ends with tests/summarize.py's line.
 #   env: TRIXIE_ROOT (default /var/cache/gst-sharpness/trixie-root),
-#        TRIXIE_MESON_ARGS (extra `meson setup` arguments), CUDA_ROOT
+#        TRIXIE_MESON_ARGS (extra `meson setup` arguments), CUDA_ROOT,
+#        TRIXIE_CCACHE_DIR (default /var/cache/gst-sharpness/ccache-trixie)
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -14,6 +15,16 @@ root=$(dev/trixie/make-root.sh "${TRIXIE_ROOT:-/var/cache/gst-sharpness/trixie-r
 cuda_root=${CUDA_ROOT:-/usr/local/cuda}
 cuda=()
 [ -x "$cuda_root/bin/nvcc" ] && cuda=(--cuda "$cuda_root")
+# The build compiles through ccache (the root's; meson and the CUDA
+# launcher find it) into a cache kept beside the root: a CI run compiles
+# only the CUDA kernels and C files that changed since the last one, as
+# the host build does.  Not the host's cache: trixie's compilers are other
+# compilers, and its ccache another version.  Paths are hashed relative
+# to the tree, so that every checkout shares it.
+ccache_dir=${TRIXIE_CCACHE_DIR:-/var/cache/gst-sharpness/ccache-trixie}
+mkdir -p "$ccache_dir"
 # shellcheck disable=SC2086
-exec dev/trixie/chroot-run.sh "${cuda[@]}" "$root" \
+exec dev/trixie/chroot-run.sh "${cuda[@]}" --bind "$ccache_dir" \
+  -e CCACHE_DIR="$ccache_dir" -e CCACHE_MAXSIZE=4G \
+  -e CCACHE_BASEDIR="$PWD" -e CCACHE_NOHASHDIR=1 "$root" \
   dev/trixie/build-and-test.sh build-trixie ${TRIXIE_MESON_ARGS:-}

@@ -11,6 +11,8 @@
 #     --cuda [DIR]  bind the CUDA toolkit (default /usr/local/cuda) read-only
 #                   at /usr/local/cuda: nvcc is a host binary that runs on
 #                   trixie's newer glibc
+#     --bind DIR    bind DIR (read-write) at the same path: a cache kept
+#                   outside the root, e.g. ccache's (repeatable)
 #     --nvidia      bind the NVIDIA driver's user-space libraries (libcuda,
 #                   libnvcuvid, libnvidia-encode, ...) at
 #                   /usr/local/nvidia-host/lib and put them on LD_LIBRARY_PATH
@@ -25,13 +27,14 @@ set -euo pipefail
 usage() { sed -n '/^#   usage/,/^#   Needs/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 ARGS=("$@")
-SRC=$PWD; CUDA=""; NVIDIA=0; ENVS=()
+SRC=$PWD; CUDA=""; NVIDIA=0; ENVS=(); BINDS=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --src) SRC=$2; shift 2 ;;
     --cuda)
       if [ $# -gt 1 ] && [ -d "$2" ] && [ -x "$2/bin/nvcc" ]; then CUDA=$2; shift 2
       else CUDA=/usr/local/cuda; shift; fi ;;
+    --bind) BINDS+=("$(cd "$2" && pwd)"); shift 2 ;;
     --nvidia) NVIDIA=1; shift ;;
     -e) ENVS+=("$2"); shift 2 ;;
     -h|--help) usage ;;
@@ -75,6 +78,7 @@ bind /proc /proc r
 bind /sys /sys r
 bind /dev /dev r
 bind "$SRC" "$SRC"
+for b in "${BINDS[@]}"; do bind "$b" "$b"; done
 LIBPATH=""
 PATHS=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 if [ -n "$CUDA" ]; then

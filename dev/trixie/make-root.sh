@@ -24,8 +24,10 @@ MAX_AGE_DAYS=${TRIXIE_ROOT_MAX_AGE_DAYS:-30}
 # side of the validation, the scan tests' jsonschema and chromium),
 # sharpness-monitor's (libsoup 3, libyaml; Prometheus, Alertmanager,
 # gst-rtsp-server's introspection and PIL for its tests), plus g++ (nvcc's host compiler for cuda/, when
-# /usr/local/cuda is bind-mounted) and gstreamer1.0-libav.
-PACKAGES="gcc g++ meson ninja-build pkg-config
+# /usr/local/cuda is bind-mounted), gstreamer1.0-libav, and ccache (CI's
+# trixie build compiles through a cache kept outside the root, so that a
+# kernel is compiled once, not again in every run: .ci/trixie-test.sh).
+PACKAGES="gcc g++ ccache meson ninja-build pkg-config
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   libgstreamer-plugins-bad1.0-dev libgl-dev libavutil-dev libjson-glib-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
