@@ -519,6 +519,15 @@ adm_cm_after (int i, int n)
   return i == n - 1 ? n - 1 : i + 1;
 }
 
+/* The masking threshold's 8 neighbours of (i, j) in csf_f (int16 at
+ * level 0, int32 after: integer sums, so their order does not matter);
+ * the centre is the caller's, from csf_a. */
+#define ADM_NEIGHBOURS(f, w, i0, i, i2, j0, j, j2) \
+  ((int32_t) (f)[(size_t) (i0) * (w) + (j0)] + (f)[(size_t) (i0) * (w) + (j)] \
+      + (f)[(size_t) (i0) * (w) + (j2)] + (f)[(size_t) (i) * (w) + (j0)] \
+      + (f)[(size_t) (i) * (w) + (j2)] + (f)[(size_t) (i2) * (w) + (j0)] \
+      + (f)[(size_t) (i2) * (w) + (j)] + (f)[(size_t) (i2) * (w) + (j2)])
+
 /* Level 0 masking: the restored part beyond the threshold of the
  * additive part's neighbourhood, cubed and summed. */
 static float
@@ -555,22 +564,10 @@ adm_cm16 (AdmBands16 r, int16_t * csf_a[3], int16_t * csf_f[3], int w,
       const int j0 = adm_cm_before (j), j2 = adm_cm_after (j, w);
       int32_t thr = 0;
 
-      for (int k = 0; k < 3; k++) {
-        const int16_t *f = csf_f[k];
-        int32_t sum = 0;
-
-        sum += f[(size_t) i0 * w + j0];
-        sum += f[(size_t) i0 * w + j];
-        sum += f[(size_t) i0 * w + j2];
-        sum += f[(size_t) i * w + j0];
-        sum += (int16_t) (((ADM_ONE_BY_15 * abs ((int32_t) csf_a[k][(size_t)
+      for (int k = 0; k < 3; k++)
+        thr += ADM_NEIGHBOURS (csf_f[k], w, i0, i, i2, j0, j, j2) +
+            (int16_t) (((ADM_ONE_BY_15 * abs ((int32_t) csf_a[k][(size_t)
                             i * w + j])) + 2048) >> 12);
-        sum += f[(size_t) i * w + j2];
-        sum += f[(size_t) i2 * w + j0];
-        sum += f[(size_t) i2 * w + j];
-        sum += f[(size_t) i2 * w + j2];
-        thr += sum;
-      }
       for (int k = 0; k < 3; k++) {
         int32_t x = src[k][(size_t) i * w + j] * i_rfactor[k];
         int32_t x_sq;
@@ -634,23 +631,11 @@ adm_cm32 (AdmBands32 r, int32_t * csf_a[3], int32_t * csf_f[3], int w,
       const int j0 = adm_cm_before (j), j2 = adm_cm_after (j, w);
       int32_t thr = 0;
 
-      for (int k = 0; k < 3; k++) {
-        const int32_t *f = csf_f[k];
-        int32_t sum = 0;
-
-        sum += f[(size_t) i0 * w + j0];
-        sum += f[(size_t) i0 * w + j];
-        sum += f[(size_t) i0 * w + j2];
-        sum += f[(size_t) i * w + j0];
-        sum += (int32_t) ((((int64_t) ADM_I4_ONE_BY_15 *
+      for (int k = 0; k < 3; k++)
+        thr += ADM_NEIGHBOURS (csf_f[k], w, i0, i, i2, j0, j, j2) +
+            (int32_t) ((((int64_t) ADM_I4_ONE_BY_15 *
                     abs (csf_a[k][(size_t) i * w + j])) + ADM_I4_ADD_FLT) >>
             32);
-        sum += f[(size_t) i * w + j2];
-        sum += f[(size_t) i2 * w + j0];
-        sum += f[(size_t) i2 * w + j];
-        sum += f[(size_t) i2 * w + j2];
-        thr += sum;
-      }
       for (int k = 0; k < 3; k++) {
         int32_t x = (int32_t) ((((int64_t) src[k][(size_t) i * w + j] *
                     i_rfactor[k]) + (1u << 27)) >> 28);

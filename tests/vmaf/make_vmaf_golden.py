@@ -89,8 +89,10 @@ def golden_of(pair, command, result, clips):
         'pair': name, 'width': width, 'height': height, 'depth': depth,
         'segments': segments, 'distortion': distortion,
         'frames': len(frames), 'oracle': ORACLE,
-        # The clips libvmaf scored: the test checks that it made the same.
+        # The clips libvmaf scored: the test checks that it made the same
+        # (with the same FFmpeg build; another makes other clips).
         'sha256': {'ref': sha256(clips[0]), 'dist': sha256(clips[1])},
+        'ffmpeg': vmaf_pairs.tools_version(),
         'version': result['version'],
         'command': ' '.join(os.path.basename(c) if c.endswith('.yuv')
                             or c == command[0] else c for c in command),

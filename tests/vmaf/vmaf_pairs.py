@@ -89,6 +89,15 @@ def pix_fmt(depth):
     return 'yuv420p' if depth == 8 else 'yuv420p10le'
 
 
+def tools_version():
+    """The FFmpeg build that makes the clips (its first -version line; the
+    distribution's build fixes its x264 too): other builds make other
+    clips."""
+    out = subprocess.run(['ffmpeg', '-hide_banner', '-version'],
+                         capture_output=True, text=True, check=True).stdout
+    return out.splitlines()[0]
+
+
 def frame_bytes(width, height, depth):
     cw, ch = (width + 1) // 2, (height + 1) // 2
     return (width * height + 2 * cw * ch) * (1 if depth == 8 else 2)
