@@ -76,6 +76,36 @@ channel_json (MonitorChannel * c, GString * o, gboolean detail)
     g_string_append (o, ",\"ssim\":");
     sharpness_json_number (o, st.ssim);
   }
+  if (c->transport) {
+    MonitorTransportStats ts;
+
+    monitor_transport_snapshot (c->transport, &ts);
+    if (ts.seen) {
+      g_string_append_printf (o, ",\"transport\":{\"in_sync\":%s,"
+          "\"packets\":%" G_GUINT64_FORMAT ",\"bitrate\":",
+          ts.in_sync ? "true" : "false", ts.packets);
+      sharpness_json_number (o, ts.bitrate);
+      g_string_append (o, ",\"errors\":{");
+      for (gint k = 0; k < SHARPNESS_TR101290_N_INDICATORS; k++)
+        g_string_append_printf (o, "%s\"%s\":%" G_GUINT64_FORMAT, k ? "," :
+            "", monitor_transport_indicator_name (k), ts.errors[k]);
+      /* The last error of each indicator raised: where and what. */
+      g_string_append (o, "},\"last_errors\":{");
+      for (gint k = 0, first = 1; k < SHARPNESS_TR101290_N_INDICATORS; k++) {
+        const MonitorTransportError *l = &ts.last[k];
+        if (!ts.errors[k])
+          continue;
+        g_string_append_printf (o, "%s\"%s\":{\"priority\":%u,\"packet\":%"
+            G_GUINT64_FORMAT ",\"pid\":%d,\"value\":%" G_GINT64_FORMAT
+            ",\"expected\":%" G_GINT64_FORMAT ",\"time\":%.3f}",
+            first ? "" : ",", monitor_transport_indicator_name (k),
+            monitor_transport_indicator_priority (k), l->packet, l->pid,
+            l->value, l->expected, l->wall_us / 1e6);
+        first = 0;
+      }
+      g_string_append (o, "}}");
+    }
+  }
   g_string_append (o, ",\"alarms\":{");
   for (gint k = 0, first = 1; k < MONITOR_N_KINDS; k++) {
     const MonitorAlarmState *a = &c->alarms.kinds[k];

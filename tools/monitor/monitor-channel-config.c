@@ -51,6 +51,13 @@ monitor_channel_config_defaults (MonitorChannelConfig * c)
   c->freeze_noise = -60.0;
   for (gint k = 0; k < MONITOR_N_KINDS; k++)
     c->kinds[k] = monitor_kinds[k].defaults;
+  c->transport.enabled = TRUE;
+  c->transport.pat_interval = 0.5;
+  c->transport.pmt_interval = 0.5;
+  c->transport.pid_interval = 5.0;
+  c->transport.pcr_repetition = 0.04;
+  c->transport.pcr_discontinuity = 0.1;
+  c->transport.pts_interval = 0.7;
 }
 
 MonitorChannelConfig *
@@ -250,6 +257,38 @@ monitor_channel_config_validate (const MonitorChannelConfig * c,
   if (!(c->kinds[MONITOR_KIND_PSNR_DROP].level >= 0))
     return bad (error, key, alarm_key (MONITOR_KIND_PSNR_DROP, "level"),
         NULL, ">= 0 dB");
+  {
+    /* TR 101 290's limits are fractions of a second (PID_error's the
+     * user's, of seconds to minutes); above a minute no indicator would
+     * ever be raised, at 1 ms every packet's gap would be one. */
+    static const struct
+    {
+      const gchar *key;
+      gsize offset;
+      gdouble max;
+    } limits[] = {
+      {"transport: pat-interval", G_STRUCT_OFFSET (MonitorTransportConfig,
+              pat_interval), 60},
+      {"transport: pmt-interval", G_STRUCT_OFFSET (MonitorTransportConfig,
+              pmt_interval), 60},
+      {"transport: pid-interval", G_STRUCT_OFFSET (MonitorTransportConfig,
+              pid_interval), 3600},
+      {"transport: pcr-repetition", G_STRUCT_OFFSET (MonitorTransportConfig,
+              pcr_repetition), 60},
+      {"transport: pcr-discontinuity",
+          G_STRUCT_OFFSET (MonitorTransportConfig, pcr_discontinuity), 60},
+      {"transport: pts-interval", G_STRUCT_OFFSET (MonitorTransportConfig,
+              pts_interval), 60},
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (limits); i++) {
+      gdouble v = G_STRUCT_MEMBER (gdouble, &c->transport, limits[i].offset);
+
+      if (!(v >= 0.001 && v <= limits[i].max))
+        return bad (error, key, limits[i].key, NULL, limits[i].max > 60 ?
+            "in [0.001, 3600] s" : "in [0.001, 60] s");
+    }
+  }
   return TRUE;
 }
 

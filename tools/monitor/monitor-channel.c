@@ -117,6 +117,8 @@ monitor_channel_new (MonitorChannelHost * host,
   reset_stats (c);
   monitor_alarms_init (&c->alarms, c->cfg, &alarms_source, c, host->event,
       host->owner);
+  if (c->cfg->transport.enabled)
+    c->transport = monitor_transport_new (&c->cfg->transport);
   return c;
 }
 
@@ -133,6 +135,8 @@ monitor_channel_unref (MonitorChannel * c)
   if (!g_atomic_int_dec_and_test (&c->ref_count))
     return;
   monitor_alarms_clear (&c->alarms);
+  if (c->transport)
+    monitor_transport_free (c->transport);
   if (c->thumb)
     gst_sample_unref (c->thumb);
   g_free (c->ring_tiles);
@@ -543,6 +547,9 @@ monitor_channel_tick (MonitorChannel * c, gint64 now_us)
     g_free (why);
   }
   c->last_decoded_seen = decoded;
+  /* The transport's absences are counted while a pipeline receives. */
+  if (c->transport && c->pipeline)
+    monitor_transport_tick (c->transport);
 
   if (now_us / SPARK_PERIOD_US != (now_us - 100000) / SPARK_PERIOD_US) {
     c->spark[c->spark_pos] = c->state == MONITOR_CHANNEL_UP ? score : NAN;

@@ -14,6 +14,7 @@
 
 #include "monitor.h"
 #include "monitor-alarms.h"
+#include "monitor-transport.h"
 
 G_BEGIN_DECLS
 
@@ -133,6 +134,8 @@ struct _MonitorChannel
   gboolean removed;
   gchar *codec;
   MonitorAlarms alarms;
+  /* TR 101 290 on its MPEG-TS (NULL: off); its own lock. */
+  MonitorTransport *transport;
   gfloat spark[MONITOR_SPARK_POINTS];
   guint spark_pos, spark_n;
   guint64 thumb_seen_seq;       /* the last thumbnail the tick saw */
@@ -141,6 +144,9 @@ struct _MonitorChannel
   /* Streaming threads: the elements they touch (set by the start thread
    * before PLAYING, while the main loop has no pipeline). */
   GstElement *analysis_queue, *scorer, *video_tee, *sink;
+  /* The channel's own decode bin (not a compared reference's): its
+   * demuxer's input is the channel's transport stream. */
+  GstElement *source_dec;
   gboolean live;                /* the pipeline is live */
   gint source_live;             /* atomic: a live source element was made */
   gint source_ends;             /* atomic: an http(s) source with a known

@@ -190,6 +190,64 @@ read_alarm (Ctx * x, yaml_node_t * kn_kind, yaml_node_t * map,
   return TRUE;
 }
 
+/* The transport mapping: TR 101 290's switch and limits (s). */
+static gboolean
+read_transport (Ctx * x, yaml_node_t * tkn, yaml_node_t * map,
+    MonitorTransportConfig * t)
+{
+  static const struct
+  {
+    const gchar *key;
+    gsize offset;
+  } limits[] = {
+    {"pat-interval", G_STRUCT_OFFSET (MonitorTransportConfig, pat_interval)},
+    {"pmt-interval", G_STRUCT_OFFSET (MonitorTransportConfig, pmt_interval)},
+    {"pid-interval", G_STRUCT_OFFSET (MonitorTransportConfig, pid_interval)},
+    {"pcr-repetition", G_STRUCT_OFFSET (MonitorTransportConfig,
+            pcr_repetition)},
+    {"pcr-discontinuity", G_STRUCT_OFFSET (MonitorTransportConfig,
+            pcr_discontinuity)},
+    {"pts-interval", G_STRUCT_OFFSET (MonitorTransportConfig, pts_interval)},
+  };
+
+  if (map->type != YAML_MAPPING_NODE)
+    return fail (x, tkn, "transport: a mapping (enabled, pat-interval, "
+        "pmt-interval, pid-interval, pcr-repetition, pcr-discontinuity, "
+        "pts-interval) expected");
+  for (yaml_node_pair_t * p = map->data.mapping.pairs.start;
+      p < map->data.mapping.pairs.top; p++) {
+    yaml_node_t *kn = yaml_document_get_node (x->doc, p->key);
+    yaml_node_t *vn = yaml_document_get_node (x->doc, p->value);
+    const gchar *key = scalar (x, kn, "key");
+    gchar *full;
+    gboolean ok = FALSE, known = FALSE;
+
+    if (!key)
+      return FALSE;
+    full = g_strdup_printf ("transport: %s", key);
+    if (g_str_equal (key, "enabled")) {
+      known = TRUE;
+      ok = get_bool (x, kn, vn, full, &t->enabled);
+    }
+    for (guint i = 0; i < G_N_ELEMENTS (limits) && !known; i++)
+      if (g_str_equal (key, limits[i].key)) {
+        known = TRUE;
+        ok = get_double (x, kn, vn, full, &G_STRUCT_MEMBER (gdouble, t,
+                limits[i].offset));
+      }
+    if (!known)
+      ok = fail (x, kn, "transport: unknown key '%s' (enabled, "
+          "pat-interval, pmt-interval, pid-interval, pcr-repetition, "
+          "pcr-discontinuity, pts-interval)", key);
+    if (ok)
+      note_line (x, full, kn);
+    g_free (full);
+    if (!ok)
+      return FALSE;
+  }
+  return TRUE;
+}
+
 /* The alarms mapping: one mapping of settings per kind. */
 static gboolean
 read_alarms (Ctx * x, yaml_node_t * kn, yaml_node_t * vn,
@@ -285,11 +343,14 @@ read_settings (Ctx * x, yaml_node_t * map, MonitorChannelConfig * c,
       ok = get_double (x, kn, vn, key, &c->freeze_noise);
     else if (g_str_equal (key, "alarms"))
       ok = read_alarms (x, kn, vn, c);
+    else if (g_str_equal (key, "transport"))
+      ok = read_transport (x, kn, vn, &c->transport);
     else
       return fail (x, kn, "unknown key '%s'%s", key, channel ?
           " (name, uri, source, metric, threshold, relative-threshold, "
           "window, max-blurry-gap, tiles, roi-types, compare-with, "
-          "black-pixel-threshold, black-ratio, freeze-noise, alarms)" :
+          "black-pixel-threshold, black-ratio, freeze-noise, alarms, "
+          "transport)" :
           " (in defaults: the channel keys but name, uri, source and "
           "compare-with)");
     if (!ok)

@@ -184,6 +184,48 @@ monitor_metrics_render (Monitor * m, GString * out)
         NULL, (gdouble) c->reconnects);
   }
 
+  /* TR 101 290: channels whose input is (or was) MPEG-TS, one series per
+   * indicator, none per PID (a multiplex has hundreds). */
+  {
+    MonitorTransportStats *ts = g_new0 (MonitorTransportStats, MAX (n, 1));
+
+    for (guint i = 0; i < n; i++) {
+      MonitorChannel *c = g_ptr_array_index (m->channels, i);
+      if (c->transport)
+        monitor_transport_snapshot (c->transport, &ts[i]);
+    }
+    head (out, "sharpness_tr101290_errors_total", "counter", "ETSI TR 101 "
+        "290 priority 1 and 2 errors counted on the channel's MPEG-TS, by "
+        "indicator.");
+    for (guint i = 0; i < n; i++) {
+      MonitorChannel *c = g_ptr_array_index (m->channels, i);
+      for (gint k = 0; ts[i].seen && k < SHARPNESS_TR101290_N_INDICATORS; k++)
+        series (out, "sharpness_tr101290_errors_total", c->cfg->name,
+            "indicator", monitor_transport_indicator_name (k),
+            (gdouble) ts[i].errors[k]);
+    }
+    /* In bytes, Prometheus' base unit (promtool refuses bits): the bit
+     * rate is 8 times it (the API's "bitrate" is in bit/s). */
+    head (out, "sharpness_ts_rate_bytes_per_second", "gauge", "The "
+        "channel's MPEG-TS rate over the last second of the stream (all "
+        "PIDs, null packets too).");
+    for (guint i = 0; i < n; i++) {
+      MonitorChannel *c = g_ptr_array_index (m->channels, i);
+      if (ts[i].seen)
+        series (out, "sharpness_ts_rate_bytes_per_second", c->cfg->name,
+            NULL, NULL, ts[i].bitrate / 8);
+    }
+    head (out, "sharpness_ts_sync", "gauge", "1 while the channel's MPEG-TS "
+        "is in sync (TR 101 290 1.1), else 0.");
+    for (guint i = 0; i < n; i++) {
+      MonitorChannel *c = g_ptr_array_index (m->channels, i);
+      if (ts[i].seen)
+        series (out, "sharpness_ts_sync", c->cfg->name, NULL, NULL,
+            ts[i].in_sync);
+    }
+    g_free (ts);
+  }
+
   head (out, "sharpness_compare_psnr_decibels", "gauge", "PSNR (average of "
       "the planes) of the last compared pair.");
   for (guint i = 0; i < n; i++) {

@@ -556,6 +556,19 @@ element_added (GstBin * bin, GstBin * sub, GstElement * element,
       g_object_set (element, "buffer-size",
           (gint) c->host->settings->udp_buffer_size, NULL);
   }
+  /* TR 101 290 on what reaches the channel's own demuxer (a compared
+   * reference's is not this channel's stream). */
+  if (c->transport && f && g_str_equal (GST_OBJECT_NAME (f), "tsdemux") &&
+      c->source_dec && gst_object_has_as_ancestor (GST_OBJECT (element),
+          GST_OBJECT (c->source_dec))) {
+    GstPad *pad = gst_element_get_static_pad (element, "sink");
+
+    if (pad) {
+      monitor_transport_attach (c->transport, pad,
+          g_atomic_int_get (&c->source_live));
+      gst_object_unref (pad);
+    }
+  }
   if (!network_ts (cfg))
     return;
   /* MPEG-TS over UDP, RTP or SRT: the demuxer's timestamps are the
@@ -688,6 +701,7 @@ monitor_pipeline_build (MonitorChannel * c, GError ** error)
     gst_object_unref (to);
     goto fail_link;
   }
+  c->source_dec = dec;
   connect_source (c, dec, to, FALSE, level);
   gst_object_unref (to);
   return pipe;

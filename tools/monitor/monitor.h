@@ -68,6 +68,16 @@ gint monitor_kind_from_name (const gchar * name);
 /* The monitor kind of the element's event kind @element_kind. */
 MonitorKind monitor_kind_of_element (gint element_kind);
 
+/* ETSI TR 101 290 on a channel's MPEG-TS (monitor-transport.c): the
+ * limits of its timed indicators, in seconds (TR 101 290 V1.4.1 clause
+ * 5.2's by default; PID_error's is the user's, 5 s by default). */
+typedef struct
+{
+  gboolean enabled;
+  gdouble pat_interval, pmt_interval, pid_interval;
+  gdouble pcr_repetition, pcr_discontinuity, pts_interval;
+} MonitorTransportConfig;
+
 typedef struct
 {
   gchar *name;
@@ -85,6 +95,7 @@ typedef struct
    * freeze: its freeze-noise (dB). */
   gdouble black_pixel_threshold, black_ratio, freeze_noise;
   MonitorKindSettings kinds[MONITOR_N_KINDS];
+  MonitorTransportConfig transport;
 } MonitorChannelConfig;
 
 void monitor_channel_config_defaults (MonitorChannelConfig * c);

@@ -1,0 +1,254 @@
+/* sharpness-monitor: ETSI TR 101 290 on a channel's transport stream.
+ *
+ * A buffer probe on the demuxer's sink pad (tsdemux, wherever the decode
+ * bins put it: after udpsrc, after an RTP depayloader, after srtsrc or
+ * filesrc) hands each buffer to the analyser and lets it go on untouched:
+ * decoding is neither delayed nor altered.  A live stream's packets are
+ * timed on arrival, on the monotonic clock, which the main loop's tick
+ * also runs on; a file's by its PCRs (the analyser's own derivation, at
+ * the multiplex rate), since a file read as fast as the pacing allows has
+ * no arrival times worth the name.
+ *
+ * A demuxer that pulls (tsdemux on a local file) reads the start and the
+ * end of the file for its duration before it plays it from the start:
+ * only reads that follow on from the last one are the stream, and a read
+ * from offset 0 starts it again (what was measured before was the scan,
+ * and is dropped).
+ *
+ * Each pipeline gets an analyser of its own (a rebuilt pipeline is a new
+ * stream: its first continuity counter is no error); the counts go on
+ * from the previous one's, so that the counters only grow.
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include "monitor-transport.h"
+
+struct _MonitorTransport
+{
+  gint ref_count;
+  SharpnessTr101290Settings settings;
+  GMutex lock;
+  SharpnessTr101290 *analyser;  /* the pipeline's, or NULL */
+  gboolean live;
+  guint generation;             /* of the pipeline being analysed */
+  /* Counts of the analysers before this one. */
+  guint64 base[SHARPNESS_TR101290_N_INDICATORS];
+  MonitorTransportError last[SHARPNESS_TR101290_N_INDICATORS];
+  /* Pulled: where the next read that goes on from the last one starts
+   * (G_MAXUINT64: none read yet); the last errors before this analyser. */
+  guint64 next_offset;
+  MonitorTransportError last_before[SHARPNESS_TR101290_N_INDICATORS];
+};
+
+/* What a probe holds: buffers of an older pipeline (torn down while this
+ * one starts) are not this analyser's. */
+typedef struct
+{
+  MonitorTransport *t;
+  guint generation;
+} Probe;
+
+static const gchar *const indicator_names[] = {
+  "ts_sync_loss", "sync_byte_error", "pat_error_2", "continuity_count_error",
+  "pmt_error_2", "pid_error", "transport_error", "crc_error",
+  "pcr_repetition_error", "pcr_discontinuity_indicator_error",
+  "pcr_accuracy_error", "pts_error", "cat_error",
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (indicator_names) ==
+    SHARPNESS_TR101290_N_INDICATORS);
+
+const gchar *
+monitor_transport_indicator_name (SharpnessTr101290Indicator i)
+{
+  return i < SHARPNESS_TR101290_N_INDICATORS ? indicator_names[i] : NULL;
+}
+
+guint
+monitor_transport_indicator_priority (SharpnessTr101290Indicator i)
+{
+  return i <= SHARPNESS_TR101290_PID_ERROR ? 1 : 2;
+}
+
+static gint64
+seconds_ns (gdouble s)
+{
+  return (gint64) (s * GST_SECOND + 0.5);
+}
+
+MonitorTransport *
+monitor_transport_new (const MonitorTransportConfig * cfg)
+{
+  MonitorTransport *t = g_new0 (MonitorTransport, 1);
+  SharpnessTr101290Settings *s = &t->settings;
+
+  t->ref_count = 1;
+  g_mutex_init (&t->lock);
+  sharpness_tr101290_settings_init (s);
+  s->pat_interval = seconds_ns (cfg->pat_interval);
+  s->pmt_interval = seconds_ns (cfg->pmt_interval);
+  s->pid_interval = seconds_ns (cfg->pid_interval);
+  s->pcr_repetition = seconds_ns (cfg->pcr_repetition);
+  s->pcr_discontinuity = seconds_ns (cfg->pcr_discontinuity);
+  s->pts_interval = seconds_ns (cfg->pts_interval);
+  for (gint i = 0; i < SHARPNESS_TR101290_N_INDICATORS; i++)
+    t->last[i].pid = -1;
+  return t;
+}
+
+static void
+transport_unref (MonitorTransport * t)
+{
+  if (!g_atomic_int_dec_and_test (&t->ref_count))
+    return;
+  if (t->analyser)
+    sharpness_tr101290_free (t->analyser);
+  g_mutex_clear (&t->lock);
+  g_free (t);
+}
+
+void
+monitor_transport_free (MonitorTransport * t)
+{
+  transport_unref (t);
+}
+
+/* The analyser's callback, under the lock (from push or tick). */
+static void
+on_error (const SharpnessTr101290Error * e, gpointer user_data)
+{
+  MonitorTransport *t = user_data;
+  MonitorTransportError *l = &t->last[e->indicator];
+
+  l->packet = e->packet;
+  l->pid = e->pid;
+  l->value = e->value;
+  l->expected = e->expected;
+  l->wall_us = g_get_real_time ();
+}
+
+static void
+push_memory (MonitorTransport * t, GstBuffer * buf, gint64 now)
+{
+  GstMapInfo map;
+
+  if (!gst_buffer_map (buf, &map, GST_MAP_READ))
+    return;
+  sharpness_tr101290_push (t->analyser, map.data, map.size, now);
+  gst_buffer_unmap (buf, &map);
+}
+
+/* A pulled buffer at @offset: whether it is the stream's next bytes
+ * (under the lock). */
+static gboolean
+pulled_in_order (MonitorTransport * t, guint64 offset, gsize size)
+{
+  if (offset == 0 && t->next_offset != G_MAXUINT64) {
+    /* From the start again: the scan's measures are not the stream's. */
+    sharpness_tr101290_free (t->analyser);
+    t->analyser = sharpness_tr101290_new (&t->settings, on_error, t);
+    memcpy (t->last, t->last_before, sizeof (t->last));
+  } else if (t->next_offset != G_MAXUINT64 && offset != t->next_offset) {
+    return FALSE;
+  }
+  t->next_offset = offset + size;
+  return TRUE;
+}
+
+static GstPadProbeReturn
+probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  Probe *p = user_data;
+  MonitorTransport *t = p->t;
+  gint64 now;
+
+  g_mutex_lock (&t->lock);
+  if (p->generation != t->generation || !t->analyser) {
+    g_mutex_unlock (&t->lock);
+    return GST_PAD_PROBE_OK;
+  }
+  now = t->live ? g_get_monotonic_time () * 1000 :
+      SHARPNESS_TR101290_TIME_NONE;
+  if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
+    GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+
+    if (!(info->type & GST_PAD_PROBE_TYPE_PULL) ||
+        pulled_in_order (t, info->offset, gst_buffer_get_size (buf)))
+      push_memory (t, buf, now);
+  } else if (info->type & GST_PAD_PROBE_TYPE_BUFFER_LIST) {
+    GstBufferList *list = GST_PAD_PROBE_INFO_BUFFER_LIST (info);
+    guint n = gst_buffer_list_length (list);
+
+    for (guint i = 0; i < n; i++)
+      push_memory (t, gst_buffer_list_get (list, i), now);
+  }
+  g_mutex_unlock (&t->lock);
+  return GST_PAD_PROBE_OK;
+}
+
+static void
+probe_free (gpointer data)
+{
+  Probe *p = data;
+
+  transport_unref (p->t);
+  g_free (p);
+}
+
+void
+monitor_transport_attach (MonitorTransport * t, GstPad * pad, gboolean live)
+{
+  Probe *p = g_new0 (Probe, 1);
+
+  g_mutex_lock (&t->lock);
+  if (t->analyser) {
+    for (gint i = 0; i < SHARPNESS_TR101290_N_INDICATORS; i++)
+      t->base[i] += sharpness_tr101290_count (t->analyser, i);
+    sharpness_tr101290_free (t->analyser);
+  }
+  t->analyser = sharpness_tr101290_new (&t->settings, on_error, t);
+  t->live = live;
+  t->next_offset = G_MAXUINT64;
+  memcpy (t->last_before, t->last, sizeof (t->last));
+  p->generation = ++t->generation;
+  g_mutex_unlock (&t->lock);
+  g_atomic_int_inc (&t->ref_count);
+  p->t = t;
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER |
+      GST_PAD_PROBE_TYPE_BUFFER_LIST, probe, p, probe_free);
+}
+
+void
+monitor_transport_tick (MonitorTransport * t)
+{
+  g_mutex_lock (&t->lock);
+  /* A file's time is its PCRs': no clock of the main loop's is on it. */
+  if (t->analyser && t->live)
+    sharpness_tr101290_tick (t->analyser, g_get_monotonic_time () * 1000);
+  g_mutex_unlock (&t->lock);
+}
+
+void
+monitor_transport_snapshot (MonitorTransport * t, MonitorTransportStats * st)
+{
+  memset (st, 0, sizeof (*st));
+  g_mutex_lock (&t->lock);
+  st->seen = t->analyser != NULL;
+  for (gint i = 0; i < SHARPNESS_TR101290_N_INDICATORS; i++)
+    st->errors[i] = t->base[i] + (t->analyser ?
+        sharpness_tr101290_count (t->analyser, i) : 0);
+  memcpy (st->last, t->last, sizeof (st->last));
+  if (t->analyser) {
+    st->in_sync = sharpness_tr101290_in_sync (t->analyser);
+    st->packets = sharpness_tr101290_packets (t->analyser, -1);
+    st->bitrate = sharpness_tr101290_bitrate (t->analyser, -1);
+  }
+  g_mutex_unlock (&t->lock);
+}
