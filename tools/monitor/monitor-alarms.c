@@ -101,6 +101,61 @@ keep_tiles (MonitorAlarms * al, MonitorAlarmState * a, guint64 frame)
 /* The thumbnail of an event: the element's own (its event-thumbnails
  * property: the JPEG of the stretch's first or worst frame) where the
  * message has one, else the channel's last one. */
+/* The transport's kinds, and the TR 101 290 priority of each. */
+static guint
+transport_priority (MonitorKind k)
+{
+  return k == MONITOR_KIND_TR101290_P1 ? 1 : k == MONITOR_KIND_TR101290_P2
+      ? 2 : 0;
+}
+
+/* The errors of @priority counted in the run (monotonic ticks): each
+ * indicator's count and its last error, as the event carries them. */
+static JsonNode *
+transport_errors_node (MonitorAlarms * al, guint priority)
+{
+  JsonBuilder *b = json_builder_new ();
+  JsonNode *root;
+
+  json_builder_begin_array (b);
+  for (gint i = 0; i < SHARPNESS_TR101290_N_INDICATORS; i++) {
+    const MonitorTransportError *l;
+
+    if (monitor_transport_indicator_priority (i) != priority ||
+        !al->ts_run[i])
+      continue;
+    json_builder_begin_object (b);
+    json_builder_set_member_name (b, "indicator");
+    json_builder_add_string_value (b, monitor_transport_indicator_name (i));
+    json_builder_set_member_name (b, "count");
+    json_builder_add_int_value (b, (gint64) al->ts_run[i]);
+    if (al->ts_now) {
+      l = &al->ts_now->last[i];
+      json_builder_set_member_name (b, "last_packet");
+      json_builder_add_int_value (b, (gint64) l->packet);
+      json_builder_set_member_name (b, "last_pid");
+      json_builder_add_int_value (b, l->pid);
+      json_builder_set_member_name (b, "last_value");
+      json_builder_add_int_value (b, l->value);
+      json_builder_set_member_name (b, "last_expected");
+      json_builder_add_int_value (b, l->expected);
+    }
+    json_builder_end_object (b);
+  }
+  json_builder_end_array (b);
+  root = json_builder_get_root (b);
+  g_object_unref (b);
+  return root;
+}
+
+static void
+transport_run_clear (MonitorAlarms * al, guint priority)
+{
+  for (gint i = 0; i < SHARPNESS_TR101290_N_INDICATORS; i++)
+    if (monitor_transport_indicator_priority (i) == priority)
+      al->ts_run[i] = 0;
+}
+
 static GstSample *
 event_thumbnail (MonitorAlarms * al, const SharpnessEventReading * r)
 {
@@ -119,7 +174,9 @@ raise_event (MonitorAlarms * al, MonitorKind k, const SharpnessAlarmEvent * ev,
   MonitorAlarmState *a = &al->kinds[k];
   gboolean is_end = ev->change == SHARPNESS_ALARM_ENDED;
   MonitorEvent *e = monitor_event_new (al->cfg->name, k, is_end);
-  gboolean mono = k == MONITOR_KIND_NO_SIGNAL;
+  /* No signal and the transport's errors are timed on the monotonic
+   * clock (the stream's timestamps stop with them). */
+  gboolean mono = k == MONITOR_KIND_NO_SIGNAL || transport_priority (k);
 
   e->start_pts = mono ? NONE : ev->start;
   e->start_rt = mono ? NONE : src->running_time_at (al->channel, ev->start);
@@ -180,6 +237,11 @@ raise_event (MonitorAlarms * al, MonitorKind k, const SharpnessAlarmEvent * ev,
     e->tiles_rows = a->tiles_rows;
     e->tiles = g_memdup2 (a->tiles, a->tiles_cols * a->tiles_rows *
         sizeof (gfloat));
+  }
+  if (transport_priority (k)) {
+    e->errors = transport_errors_node (al, transport_priority (k));
+    if (is_end)
+      transport_run_clear (al, transport_priority (k));
   }
   if (a->thumb)
     e->jpeg = monitor_thumbnail_bytes (a->thumb);
@@ -318,6 +380,49 @@ monitor_alarms_message (MonitorAlarms * al, GstMessage * msg)
   return FALSE;
 }
 
+/* TR 101 290: a tick with new errors of a priority is that kind's
+ * condition, for an instant (the hysteresis's clear hold-off merges the
+ * ticks with errors into one alarm); on the monotonic clock. */
+static void
+transport_tick (MonitorAlarms * al, const MonitorAlarmsNow * now)
+{
+  const MonitorTransportStats *ts = now->transport;
+  guint64 t = (guint64) now->now_us * 1000, n[3] = { 0, 0, 0 };
+  SharpnessAlarmEvent ev;
+  SharpnessAlarmChange ch;
+
+  if (!ts || !ts->seen)
+    return;
+  al->ts_now = ts;
+  for (gint i = 0; i < SHARPNESS_TR101290_N_INDICATORS; i++) {
+    guint64 d = ts->errors[i] >= al->ts_seen[i] ?
+        ts->errors[i] - al->ts_seen[i] : 0;
+
+    al->ts_seen[i] = ts->errors[i];
+    al->ts_run[i] += d;
+    n[monitor_transport_indicator_priority (i)] += d;
+  }
+  for (guint p = 1; p <= 2; p++) {
+    MonitorKind k = p == 1 ? MONITOR_KIND_TR101290_P1 :
+        MONITOR_KIND_TR101290_P2;
+    SharpnessAlarm *alarm = &al->kinds[k].alarm;
+
+    if (n[p]) {
+      ch = sharpness_alarm_push (alarm, t, TRUE, (gdouble) n[p], &ev);
+      handle (al, k, ch, &ev, NULL);
+      ch = sharpness_alarm_push (alarm, t, FALSE, NAN, &ev);
+    } else {
+      ch = sharpness_alarm_tick (alarm, t, &ev);
+    }
+    handle (al, k, ch, &ev, NULL);
+    /* Errors that made no alarm (a run that ended before its onset) are
+     * not the next one's. */
+    if (!al->kinds[k].active && alarm->run_start == SHARPNESS_ALARM_TIME_NONE)
+      transport_run_clear (al, p);
+  }
+  al->ts_now = NULL;
+}
+
 void
 monitor_alarms_tick (MonitorAlarms * al, const MonitorAlarmsNow * now)
 {
@@ -330,7 +435,7 @@ monitor_alarms_tick (MonitorAlarms * al, const MonitorAlarmsNow * now)
    * would move the next one's time line on to it). */
   if (now->playing && now->last_frame_mono_us && now->pts != NONE)
     for (gint k = 0; k < MONITOR_N_KINDS; k++) {
-      if (k == MONITOR_KIND_NO_SIGNAL)
+      if (k == MONITOR_KIND_NO_SIGNAL || transport_priority (k))
         continue;
       ch = sharpness_alarm_tick (&al->kinds[k].alarm, now->pts, &ev);
       handle (al, k, ch, &ev, NULL);
@@ -365,6 +470,8 @@ monitor_alarms_tick (MonitorAlarms * al, const MonitorAlarmsNow * now)
   }
   handle (al, MONITOR_KIND_NO_SIGNAL, ch, &ev, NULL);
 
+  transport_tick (al, now);
+
   /* Blur alarms keep the blurriest thumbnail sampled while they last. */
   if (now->new_thumbnail) {
     MonitorAlarmState *a = &al->kinds[MONITOR_KIND_BLUR];
@@ -388,7 +495,9 @@ monitor_alarms_pipeline_gone (MonitorAlarms * al, gboolean for_good)
   SharpnessAlarmEvent ev;
 
   for (gint k = 0; k < MONITOR_N_KINDS; k++) {
-    if (k == MONITOR_KIND_NO_SIGNAL && !for_good)
+    /* The monotonic kinds outlive a pipeline (the transport's counts go
+     * on across rebuilds). */
+    if ((k == MONITOR_KIND_NO_SIGNAL || transport_priority (k)) && !for_good)
       continue;
     handle (al, k, sharpness_alarm_finish (&al->kinds[k].alarm, &ev), &ev,
         NULL);

@@ -14,6 +14,7 @@
 
 #include "monitor.h"
 #include "monitor-events.h"
+#include "monitor-transport.h"
 #include "sharpness-alarm.h"
 
 G_BEGIN_DECLS
@@ -46,6 +47,8 @@ typedef struct
   gint64 last_frame_mono_us;    /* 0: no frame yet */
   gdouble score;                /* the last frame's */
   gboolean new_thumbnail;       /* one came since the last tick */
+  /* The transport's counts now, or NULL (not analysed). */
+  const MonitorTransportStats *transport;
 } MonitorAlarmsNow;
 
 /* A start or an end raised (the callee takes a reference if it keeps
@@ -81,6 +84,11 @@ typedef struct
   MonitorAlarmsEmit emit;
   gpointer emit_data;
   MonitorAlarmState kinds[MONITOR_N_KINDS];
+  /* TR 101 290: the counts at the last tick; those of the open alarm
+   * (or of the tick that raises one); the tick's stats while it runs. */
+  guint64 ts_seen[SHARPNESS_TR101290_N_INDICATORS];
+  guint64 ts_run[SHARPNESS_TR101290_N_INDICATORS];
+  const MonitorTransportStats *ts_now;
 } MonitorAlarms;
 
 void monitor_alarms_init (MonitorAlarms * a, const MonitorChannelConfig *
@@ -94,7 +102,8 @@ void monitor_alarms_tick (MonitorAlarms * a, const MonitorAlarmsNow * now);
 /* The pipeline went away (error, restart, end): open stretches of the
  * element's kinds end where they were last seen; @for_good (a channel
  * removed or stopped) ends its no-signal alarm too (nothing watches it
- * any more, and an alarm never ended would stay firing downstream). */
+ * any more, and an alarm never ended would stay firing downstream); the
+ * transport's kinds, on the monotonic clock as no-signal, likewise. */
 void monitor_alarms_pipeline_gone (MonitorAlarms * a, gboolean for_good);
 /* POST /api/alarms/CHANNEL/KIND/ack: FALSE when not active. */
 gboolean monitor_alarms_ack (MonitorAlarms * a, MonitorKind kind);

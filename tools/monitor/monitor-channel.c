@@ -517,6 +517,7 @@ monitor_channel_tick (MonitorChannel * c, gint64 now_us)
   gdouble score;
   gdouble restart = c->host->settings->restart_after;
   MonitorAlarmsNow now;
+  MonitorTransportStats ts;
 
   g_mutex_lock (&c->lock);
   last = c->st.last_frame_mono_us;
@@ -573,6 +574,11 @@ monitor_channel_tick (MonitorChannel * c, gint64 now_us)
   now.last_frame_mono_us = last;
   now.score = score;
   now.new_thumbnail = seq != c->thumb_seen_seq;
+  now.transport = NULL;
+  if (c->transport) {
+    monitor_transport_snapshot (c->transport, &ts);
+    now.transport = &ts;
+  }
   c->thumb_seen_seq = seq;
   monitor_alarms_tick (&c->alarms, &now);
 }

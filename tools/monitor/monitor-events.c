@@ -80,6 +80,8 @@ monitor_event_unref (MonitorEvent * e)
   g_free (e->tiles);
   if (e->jpeg)
     g_bytes_unref (e->jpeg);
+  if (e->errors)
+    json_node_unref (e->errors);
   g_free (e);
 }
 
@@ -181,6 +183,10 @@ monitor_event_to_node (const MonitorEvent * e, gboolean thumbnail_inline)
   add_number (b, "max", e->max);
   if (!isnan (e->worst_score))
     add_number (b, "worst_score", e->worst_score);
+  if (e->errors) {
+    json_builder_set_member_name (b, "errors");
+    json_builder_add_value (b, json_node_copy (e->errors));
+  }
   if (e->tiles) {
     json_builder_set_member_name (b, "tiles");
     json_builder_begin_object (b);

@@ -37,6 +37,10 @@ typedef struct
   guint tiles_cols, tiles_rows;
   gfloat *tiles;                /* the worst frame's map, or NULL */
   GBytes *jpeg;                 /* its thumbnail, or NULL */
+  /* tr101290-p1/-p2: a JSON array of the indicators counted (the start:
+   * in the tick that raised it; the end: while it lasted), each with its
+   * count and its last error's packet, PID and values; else NULL. */
+  JsonNode *errors;
 } MonitorEvent;
 
 MonitorEvent *monitor_event_new (const gchar * channel, MonitorKind kind,

@@ -2,8 +2,9 @@
  * freeze are the element's stretches (analysis/sharpness-content.c decides
  * them: a black or frozen stretch is never a blurry one); the monitor
  * decides silence (the level element on the first audio stream), no
- * signal (no frame for the onset) and the compared pairs' PSNR and SSIM
- * drops.
+ * signal (no frame for the onset), the compared pairs' PSNR and SSIM
+ * drops, and the transport's ETSI TR 101 290 errors of priority 1 and 2
+ * (monitor-transport.c).
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -38,6 +39,14 @@ const MonitorKindInfo monitor_kinds[MONITOR_N_KINDS] = {
       {TRUE, 1.0, 1.0, 30.0}},
   [MONITOR_KIND_SSIM_DROP] = {"ssim-drop", -1, NULL, NULL,
       {TRUE, 1.0, 1.0, 0.9}},
+  /* An error of the priority is an alarm at once (onset 0: a probe's
+   * first duty is to say the transport broke); it ends once none has
+   * come for the clear hold-off, 10 s, so that a stream with an error
+   * every few seconds makes one alarm, not one a second. */
+  [MONITOR_KIND_TR101290_P1] = {"tr101290-p1", -1, NULL, NULL,
+      {TRUE, 0, 10.0, 0}},
+  [MONITOR_KIND_TR101290_P2] = {"tr101290-p2", -1, NULL, NULL,
+      {TRUE, 0, 10.0, 0}},
 };
 
 const gchar *

@@ -29,6 +29,8 @@ typedef enum
   MONITOR_KIND_NO_SIGNAL,
   MONITOR_KIND_PSNR_DROP,
   MONITOR_KIND_SSIM_DROP,
+  MONITOR_KIND_TR101290_P1,
+  MONITOR_KIND_TR101290_P2,
   MONITOR_N_KINDS
 } MonitorKind;
 
@@ -62,7 +64,8 @@ typedef struct
 extern const MonitorKindInfo monitor_kinds[MONITOR_N_KINDS];
 
 /* "blur", "black", "freeze", "silence", "no-signal", "psnr-drop",
- * "ssim-drop"; monitor_kind_from_name: -1 when unknown. */
+ * "ssim-drop", "tr101290-p1", "tr101290-p2"; monitor_kind_from_name: -1
+ * when unknown. */
 const gchar *monitor_kind_name (MonitorKind kind);
 gint monitor_kind_from_name (const gchar * name);
 /* The monitor kind of the element's event kind @element_kind. */
