@@ -221,15 +221,15 @@ def main():
             'name': 'ts', 'uri': 'udp://%s:%d' % (mc.HOST, port),
             'transport': {'pat-interval': 2.0, 'pmt-interval': 2.5,
                           'pcr-repetition': 1.5, 'pts-interval': 2.5},
-            # Alarms end 2 s after their last error.
-            'alarms': {'tr101290-p1': {'clear': 2.0},
-                       'tr101290-p2': {'clear': 2.0}}}, {
+            # Alarms (off by default) end 2 s after their last error.
+            'alarms': {'tr101290-p1': {'enabled': True, 'clear': 2.0},
+                       'tr101290-p2': {'enabled': True, 'clear': 2.0}}}, {
             # The same stream, its alarms held (for the page).
             'name': 'ts-held', 'uri': 'udp://%s:%d' % (mc.HOST, held),
             'transport': {'pat-interval': 2.0, 'pmt-interval': 2.5,
                           'pcr-repetition': 1.5, 'pts-interval': 2.5},
-            'alarms': {'tr101290-p1': {'clear': 600},
-                       'tr101290-p2': {'clear': 600}}}])
+            'alarms': {'tr101290-p1': {'enabled': True, 'clear': 600},
+                       'tr101290-p2': {'enabled': True, 'clear': 600}}}])
         mon = mc.start_monitor(procs, ['--config', cfg, '--udp-buffer-size',
                                        '4000000'])
         sender = Sender(pkts, (port, held))

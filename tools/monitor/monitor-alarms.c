@@ -109,6 +109,17 @@ transport_priority (MonitorKind k)
       ? 2 : 0;
 }
 
+/* No signal, the transport's errors and the loudness are timed on the
+ * monotonic clock (the stream's timestamps stop with them; the loudness
+ * is read at the tick). */
+static gboolean
+monotonic_kind (MonitorKind k)
+{
+  return k == MONITOR_KIND_NO_SIGNAL || transport_priority (k) ||
+      k == MONITOR_KIND_LOUDNESS_HIGH || k == MONITOR_KIND_LOUDNESS_LOW ||
+      k == MONITOR_KIND_TRUE_PEAK;
+}
+
 /* The errors of @priority counted in the run (monotonic ticks): each
  * indicator's count and its last error, as the event carries them. */
 static JsonNode *
@@ -174,9 +185,7 @@ raise_event (MonitorAlarms * al, MonitorKind k, const SharpnessAlarmEvent * ev,
   MonitorAlarmState *a = &al->kinds[k];
   gboolean is_end = ev->change == SHARPNESS_ALARM_ENDED;
   MonitorEvent *e = monitor_event_new (al->cfg->name, k, is_end);
-  /* No signal and the transport's errors are timed on the monotonic
-   * clock (the stream's timestamps stop with them). */
-  gboolean mono = k == MONITOR_KIND_NO_SIGNAL || transport_priority (k);
+  gboolean mono = monotonic_kind (k);
 
   e->start_pts = mono ? NONE : ev->start;
   e->start_rt = mono ? NONE : src->running_time_at (al->channel, ev->start);
@@ -423,6 +432,48 @@ transport_tick (MonitorAlarms * al, const MonitorAlarmsNow * now)
   al->ts_now = NULL;
 }
 
+/* Loudness: the short-term loudness (3 s) out of its range, the true
+ * peak over its maximum, read at the tick; no audio: no condition. */
+static void
+loudness_tick (MonitorAlarms * al, const MonitorAlarmsNow * now)
+{
+  const MonitorLoudnessReading *r = now->loudness;
+  const MonitorKindSettings *ks = al->cfg->kinds;
+  guint64 t = (guint64) now->now_us * 1000;
+  gboolean audio = r && r->measured;
+  /* -inf (below the absolute gate, or not 3 s yet) is no loudness. */
+  gboolean st = audio && isfinite (r->short_term);
+  const struct
+  {
+    MonitorKind kind;
+    gboolean condition;
+    gdouble value;
+  } c[] = {
+    {MONITOR_KIND_LOUDNESS_HIGH, st &&
+          r->short_term > ks[MONITOR_KIND_LOUDNESS_HIGH].level,
+        st ? r->short_term : NAN},
+    {MONITOR_KIND_LOUDNESS_LOW, st &&
+          r->short_term < ks[MONITOR_KIND_LOUDNESS_LOW].level,
+        st ? r->short_term : NAN},
+    {MONITOR_KIND_TRUE_PEAK, audio &&
+          r->true_peak_recent > ks[MONITOR_KIND_TRUE_PEAK].level,
+        audio && isfinite (r->true_peak_recent) ? r->true_peak_recent : NAN},
+  };
+  SharpnessAlarmEvent ev;
+
+  for (guint i = 0; i < G_N_ELEMENTS (c); i++) {
+    SharpnessAlarm *alarm = &al->kinds[c[i].kind].alarm;
+    SharpnessAlarmChange ch;
+
+    /* A change of the condition, else time going on. */
+    if (c[i].condition != alarm->condition || c[i].condition)
+      ch = sharpness_alarm_push (alarm, t, c[i].condition, c[i].value, &ev);
+    else
+      ch = sharpness_alarm_tick (alarm, t, &ev);
+    handle (al, c[i].kind, ch, &ev, NULL);
+  }
+}
+
 void
 monitor_alarms_tick (MonitorAlarms * al, const MonitorAlarmsNow * now)
 {
@@ -435,7 +486,7 @@ monitor_alarms_tick (MonitorAlarms * al, const MonitorAlarmsNow * now)
    * would move the next one's time line on to it). */
   if (now->playing && now->last_frame_mono_us && now->pts != NONE)
     for (gint k = 0; k < MONITOR_N_KINDS; k++) {
-      if (k == MONITOR_KIND_NO_SIGNAL || transport_priority (k))
+      if (monotonic_kind (k))
         continue;
       ch = sharpness_alarm_tick (&al->kinds[k].alarm, now->pts, &ev);
       handle (al, k, ch, &ev, NULL);
@@ -471,6 +522,7 @@ monitor_alarms_tick (MonitorAlarms * al, const MonitorAlarmsNow * now)
   handle (al, MONITOR_KIND_NO_SIGNAL, ch, &ev, NULL);
 
   transport_tick (al, now);
+  loudness_tick (al, now);
 
   /* Blur alarms keep the blurriest thumbnail sampled while they last. */
   if (now->new_thumbnail) {

@@ -14,6 +14,7 @@
 
 #include "monitor.h"
 #include "monitor-events.h"
+#include "monitor-loudness.h"
 #include "monitor-transport.h"
 #include "sharpness-alarm.h"
 
@@ -49,6 +50,8 @@ typedef struct
   gboolean new_thumbnail;       /* one came since the last tick */
   /* The transport's counts now, or NULL (not analysed). */
   const MonitorTransportStats *transport;
+  /* The loudness now (its true peak: since the last tick), or NULL. */
+  const MonitorLoudnessReading *loudness;
 } MonitorAlarmsNow;
 
 /* A start or an end raised (the callee takes a reference if it keeps

@@ -106,6 +106,24 @@ channel_json (MonitorChannel * c, GString * o, gboolean detail)
       g_string_append (o, "}}");
     }
   }
+  {
+    MonitorLoudnessReading lr;
+
+    monitor_loudness_peek (c->loudness, &lr);
+    if (lr.measured) {
+      g_string_append (o, ",\"loudness\":{\"momentary\":");
+      sharpness_json_number (o, lr.momentary);
+      g_string_append (o, ",\"short_term\":");
+      sharpness_json_number (o, lr.short_term);
+      g_string_append (o, ",\"integrated\":");
+      sharpness_json_number (o, lr.integrated);
+      g_string_append (o, ",\"range\":");
+      sharpness_json_number (o, lr.range);
+      g_string_append (o, ",\"true_peak\":");
+      sharpness_json_number (o, lr.true_peak);
+      g_string_append_c (o, '}');
+    }
+  }
   g_string_append (o, ",\"alarms\":{");
   for (gint k = 0, first = 1; k < MONITOR_N_KINDS; k++) {
     const MonitorAlarmState *a = &c->alarms.kinds[k];

@@ -254,6 +254,17 @@ monitor_channel_config_validate (const MonitorChannelConfig * c,
           c->kinds[MONITOR_KIND_SSIM_DROP].level <= 1))
     return bad (error, key, alarm_key (MONITOR_KIND_SSIM_DROP, "level"),
         NULL, "in [0, 1]");
+  /* Loudness levels between BS.1770's absolute gate and full scale; a
+   * true peak up to +6 dBTP (inter-sample peaks of a clipped signal). */
+  for (gint k = MONITOR_KIND_LOUDNESS_HIGH; k <= MONITOR_KIND_LOUDNESS_LOW;
+      k++)
+    if (!(c->kinds[k].level >= -70 && c->kinds[k].level <= 0))
+      return bad (error, key, alarm_key (k, "level"), NULL,
+          "in [-70, 0] LUFS");
+  if (!(c->kinds[MONITOR_KIND_TRUE_PEAK].level >= -60 &&
+          c->kinds[MONITOR_KIND_TRUE_PEAK].level <= 6))
+    return bad (error, key, alarm_key (MONITOR_KIND_TRUE_PEAK, "level"),
+        NULL, "in [-60, 6] dBTP");
   if (!(c->kinds[MONITOR_KIND_PSNR_DROP].level >= 0))
     return bad (error, key, alarm_key (MONITOR_KIND_PSNR_DROP, "level"),
         NULL, ">= 0 dB");

@@ -119,6 +119,7 @@ monitor_channel_new (MonitorChannelHost * host,
       host->owner);
   if (c->cfg->transport.enabled)
     c->transport = monitor_transport_new (&c->cfg->transport);
+  c->loudness = monitor_loudness_new ();
   return c;
 }
 
@@ -137,6 +138,7 @@ monitor_channel_unref (MonitorChannel * c)
   monitor_alarms_clear (&c->alarms);
   if (c->transport)
     monitor_transport_free (c->transport);
+  monitor_loudness_free (c->loudness);
   if (c->thumb)
     gst_sample_unref (c->thumb);
   g_free (c->ring_tiles);
@@ -518,6 +520,7 @@ monitor_channel_tick (MonitorChannel * c, gint64 now_us)
   gdouble restart = c->host->settings->restart_after;
   MonitorAlarmsNow now;
   MonitorTransportStats ts;
+  MonitorLoudnessReading lr;
 
   g_mutex_lock (&c->lock);
   last = c->st.last_frame_mono_us;
@@ -579,6 +582,8 @@ monitor_channel_tick (MonitorChannel * c, gint64 now_us)
     monitor_transport_snapshot (c->transport, &ts);
     now.transport = &ts;
   }
+  monitor_loudness_read (c->loudness, &lr);
+  now.loudness = &lr;
   c->thumb_seen_seq = seq;
   monitor_alarms_tick (&c->alarms, &now);
 }

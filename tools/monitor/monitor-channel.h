@@ -14,6 +14,7 @@
 
 #include "monitor.h"
 #include "monitor-alarms.h"
+#include "monitor-loudness.h"
 #include "monitor-transport.h"
 
 G_BEGIN_DECLS
@@ -136,6 +137,8 @@ struct _MonitorChannel
   MonitorAlarms alarms;
   /* TR 101 290 on its MPEG-TS (NULL: off); its own lock. */
   MonitorTransport *transport;
+  /* Loudness and true peak of its first audio stream; its own lock. */
+  MonitorLoudness *loudness;
   gfloat spark[MONITOR_SPARK_POINTS];
   guint spark_pos, spark_n;
   guint64 thumb_seen_seq;       /* the last thumbnail the tick saw */

@@ -3,8 +3,9 @@
  * them: a black or frozen stretch is never a blurry one); the monitor
  * decides silence (the level element on the first audio stream), no
  * signal (no frame for the onset), the compared pairs' PSNR and SSIM
- * drops, and the transport's ETSI TR 101 290 errors of priority 1 and 2
- * (monitor-transport.c).
+ * drops, the transport's ETSI TR 101 290 errors of priority 1 and 2
+ * (monitor-transport.c), and the programme loudness and true peak
+ * (monitor-loudness.c).
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -42,11 +43,32 @@ const MonitorKindInfo monitor_kinds[MONITOR_N_KINDS] = {
   /* An error of the priority is an alarm at once (onset 0: a probe's
    * first duty is to say the transport broke); it ends once none has
    * come for the clear hold-off, 10 s, so that a stream with an error
-   * every few seconds makes one alarm, not one a second. */
+   * every few seconds makes one alarm, not one a second.  Off unless the
+   * channel enables them (the counters are always kept): files and
+   * contribution feeds often break TR 101 290's limits by design (FFmpeg's
+   * variable-rate TS carries a PCR per frame: PCR_repetition_error at
+   * any frame rate below 25; a small stream's PAT comes every ~40
+   * packets, seconds apart), and an alarm on every such channel would
+   * hide the picture's. */
   [MONITOR_KIND_TR101290_P1] = {"tr101290-p1", -1, NULL, NULL,
-      {TRUE, 0, 10.0, 0}},
+      {FALSE, 0, 10.0, 0}},
   [MONITOR_KIND_TR101290_P2] = {"tr101290-p2", -1, NULL, NULL,
-      {TRUE, 0, 10.0, 0}},
+      {FALSE, 0, 10.0, 0}},
+  /* EBU R 128's target, -23 LUFS, +-1 LU (its tolerance for live
+   * programmes), on the short-term loudness (3 s) for 10 s: a loud or
+   * quiet passage of a few seconds is programme, ten seconds of it a
+   * level fault (ATSC A/85: levels -23 and -25 around -24 LKFS).  Below
+   * the absolute gate (-70 LUFS) is silence's, not loudness-low's.  True
+   * peak over R 128's -1 dBTP maximum: at once.  Off unless the channel
+   * enables them: only a channel whose programme is normalised to a
+   * target has a loudness fault (a contribution feed, a test channel's
+   * tone are not); the loudness is measured on every channel. */
+  [MONITOR_KIND_LOUDNESS_HIGH] = {"loudness-high", -1, NULL, NULL,
+      {FALSE, 10.0, 2.0, -22.0}},
+  [MONITOR_KIND_LOUDNESS_LOW] = {"loudness-low", -1, NULL, NULL,
+      {FALSE, 10.0, 2.0, -24.0}},
+  [MONITOR_KIND_TRUE_PEAK] = {"true-peak", -1, NULL, NULL,
+      {FALSE, 0, 2.0, -1.0}},
 };
 
 const gchar *

@@ -226,6 +226,46 @@ monitor_metrics_render (Monitor * m, GString * out)
     g_free (ts);
   }
 
+  /* Loudness: channels whose audio is measured. */
+  {
+    MonitorLoudnessReading *lr = g_new0 (MonitorLoudnessReading, MAX (n, 1));
+    static const struct
+    {
+      const gchar *name, *help;
+      gsize offset;
+    } gauges[] = {
+      {"sharpness_loudness_momentary_lufs", "Momentary loudness (400 ms, "
+            "ITU-R BS.1770-4) of the channel's first audio stream, -Inf "
+            "below the absolute gate.",
+          G_STRUCT_OFFSET (MonitorLoudnessReading, momentary)},
+      {"sharpness_loudness_short_term_lufs", "Short-term loudness (3 s).",
+          G_STRUCT_OFFSET (MonitorLoudnessReading, short_term)},
+      {"sharpness_loudness_integrated_lufs", "Integrated (gated) loudness "
+            "since the stream started (EBU R 128).",
+          G_STRUCT_OFFSET (MonitorLoudnessReading, integrated)},
+      {"sharpness_loudness_range_lu", "Loudness range (EBU Tech 3342) since "
+            "the stream started.",
+          G_STRUCT_OFFSET (MonitorLoudnessReading, range)},
+      {"sharpness_true_peak_dbtp", "True peak (ITU-R BS.1770-4 annex 2, all "
+            "channels) since the stream started.",
+          G_STRUCT_OFFSET (MonitorLoudnessReading, true_peak)},
+    };
+
+    for (guint i = 0; i < n; i++)
+      monitor_loudness_peek (((MonitorChannel *) g_ptr_array_index
+              (m->channels, i))->loudness, &lr[i]);
+    for (guint g = 0; g < G_N_ELEMENTS (gauges); g++) {
+      head (out, gauges[g].name, "gauge", gauges[g].help);
+      for (guint i = 0; i < n; i++) {
+        MonitorChannel *c = g_ptr_array_index (m->channels, i);
+        if (lr[i].measured)
+          series (out, gauges[g].name, c->cfg->name, NULL, NULL,
+              G_STRUCT_MEMBER (gdouble, &lr[i], gauges[g].offset));
+      }
+    }
+    g_free (lr);
+  }
+
   head (out, "sharpness_compare_psnr_decibels", "gauge", "PSNR (average of "
       "the planes) of the last compared pair.");
   for (guint i = 0; i < n; i++) {

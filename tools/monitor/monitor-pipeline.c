@@ -227,14 +227,17 @@ link_audio (MonitorChannel * c, GstElement * bin, GstPad * pad)
 {
   GstElement *q = gst_element_factory_make ("queue", NULL);
   GstElement *conv = gst_element_factory_make ("audioconvert", NULL);
+  GstElement *filter = gst_element_factory_make ("capsfilter", NULL);
   GstElement *level = gst_element_factory_make ("level", NULL);
   GstElement *sink = gst_element_factory_make ("fakesink", NULL);
-  GstPad *qsink;
+  GstCaps *caps;
+  GstPad *qsink, *fsrc;
 
-  if (!q || !conv || !level || !sink) {
+  if (!q || !conv || !filter || !level || !sink) {
     /* Without level, no silence alarm: the stream is only drained. */
     g_clear_object (&q);
     g_clear_object (&conv);
+    g_clear_object (&filter);
     g_clear_object (&level);
     g_clear_object (&sink);
     sink_unused (bin, pad);
@@ -250,15 +253,26 @@ link_audio (MonitorChannel * c, GstElement * bin, GstPad * pad)
   g_object_set (sink, "async", FALSE, NULL);
   g_object_set (level, "interval", (guint64) (LEVEL_INTERVAL_MS * GST_MSECOND),
       "post-messages", TRUE, NULL);
-  gst_bin_add_many (GST_BIN (bin), q, conv, level, sink, NULL);
+  /* The loudness meter takes F32 interleaved (libebur128's float), at
+   * the stream's own rate and channels; level takes it as well. */
+  caps = gst_caps_new_simple ("audio/x-raw", "format", G_TYPE_STRING,
+      G_BYTE_ORDER == G_LITTLE_ENDIAN ? "F32LE" : "F32BE", "layout",
+      G_TYPE_STRING, "interleaved", NULL);
+  g_object_set (filter, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  fsrc = gst_element_get_static_pad (filter, "src");
+  monitor_loudness_attach (c->loudness, fsrc);
+  gst_object_unref (fsrc);
+  gst_bin_add_many (GST_BIN (bin), q, conv, filter, level, sink, NULL);
   /* The state change may not have returned yet: the source says. */
   audio_set_live (c, bin, c->live || g_atomic_int_get (&c->source_live));
-  gst_element_link_many (q, conv, level, sink, NULL);
+  gst_element_link_many (q, conv, filter, level, sink, NULL);
   qsink = gst_element_get_static_pad (q, "sink");
   gst_pad_link (pad, qsink);
   gst_object_unref (qsink);
   gst_element_sync_state_with_parent (sink);
   gst_element_sync_state_with_parent (level);
+  gst_element_sync_state_with_parent (filter);
   gst_element_sync_state_with_parent (conv);
   gst_element_sync_state_with_parent (q);
 }
@@ -695,7 +709,11 @@ monitor_pipeline_build (MonitorChannel * c, GError ** error)
     }
     if (cfg->compare_with && !(to = add_compare (c, pipe, to, error)))
       goto fail_link;
-    level = cfg->kinds[MONITOR_KIND_SILENCE].enabled;
+    /* The audio branch: silence (level) and the loudness meter. */
+    level = cfg->kinds[MONITOR_KIND_SILENCE].enabled ||
+        cfg->kinds[MONITOR_KIND_LOUDNESS_HIGH].enabled ||
+        cfg->kinds[MONITOR_KIND_LOUDNESS_LOW].enabled ||
+        cfg->kinds[MONITOR_KIND_TRUE_PEAK].enabled;
   }
   if (!(dec = add_source (pipe, cfg, error))) {
     gst_object_unref (to);

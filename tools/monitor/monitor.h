@@ -31,6 +31,9 @@ typedef enum
   MONITOR_KIND_SSIM_DROP,
   MONITOR_KIND_TR101290_P1,
   MONITOR_KIND_TR101290_P2,
+  MONITOR_KIND_LOUDNESS_HIGH,
+  MONITOR_KIND_LOUDNESS_LOW,
+  MONITOR_KIND_TRUE_PEAK,
   MONITOR_N_KINDS
 } MonitorKind;
 
@@ -41,7 +44,9 @@ typedef struct
   gdouble onset;                /* s the condition lasts before the alarm */
   gdouble clear;                /* s it is gone before the alarm ends */
   /* silence: dBFS below which audio is silent; psnr-drop: dB; ssim-drop:
-   * SSIM (all planes); unused by the others. */
+   * SSIM (all planes); loudness-high / -low: LUFS above / below which the
+   * short-term loudness is out of range (the target +- the tolerance);
+   * true-peak: dBTP; unused by the others. */
   gdouble level;
 } MonitorKindSettings;
 
@@ -64,8 +69,8 @@ typedef struct
 extern const MonitorKindInfo monitor_kinds[MONITOR_N_KINDS];
 
 /* "blur", "black", "freeze", "silence", "no-signal", "psnr-drop",
- * "ssim-drop", "tr101290-p1", "tr101290-p2"; monitor_kind_from_name: -1
- * when unknown. */
+ * "ssim-drop", "tr101290-p1", "tr101290-p2", "loudness-high",
+ * "loudness-low", "true-peak"; monitor_kind_from_name: -1 when unknown. */
 const gchar *monitor_kind_name (MonitorKind kind);
 gint monitor_kind_from_name (const gchar * name);
 /* The monitor kind of the element's event kind @element_kind. */
