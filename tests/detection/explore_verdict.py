@@ -8,8 +8,11 @@
 # the suite's clips; the doc's tables come from the element).
 #
 # Usage: explore_verdict.py DIR [--half tuning] [--sizes 360,720,1080]
+#                            [--thresholds 0.50,0.51,...]
 #   DIR: an evaluate_heldout.py work directory (its clips and results);
-#   per-clip features are kept in DIR/features.
+#   per-clip features are kept in DIR/features.  --thresholds replaces the
+#   variants by the verdict at each absolute level (the sweep that chose
+#   the default, 0.52).
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -119,7 +122,11 @@ def main():
     ap.add_argument('workdir')
     ap.add_argument('--half', default='tuning')
     ap.add_argument('--sizes', default='360,720,1080')
+    ap.add_argument('--thresholds', default=None)
     args = ap.parse_args()
+    variants = VARIANTS if args.thresholds is None else \
+        [('threshold %.2f' % a, dict(abs=a))
+         for a in map(float, args.thresholds.split(','))]
     with open(os.path.join(args.workdir, 'truth.json')) as f:
         truth = json.load(f)
     sizes = args.sizes.split(',')
@@ -133,7 +140,7 @@ def main():
     print('%d clips of the %s half' % (len(clips), args.half))
     print('| variant | recall | precision | false | strong defocus |')
     print('|---|---|---|---:|---|')
-    for label, v in VARIANTS:
+    for label, v in variants:
         p = dict(BASE, **v)
         tot = dict.fromkeys(('truth', 'found', 'detected', 'false', 'strong',
                              'strong_found'), 0)

@@ -25,7 +25,7 @@ LIVE_METRICS = ('variance', 'roberts', 'tenengrad', 'laplacian', 'smd',
 FLAT = {'flat-edge-level': 5, 'flat-threshold': 0.02}
 
 # The recommended defaults.
-DEFAULTS = dict({'metric': 'blur-effect', 'threshold': 0.5,
+DEFAULTS = dict({'metric': 'blur-effect', 'threshold': 0.52,
                  'relative-threshold': 0.8, 'window': 25}, **FLAT)
 
 # Each metric's own relative rule (the best relative threshold of the

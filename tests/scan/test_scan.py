@@ -104,9 +104,9 @@ def main():
         check_segments(f, name, 0.5)
     metric = doc['files'][0]['settings']['rule_metric']
     st = doc['files'][0]['settings']
-    check(metric == 'blur-effect' and st['threshold'] == 0.5 and
+    check(metric == 'blur-effect' and st['threshold'] == 0.52 and
           st['relative_threshold'] == 0.8,
-          'default rule: blur-effect > 0.5 or relative 0.8 (got %s, %s, %s)'
+          'default rule: blur-effect > 0.52 or relative 0.8 (got %s, %s, %s)'
           % (metric, st['threshold'], st['relative_threshold']))
     with open(c, newline='') as f:
         rows = list(csv.reader(f))

@@ -135,7 +135,7 @@ def main():
                         '--json-full', '--json', odd] + inputs))
     rc, _, err = merge('--json', os.path.join(tmp, 'x.json'), parts[0], odd,
                        parts[2], parts[3])
-    check(rc == 2 and "'threshold'" in err and '0.5 in' in err and
+    check(rc == 2 and "'threshold'" in err and '0.52 in' in err and
           '0.6 in' in err and not os.path.exists(os.path.join(tmp,
                                                               'x.json')),
           'a setting that differs: exit 2, named with both values, nothing '

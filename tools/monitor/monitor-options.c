@@ -93,7 +93,7 @@ static GOptionEntry entries[] = {
       "NAME"},
   {"threshold", 't', 0, G_OPTION_ARG_DOUBLE, &opt_threshold,
       "Absolute blur threshold of the command line's channels, alone "
-      "(default: blur-effect > 0.5 or 0.8 of the recent sharpest, as "
+      "(default: blur-effect > 0.52 or 0.8 of the recent sharpest, as "
       "sharpness-scan; other metrics: the relative rule at 0.6)", "VALUE"},
   {"tiles", 0, 0, G_OPTION_ARG_STRING, &opt_tiles,
       "Tile map of the command line's channels", "COLSxROWS"},

@@ -51,7 +51,7 @@ static GOptionEntry entries[] = {
       "the first decides which frames are blurry", "LIST"},
   {"threshold", 't', 0, G_OPTION_ARG_DOUBLE, &opt_threshold,
       "Absolute threshold of the first metric, >= 0, 0 = off (default: "
-      "0.5 for blur-effect, else off); the only test of still images",
+      "0.52 for blur-effect, else off); the only test of still images",
       "VALUE"},
   {"relative-threshold", 'r', 0, G_OPTION_ARG_DOUBLE, &opt_relative,
       "Relative threshold in [0, 1], 0 = off (default: 0.8 for blur-effect, "
@@ -156,7 +156,7 @@ static const gchar description[] =
     "  --threshold, or worse than --relative-threshold times the median of\n"
     "  the last --window sharp frames (blurry frames stay out of that\n"
     "  reference; a scene cut restarts it). Without either option the rule\n"
-    "  is blur-effect > 0.5 or R = 0.8 for the blur-effect metric (the\n"
+    "  is blur-effect > 0.52 or R = 0.8 for the blur-effect metric (the\n"
     "  default: it is normalised by the frame's own content, so one\n"
     "  threshold fits all footage, and the relative test catches milder\n"
     "  blurs) and the relative rule with R = 0.6 for the others; giving\n"
