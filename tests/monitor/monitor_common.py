@@ -453,6 +453,23 @@ def start_monitor(procs, args, port=None, name='monitor'):
     return p
 
 
+def page_dom(procs, port, name='chromium'):
+    """The multiviewer page's DOM after 3 s of its scripts (headless
+    Chromium), or None where Chromium is missing."""
+    browser = shutil.which('chromium') or shutil.which('chromium-browser')
+    if not browser:
+        return None
+    r = subprocess.run([
+        browser, '--headless', '--no-sandbox', '--disable-gpu',
+        '--disable-background-networking', '--disable-component-update',
+        '--disable-sync', '--no-first-run',
+        '--user-data-dir=' + os.path.join(procs.tmp, name),
+        '--virtual-time-budget=3000', '--dump-dom',
+        'http://%s:%d/' % (HOST, port)], capture_output=True, text=True,
+        timeout=120, stdin=subprocess.DEVNULL)
+    return r.stdout
+
+
 def get(p_or_port, path, timeout=10, headers=None, method='GET', data=None):
     """(status, body bytes) of one request."""
     port = getattr(p_or_port, 'port', p_or_port)

@@ -58,19 +58,10 @@ def ffmpeg_ebur128(path):
 def page_bar(procs, mon, fx):
     """The page in headless Chromium: the loud tile's loudness bar, red,
     at -23 LUFS."""
-    browser = shutil.which('chromium') or shutil.which('chromium-browser')
-    if not browser:
+    dom = mc.page_dom(procs, mon.port)
+    if dom is None:
         mc.log('skip: chromium missing (the page\'s loudness bar)')
         return
-    r = subprocess.run([
-        browser, '--headless', '--no-sandbox', '--disable-gpu',
-        '--disable-background-networking', '--disable-component-update',
-        '--disable-sync', '--no-first-run',
-        '--user-data-dir=' + os.path.join(procs.tmp, 'chromium'),
-        '--virtual-time-budget=3000', '--dump-dom',
-        'http://%s:%d/' % (mc.HOST, mon.port)], capture_output=True,
-        text=True, timeout=120, stdin=subprocess.DEVNULL)
-    dom = r.stdout
     i = dom.find('data-name="loud"')
     i = dom.find('class="lu', i) if i >= 0 else -1
     bar = dom[i:dom.find('</div>', i)] if i >= 0 else ''

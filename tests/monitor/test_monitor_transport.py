@@ -156,19 +156,10 @@ def metric_counts(text, channel):
 def page_badges(procs, mon, fx):
     """The multiviewer page in headless Chromium: the held channel's tile
     badges say priorities 1 and 2 in error (their alarms on)."""
-    browser = shutil.which('chromium') or shutil.which('chromium-browser')
-    if not browser:
+    dom = mc.page_dom(procs, mon.port)
+    if dom is None:
         mc.log('skip: chromium missing (the page\'s badges)')
         return
-    r = subprocess.run([
-        browser, '--headless', '--no-sandbox', '--disable-gpu',
-        '--disable-background-networking', '--disable-component-update',
-        '--disable-sync', '--no-first-run',
-        '--user-data-dir=' + os.path.join(procs.tmp, 'chromium'),
-        '--virtual-time-budget=3000', '--dump-dom',
-        'http://%s:%d/' % (mc.HOST, mon.port)], capture_output=True,
-        text=True, timeout=120, stdin=subprocess.DEVNULL)
-    dom = r.stdout
     i = dom.find('data-name="ts-held"')
     i = dom.find('class="ts"', i) if i >= 0 else -1
     tile = dom[i:dom.find('</div>', i)] if i >= 0 else ''

@@ -55,20 +55,25 @@ typedef struct
   guint generation;
 } Probe;
 
-static const gchar *const indicator_names[] = {
-  "ts_sync_loss", "sync_byte_error", "pat_error_2", "continuity_count_error",
-  "pmt_error_2", "pid_error", "transport_error", "crc_error",
-  "pcr_repetition_error", "pcr_discontinuity_indicator_error",
-  "pcr_accuracy_error", "pts_error", "cat_error",
-};
-
-G_STATIC_ASSERT (G_N_ELEMENTS (indicator_names) ==
-    SHARPNESS_TR101290_N_INDICATORS);
-
+/* The library's names (TR 101 290's), lower case, as Prometheus' label
+ * values and the API's keys are; made once. */
 const gchar *
 monitor_transport_indicator_name (SharpnessTr101290Indicator i)
 {
-  return i < SHARPNESS_TR101290_N_INDICATORS ? indicator_names[i] : NULL;
+  static const gchar *names[SHARPNESS_TR101290_N_INDICATORS];
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once)) {
+    for (gint k = 0; k < SHARPNESS_TR101290_N_INDICATORS; k++) {
+      gchar *lower = g_ascii_strdown (sharpness_tr101290_indicator_name (k),
+          -1);
+
+      names[k] = g_intern_string (lower);
+      g_free (lower);
+    }
+    g_once_init_leave (&once, 1);
+  }
+  return i < SHARPNESS_TR101290_N_INDICATORS ? names[i] : NULL;
 }
 
 guint
