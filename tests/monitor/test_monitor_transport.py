@@ -15,15 +15,17 @@
 # `transport:` settings well above a loaded test machine's jitter); the
 # alarms tr101290-p1 and -p2 with their events (the indicator, count, PID
 # and values of the errors), and the page tile's badges (headless
-# Chromium).  The
-# counts are read from /metrics (promtool-clean where promtool is; the
-# rate in bytes, Prometheus' base unit) and the
-# JSON API (the last error's packet and PID) while the stream still
-# flows.  The same bytes, written to a file, are then a file:// channel
-# of a second monitor (times from the PCRs, default limits): every one of
-# its 13 counts equals the analyser's own on that file (ts-fault-tool
-# analyse).  --check-config refuses the transport settings' bad values,
-# naming their lines.
+# Chromium).  The counts are read from /metrics (promtool-clean where
+# promtool is; the rate in bytes, Prometheus' base unit) and the JSON API
+# (the last error's packet and PID) while the stream still flows.  The
+# clean stream over RTP and SRT (GStreamer senders paced by its PCRs) is
+# analysed after the depayloader and srtsrc: in sync, at its rate, nothing
+# lost or corrupted (their arrival-timed indicators are the senders'
+# bursts', not asserted).  The same bytes, written to a file, are then a
+# file:// channel of a second monitor (times from the PCRs, default
+# limits): every one of its 13 counts equals the analyser's own on that
+# file (ts-fault-tool analyse).  --check-config refuses the transport
+# settings' bad values, naming their lines.
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -208,6 +210,8 @@ def main():
 
         port = mc.free_port(socket.SOCK_DGRAM)
         held = mc.free_port(socket.SOCK_DGRAM)
+        rtp = mc.free_port(socket.SOCK_DGRAM)
+        srt = mc.free_port(socket.SOCK_DGRAM)
         cfg = mc.write_config(procs, [{
             'name': 'ts', 'uri': 'udp://%s:%d' % (mc.HOST, port),
             'transport': {'pat-interval': 2.0, 'pmt-interval': 2.5,
@@ -220,9 +224,15 @@ def main():
             'transport': {'pat-interval': 2.0, 'pmt-interval': 2.5,
                           'pcr-repetition': 1.5, 'pts-interval': 2.5},
             'alarms': {'tr101290-p1': {'enabled': True, 'clear': 600},
-                       'tr101290-p2': {'enabled': True, 'clear': 600}}}])
+                       'tr101290-p2': {'enabled': True, 'clear': 600}}}, {
+            # The clean stream over RTP and SRT: measured after the RTP
+            # depayloader and srtsrc, where the demuxer reads.
+            'name': 'rtp', 'uri': 'rtp://%s:%d' % (mc.HOST, rtp)}, {
+            'name': 'srt', 'uri': 'srt://%s:%d?mode=caller' % (mc.HOST, srt)}])
         mon = mc.start_monitor(procs, ['--config', cfg, '--udp-buffer-size',
                                        '4000000'])
+        mc.rtp_sender(procs, src, rtp)
+        mc.srt_listener(procs, src, srt)
         sender = Sender(pkts, (port, held))
         sender.start()
         mc.wait_until('the channel\'s transport analysed', lambda: 'transport'
@@ -312,6 +322,19 @@ def main():
         else:
             mc.log('skip: promtool missing (Debian package prometheus)')
         page_badges(procs, mon, fx)
+        # RTP and SRT: the clean stream, in sync, its rate, no packet lost
+        # or corrupted (a probe on RTP packets would see no sync byte).
+        for name in ('rtp', 'srt'):
+            tr = mc.get_json(mon, '/api/channels/' + name).get('transport')
+            e = tr['errors'] if tr else {}
+            fx.check(tr and tr['in_sync'] and tr['packets'] > 5000 and
+                     abs(tr['bitrate'] - RATE) <= 0.1 * RATE and not any(
+                         e[k] for k in ('ts_sync_loss', 'sync_byte_error',
+                                        'continuity_count_error',
+                                        'transport_error', 'crc_error')),
+                     '%s: the clean stream analysed, in sync, %s bit/s, no '
+                     'packet lost or corrupted (%s)' % (
+                         name, tr and tr['bitrate'], e))
         sender.join(SECONDS + 10)
         fx.check(procs.stop(mon) == 0, 'the monitor stopped cleanly')
 
