@@ -9,11 +9,16 @@
 # the element's own scores and states, and counts the frames where the two
 # disagree: the replica the rule sweeps used must be the element.
 #
-# Usage: evaluate.py DIR [--ci] [--rules NAME,...] [--json FILE]
+# Usage: evaluate.py DIR [--ci] [--rules NAME,... | --thresholds T,...]
+#        [--categories C,...] [--json FILE]
 #        [--markdown FILE]
 #   DIR      where the suite's clips are made (kept between runs)
 #   --ci     the CI subset (suite.ci_suite) instead of the full suite
 #   --rules  rules.RULES names (default: all that the CPU scores live)
+#   --thresholds T,...  instead, the defaults at each absolute threshold
+#            (rules 'defaults-052' and so on; detection.md, issue 30's
+#            choice of the level)
+#   --categories C,...  only the clips of those categories
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -167,13 +172,22 @@ def main():
     ap.add_argument('workdir')
     ap.add_argument('--ci', action='store_true')
     ap.add_argument('--rules', default=','.join(rules.LIVE_RULES))
+    ap.add_argument('--thresholds')
+    ap.add_argument('--categories')
     ap.add_argument('--json')
     ap.add_argument('--markdown')
     args = ap.parse_args()
     if not element_runs.have_element():
         scaffold.skip('cudasharpness not found (GST_PLUGIN_PATH_1_0?)')
     names = args.rules.split(',')
+    if args.thresholds:
+        names = []
+        for t in args.thresholds.split(','):
+            names.append('defaults-%s' % t.replace('.', ''))
+            rules.RULES[names[-1]] = dict(rules.DEFAULTS, threshold=float(t))
     clips = suite.ci_suite() if args.ci else suite.full_suite()
+    if args.categories:
+        clips = [c for c in clips if c.category in args.categories.split(',')]
     truth = suite.make(clips, args.workdir)
     cats = [c for c in suite.CATEGORIES
             if any(x.category == c for x in clips)]
