@@ -11,7 +11,9 @@
 # - the alarms (off by default, enabled here): a channel with the default
 #   limits (-23 +- 1 LUFS, -1 dBTP) raises none; the same file with loudness-high at -24 LUFS and
 #   true-peak at -30 dBTP raises both (loudness-high after its 2 s onset,
-#   with the short-term values in its event), and not loudness-low;
+#   with the short-term values in its event), and not loudness-low; a
+#   video-only file with no-audio enabled raises it (after the start-up
+#   grace and its onset), the tone's channel does not;
 # - the page (headless Chromium): that channel's loudness bar, red, at
 #   -23.0 LUFS.
 #
@@ -41,6 +43,14 @@ def make_tone(path):
                         tone, tone, SECONDS), '-c:v', 'libx264', '-preset',
                     'veryfast', '-g', '10', '-pix_fmt', 'yuv420p', '-c:a',
                     'pcm_f32le', '-threads', '1', path], check=True,
+                   timeout=120)
+
+
+def make_mute(path):
+    subprocess.run(['ffmpeg', '-nostdin', '-v', 'error', '-y', '-f', 'lavfi',
+                    '-i', 'testsrc2=s=160x90:r=10:d=%d' % SECONDS, '-an',
+                    '-c:v', 'libx264', '-preset', 'veryfast', '-g', '10',
+                    '-pix_fmt', 'yuv420p', '-threads', '1', path], check=True,
                    timeout=120)
 
 
@@ -83,11 +93,15 @@ def main():
     with mc.Procs() as procs:
         tone = os.path.join(procs.tmp, 'tone.mkv')
         make_tone(tone)
+        mute = os.path.join(procs.tmp, 'mute.mkv')
+        make_mute(mute)
         on = {'enabled': True}
         cfg = mc.write_config(procs, [
             {'name': 'tone', 'uri': 'file://' + tone,
              'alarms': {'loudness-high': on, 'loudness-low': on,
-                        'true-peak': on}},
+                        'true-peak': on, 'no-audio': on}},
+            {'name': 'mute', 'uri': 'file://' + mute,
+             'alarms': {'no-audio': on}},
             {'name': 'loud', 'uri': 'file://' + tone,
              'alarms': {'loudness-high': {'enabled': True, 'level': -24.0,
                                           'onset': 2.0},
@@ -123,7 +137,14 @@ def main():
                  and abs(mp - fp) <= 0.2, 'FFmpeg ebur128=peak=true on the '
                  'same file: I %.1f LUFS (monitor %s), true peak %.1f dBTP '
                  '(monitor %s)' % (fi, mi, fp, mp))
-        for name in ('loudness-high', 'loudness-low', 'true-peak'):
+        # Pictures without audio: no-audio once the 10 s start-up grace
+        # and its 2 s onset have passed; the tone's channel has audio.
+        mc.wait_until('the mute channel\'s no-audio alarm', lambda: chan(
+            'mute')['alarms']['no-audio']['active'], 30)
+        fx.check('loudness' not in chan('mute'), 'mute: no loudness '
+                 'reading')
+        for name in ('loudness-high', 'loudness-low', 'true-peak',
+                     'no-audio'):
             fx.check(not chan('tone')['alarms'][name]['active'],
                      'tone (defaults): no %s alarm' % name)
         loud = chan('loud')['alarms']

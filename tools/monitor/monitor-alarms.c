@@ -117,7 +117,7 @@ monotonic_kind (MonitorKind k)
 {
   return k == MONITOR_KIND_NO_SIGNAL || transport_priority (k) ||
       k == MONITOR_KIND_LOUDNESS_HIGH || k == MONITOR_KIND_LOUDNESS_LOW ||
-      k == MONITOR_KIND_TRUE_PEAK;
+      k == MONITOR_KIND_TRUE_PEAK || k == MONITOR_KIND_NO_AUDIO;
 }
 
 /* The errors of @priority counted in the run (monotonic ticks): each
@@ -433,7 +433,8 @@ transport_tick (MonitorAlarms * al, const MonitorAlarmsNow * now)
 }
 
 /* Loudness: the short-term loudness (3 s) out of its range, the true
- * peak over its maximum, read at the tick; no audio: no condition. */
+ * peak over its maximum, read at the tick (no audio: no condition); and
+ * no audio buffer while pictures come. */
 static void
 loudness_tick (MonitorAlarms * al, const MonitorAlarmsNow * now)
 {
@@ -443,6 +444,10 @@ loudness_tick (MonitorAlarms * al, const MonitorAlarmsNow * now)
   gboolean audio = r && r->measured;
   /* -inf (below the absolute gate, or not 3 s yet) is no loudness. */
   gboolean st = audio && isfinite (r->short_term);
+  /* No audio is a fault only while pictures come (no signal is
+   * no-signal's), and after the start-up grace (decoders start). */
+  gboolean pictures = now->playing && now->last_frame_mono_us &&
+      now->now_us - now->last_frame_mono_us <= GAP_US;
   const struct
   {
     MonitorKind kind;
@@ -458,6 +463,9 @@ loudness_tick (MonitorAlarms * al, const MonitorAlarmsNow * now)
     {MONITOR_KIND_TRUE_PEAK, audio &&
           r->true_peak_recent > ks[MONITOR_KIND_TRUE_PEAK].level,
         audio && isfinite (r->true_peak_recent) ? r->true_peak_recent : NAN},
+    {MONITOR_KIND_NO_AUDIO, pictures && (r && r->last_audio_us ?
+            now->now_us - r->last_audio_us > GAP_US :
+            now->now_us - now->started_us > STARTUP_GRACE_US), NAN},
   };
   SharpnessAlarmEvent ev;
 

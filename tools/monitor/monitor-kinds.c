@@ -69,6 +69,10 @@ const MonitorKindInfo monitor_kinds[MONITOR_N_KINDS] = {
       {FALSE, 10.0, 2.0, -24.0}},
   [MONITOR_KIND_TRUE_PEAK] = {"true-peak", -1, NULL, NULL,
       {FALSE, 0, 2.0, -1.0}},
+  /* Pictures but no audio (a stream without it, or audio that stopped)
+   * for 2 s, on a channel that should carry it (off unless enabled). */
+  [MONITOR_KIND_NO_AUDIO] = {"no-audio", -1, NULL, NULL,
+      {FALSE, 2.0, 0, 0}},
 };
 
 const gchar *

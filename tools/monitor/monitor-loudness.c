@@ -30,6 +30,7 @@ struct _MonitorLoudness
   guint generation;             /* of the pipeline measured */
   SharpnessLoudnessReading last;
   gdouble peak_recent;
+  gint64 last_audio_us;
 };
 
 typedef struct
@@ -120,6 +121,7 @@ probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
     GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
     GstMapInfo map;
 
+    l->last_audio_us = g_get_monotonic_time ();
     if (gst_buffer_map (buf, &map, GST_MAP_READ)) {
       sharpness_loudness_push (l->meter, (const gfloat *) map.data,
           map.size / (sizeof (gfloat) * l->channels));
@@ -170,6 +172,7 @@ reading (MonitorLoudness * l, MonitorLoudnessReading * r, gboolean take)
   r->range = l->last.range;
   r->true_peak = l->last.true_peak;
   r->true_peak_recent = l->peak_recent;
+  r->last_audio_us = l->last_audio_us;
   if (take)
     l->peak_recent = -INFINITY;
   g_mutex_unlock (&l->lock);

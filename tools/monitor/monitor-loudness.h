@@ -23,6 +23,7 @@ typedef struct
   gdouble range;                /* LU */
   gdouble true_peak;            /* dBTP since the stream's start */
   gdouble true_peak_recent;     /* dBTP since the last read, -inf: none */
+  gint64 last_audio_us;         /* monotonic, the last buffer's; 0: none */
 } MonitorLoudnessReading;
 
 typedef struct _MonitorLoudness MonitorLoudness;

@@ -713,7 +713,8 @@ monitor_pipeline_build (MonitorChannel * c, GError ** error)
     level = cfg->kinds[MONITOR_KIND_SILENCE].enabled ||
         cfg->kinds[MONITOR_KIND_LOUDNESS_HIGH].enabled ||
         cfg->kinds[MONITOR_KIND_LOUDNESS_LOW].enabled ||
-        cfg->kinds[MONITOR_KIND_TRUE_PEAK].enabled;
+        cfg->kinds[MONITOR_KIND_TRUE_PEAK].enabled ||
+        cfg->kinds[MONITOR_KIND_NO_AUDIO].enabled;
   }
   if (!(dec = add_source (pipe, cfg, error))) {
     gst_object_unref (to);
