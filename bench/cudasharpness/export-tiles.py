@@ -21,7 +21,7 @@ import numpy as np
 
 # tests/common: the element's gray (luma) rule.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                '..', 'common'))
+                                '..', '..', 'tests', 'common'))
 from gray_image import gray_from_rgb  # noqa: E402
 
 with warnings.catch_warnings():
