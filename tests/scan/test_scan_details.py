@@ -189,9 +189,12 @@ def main():
           cell.group(2) == '0:%06.3f' % (worst / 25.0),
           'segment table: the worst frame and its time: %r' % (
               cell and cell.groups(),))
-    check(re.search(r'<text class="thrlbl"[^>]*>threshold 0\.5</text>',
-                    section),
-          'chart: the threshold line has its value as a label')
+    # The label is the rule's threshold, as the file's settings give it
+    # (the tools' default when no option is given).
+    thr = f['settings']['threshold']
+    check(re.search(r'<text class="thrlbl"[^>]*>threshold %s</text>' %
+                    re.escape('%g' % thr), section),
+          'chart: the threshold line has its value (%g) as a label' % thr)
 
     # Sizes.
     got = [(z['frame'], z['width'], z['height'])
