@@ -240,8 +240,9 @@ def main():
             # INCLUDE filter was seen gone once packets flowed in some runs
             # and there in others (udpsrc under gst-launch, uridecodebin3
             # included, kept it in every run tried): a race in how the
-            # monitor's channel source is (re)opened, not yet found.  The intruder is
-            # still kept out of the picture (the black alarms below), so
+            # monitor's channel source is (re)opened, not yet found.  The
+            # intruder is still kept out of the picture (the black alarms
+            # below), so
             # the kernel's filter is printed here, not asserted, until the
             # cause is found.
             print('note: /proc/net/mcfilter once scoring: %r' % filters)
