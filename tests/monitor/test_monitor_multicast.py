@@ -242,8 +242,8 @@ def main():
             # included, kept it in every run tried): a race in how the
             # monitor's channel source is (re)opened, not yet found.  The
             # intruder is still kept out of the picture (the black alarms
-            # below), so
-            # the kernel's filter is printed here, not asserted, until the
+            # below), so the kernel's filter is printed here, not asserted,
+            # until the
             # cause is found.
             print('note: /proc/net/mcfilter once scoring: %r' % filters)
             fx.check(not any(f[1] == hex_be(INTRUDER) for f in filters),
