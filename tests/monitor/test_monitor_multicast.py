@@ -243,8 +243,7 @@ def main():
             # monitor's channel source is (re)opened, not yet found.  The
             # intruder is still kept out of the picture (the black alarms
             # below), so the kernel's filter is printed here, not asserted,
-            # until the
-            # cause is found.
+            # until the cause is found.
             print('note: /proc/net/mcfilter once scoring: %r' % filters)
             fx.check(not any(f[1] == hex_be(INTRUDER) for f in filters),
                      'ssm: %s is not included (%r)' % (INTRUDER, filters))
