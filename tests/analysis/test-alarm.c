@@ -9,14 +9,7 @@
 
 #include "sharpness-alarm.h"
 
-static int failures;
-
-#define CHECK(cond) G_STMT_START {                                      \
-  if (!(cond)) {                                                        \
-    g_printerr ("%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-    failures++;                                                         \
-  }                                                                     \
-} G_STMT_END
+#include "test-check.h"
 
 #define MS (G_GUINT64_CONSTANT (1000000))
 
@@ -108,7 +101,5 @@ main (void)
   test_onset ();
   test_clear ();
   test_finish ();
-  if (failures)
-    g_printerr ("%d check(s) failed\n", failures);
-  return failures ? 1 : 0;
+  return test_check_finish (NULL);
 }

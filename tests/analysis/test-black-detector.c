@@ -11,23 +11,7 @@
 
 #include "sharpness-black.h"
 
-static int failures;
-
-#define CHECK(cond) G_STMT_START {                                      \
-  if (!(cond)) {                                                        \
-    g_printerr ("%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-    failures++;                                                         \
-  }                                                                     \
-} G_STMT_END
-
-#define CHECK_EQ_U64(a, b) G_STMT_START {                               \
-  guint64 a_ = (a), b_ = (b);                                           \
-  if (a_ != b_) {                                                       \
-    g_printerr ("%s:%d: %s = %" G_GUINT64_FORMAT ", want %"             \
-        G_GUINT64_FORMAT "\n", __FILE__, __LINE__, #a, a_, b_);         \
-    failures++;                                                         \
-  }                                                                     \
-} G_STMT_END
+#include "test-check.h"
 
 #define MS (G_GUINT64_CONSTANT (1000000))
 
@@ -485,10 +469,5 @@ main (void)
   test_reset ();
   test_no_pts ();
   test_time_base ();
-  if (failures) {
-    g_printerr ("%d check(s) failed\n", failures);
-    return 1;
-  }
-  g_print ("black detector: all checks passed\n");
-  return 0;
+  return test_check_finish ("black detector: all checks passed");
 }

@@ -13,14 +13,8 @@
 #include "sharpness-blur-detector.h"
 #include "sharpness-blur-segments.h"
 
-static int failures;
-
-#define CHECK(cond) G_STMT_START {                                      \
-  if (!(cond)) {                                                        \
-    g_printerr ("%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-    failures++;                                                         \
-  }                                                                     \
-} G_STMT_END
+#include "test-check.h"
+#include "test-stats.h"
 
 static SharpnessMetric
 metric_with_direction (SharpnessDirection direction)
@@ -31,13 +25,6 @@ metric_with_direction (SharpnessDirection direction)
   g_error ("no metric with direction %d in the table", direction);
 }
 
-static int
-cmp_double (const void *a, const void *b)
-{
-  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
-  return (x > y) - (x < y);
-}
-
 /* Median by sorting: the definition the detector must match. */
 static gdouble
 sorted_median (const gdouble * v, guint n)
@@ -45,7 +32,7 @@ sorted_median (const gdouble * v, guint n)
   gdouble *s = g_memdup2 (v, n * sizeof (gdouble));
   gdouble m;
 
-  qsort (s, n, sizeof (gdouble), cmp_double);
+  qsort (s, n, sizeof (gdouble), test_cmp_double);
   m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
   g_free (s);
   return m;
@@ -505,7 +492,7 @@ check_track (const gchar * pattern, guint64 min_duration, guint max_gap,
   if (g_strcmp0 (got, want) != 0) {
     g_printerr ("track %s (min %" G_GUINT64_FORMAT ", gap %u): got '%s', "
         "want '%s'\n", pattern, min_duration, max_gap, got, want);
-    failures++;
+    test_check_failures++;
   }
   g_free (got);
 }
@@ -667,9 +654,5 @@ main (void)
   test_segments ();
   test_reset ();
   test_collapse ();
-  if (failures)
-    g_printerr ("%d check(s) failed\n", failures);
-  else
-    g_print ("blur detector: all checks passed\n");
-  return failures ? 1 : 0;
+  return test_check_finish ("blur detector: all checks passed");
 }

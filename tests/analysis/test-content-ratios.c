@@ -20,14 +20,7 @@
 
 #include "sharpness-content.h"
 
-static int failures;
-
-#define CHECK(cond) G_STMT_START {                                      \
-  if (!(cond)) {                                                        \
-    g_printerr ("%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-    failures++;                                                         \
-  }                                                                     \
-} G_STMT_END
+#include "test-check.h"
 
 #define N_FRAMES 600
 #define PIXELS (G_GUINT64_CONSTANT (320) * 180)
@@ -104,7 +97,7 @@ compare_results (const SharpnessContentResult * a,
     g_printerr ("frame %u: state %s / %s, %u / %u events\n", frame,
         sharpness_content_state_name (a->state),
         sharpness_content_state_name (b->state), a->n_events, b->n_events);
-    failures++;
+    test_check_failures++;
     return;
   }
   for (guint e = 0; e < a->n_events; e++) {
@@ -112,7 +105,7 @@ compare_results (const SharpnessContentResult * a,
       g_printerr ("frame %u: event %u (%s %s) differs\n", frame, e,
           sharpness_event_kind_name (a->events[e].kind),
           a->events[e].is_end ? "end" : "start");
-      failures++;
+      test_check_failures++;
     }
     if (a->events[e].is_end)
       events[a->events[e].kind]++;
@@ -166,7 +159,7 @@ main (void)
   for (guint k = 0; k < SHARPNESS_CONTENT_N_STATES; k++)
     if (states[k] == 0) {
       g_printerr ("no %s frame\n", sharpness_content_state_name (k));
-      failures++;
+      test_check_failures++;
     }
   CHECK (ends[SHARPNESS_EVENT_BLUR] == 2);
   CHECK (ends[SHARPNESS_EVENT_BLACK] == 1);
@@ -174,10 +167,6 @@ main (void)
 
   sharpness_content_free (counts);
   sharpness_content_free (ratios);
-  if (failures)
-    g_printerr ("%d failure(s)\n", failures);
-  else
-    g_print ("content from ratios and verdicts: same states and events as "
-        "from the counts\n");
-  return failures ? 1 : 0;
+  return test_check_finish ("content from ratios and verdicts: same states "
+      "and events as from the counts");
 }

@@ -15,23 +15,7 @@
 
 #include "sharpness-freeze.h"
 
-static int failures;
-
-#define CHECK(cond) G_STMT_START {                                      \
-  if (!(cond)) {                                                        \
-    g_printerr ("%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-    failures++;                                                         \
-  }                                                                     \
-} G_STMT_END
-
-#define CHECK_EQ_I64(a, b) G_STMT_START {                               \
-  gint64 a_ = (gint64) (a), b_ = (gint64) (b);                          \
-  if (a_ != b_) {                                                       \
-    g_printerr ("%s:%d: %s = %" G_GINT64_FORMAT ", want %"              \
-        G_GINT64_FORMAT "\n", __FILE__, __LINE__, #a, a_, b_);          \
-    failures++;                                                         \
-  }                                                                     \
-} G_STMT_END
+#include "test-check.h"
 
 #define MS (G_GUINT64_CONSTANT (1000000))
 
@@ -604,10 +588,5 @@ main (void)
   test_noise_boundary ();
   test_discontinuity ();
   test_time_base ();
-  if (failures) {
-    g_printerr ("%d check(s) failed\n", failures);
-    return 1;
-  }
-  g_print ("freeze detector: all checks passed\n");
-  return 0;
+  return test_check_finish ("freeze detector: all checks passed");
 }

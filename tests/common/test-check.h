@@ -1,0 +1,58 @@
+/* The checks of the plain C tests: CHECK and its integer forms print what
+ * failed, with file and line, and count it, so that one run lists every
+ * failure instead of stopping at the first; main ends with
+ * test_check_finish, which gives the exit status.
+ *
+ * Copyright (C) 2026 The gst-sharpness authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Header only (a test is one translation unit), GLib.
+ */
+#ifndef TEST_CHECK_H
+#define TEST_CHECK_H
+
+#include <glib.h>
+
+/* Checks failed so far; a test's own comparisons add to it too. */
+static int test_check_failures;
+
+#define CHECK(cond) G_STMT_START {                                      \
+  if (!(cond)) {                                                        \
+    g_printerr ("%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+    test_check_failures++;                                              \
+  }                                                                     \
+} G_STMT_END
+
+#define CHECK_EQ_I64(a, b) G_STMT_START {                               \
+  gint64 a_ = (gint64) (a), b_ = (gint64) (b);                          \
+  if (a_ != b_) {                                                       \
+    g_printerr ("%s:%d: %s = %" G_GINT64_FORMAT ", want %"              \
+        G_GINT64_FORMAT "\n", __FILE__, __LINE__, #a, a_, b_);          \
+    test_check_failures++;                                              \
+  }                                                                     \
+} G_STMT_END
+
+#define CHECK_EQ_U64(a, b) G_STMT_START {                               \
+  guint64 a_ = (guint64) (a), b_ = (guint64) (b);                       \
+  if (a_ != b_) {                                                       \
+    g_printerr ("%s:%d: %s = %" G_GUINT64_FORMAT ", want %"             \
+        G_GUINT64_FORMAT "\n", __FILE__, __LINE__, #a, a_, b_);         \
+    test_check_failures++;                                              \
+  }                                                                     \
+} G_STMT_END
+
+/* The exit status of main: 1 after any failure (their count printed),
+ * else 0 and @passed, when given, printed. */
+static inline int
+test_check_finish (const char *passed)
+{
+  if (test_check_failures) {
+    g_printerr ("%d check(s) failed\n", test_check_failures);
+    return 1;
+  }
+  if (passed)
+    g_print ("%s\n", passed);
+  return 0;
+}
+
+#endif /* TEST_CHECK_H */
