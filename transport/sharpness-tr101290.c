@@ -11,6 +11,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "sharpness-tr101290.h"
+#include "sharpness-scte35.h"
 #include "sharpness-ts-section.h"
 #include "sharpness-ts-sync.h"
 
@@ -25,8 +26,9 @@
 #define PCR_WRAP ((G_GINT64_CONSTANT (1) << 33) * 300)
 #define NS G_GINT64_CONSTANT (1000000000)
 #define TIME_NONE SHARPNESS_TR101290_TIME_NONE
-/* PIDs whose sections are assembled: PAT, CAT, NIT, SDT/BAT, EIT, TOT and
- * the PMTs; a stream listing more PMTs than this has the others unread. */
+/* PIDs whose sections are assembled: PAT, CAT, NIT, SDT/BAT, EIT, TOT, the
+ * PMTs and the SCTE 35 PIDs they declare; a stream listing more than this
+ * has the others unread. */
 #define MAX_SECTION_PIDS 64
 #define MAX_ES 64
 /* How often (stream time) absences are looked for between packets. */
@@ -56,7 +58,7 @@ typedef struct
   gint8 last_cc;                /* -1: none yet */
   guint8 dups;                  /* repeats of the last packet */
   guint8 section;               /* index + 1 into sections, 0: none */
-  guint8 watched:1, is_pmt:1, has_pts:1, has_pcr:1;
+  guint8 watched:1, is_pmt:1, has_pts:1, has_pcr:1, scte35:1;
   guint16 refs;                 /* PMTs referring to it (1.6) */
   Watch pid_watch, pmt_watch, pts_watch, pcr_watch;
   gint64 pcr, pcr_time;
@@ -88,6 +90,13 @@ struct _SharpnessTr101290
 
   guint64 packets, window_packets, rate_packets;
   gint64 window_start, rate_window;
+
+  /* ANSI/SCTE 35 on the PIDs the PMTs declare. */
+  SharpnessTr101290Scte35Func scte35_func;
+  gpointer scte35_data;
+  guint64 scte35_counts[SHARPNESS_SCTE35_N_COUNTS];
+  guint64 scte35_errors[SHARPNESS_SCTE35_N_RESULTS];
+  guint n_scte35_pids;
 
   Pid *pids;
   guint16 *watched;
@@ -307,12 +316,42 @@ read_pat (SharpnessTr101290 * a, const guint8 * t, gsize len)
   }
 }
 
+/* Whether an ES_info loop of @n bytes holds a registration_descriptor
+ * (ISO/IEC 13818-1 2.6.8) with format_identifier "CUEI". */
+static gboolean
+registered_cuei (const guint8 * d, gsize n)
+{
+  for (gsize o = 0; o + 2 <= n && o + 2 + d[o + 1] <= n; o += 2 + d[o + 1])
+    if (d[o] == 0x05 && d[o + 1] >= 4 && ((guint32) d[o + 2] << 24 |
+            d[o + 3] << 16 | d[o + 4] << 8 | d[o + 5]) ==
+        SHARPNESS_SCTE35_CUEI)
+      return TRUE;
+  return FALSE;
+}
+
+/* A PID carrying splice_info_sections (ANSI/SCTE 35 2023r1 clause 8:
+ * stream_type 0x86; or an elementary stream registered "CUEI" under
+ * another stream_type, as some multiplexers write it).  Its sections are
+ * assembled.  It is a data service, which TR 101 290 1.6's note takes out
+ * of PID_error's limit: cues come minutes apart (the monitor's no-scte35
+ * alarm watches their absence instead). */
+static void
+declare_scte35 (SharpnessTr101290 * a, gint pid)
+{
+  Pid *p = &a->pids[pid];
+
+  if (p->scte35 || !section_pid (a, pid))
+    return;
+  p->scte35 = 1;
+  a->n_scte35_pids++;
+}
+
 /* A PMT section: the PCR PID and the elementary streams it refers to. */
 static void
 read_pmt (SharpnessTr101290 * a, SectionPid * s, const guint8 * t, gsize len)
 {
   gint version = (t[5] >> 1) & 0x1F, pcr_pid;
-  gsize o, info;
+  gsize o, info, es_info;
 
   if (len < 16 || !(t[5] & 1) || version == s->version)
     return;
@@ -325,8 +364,13 @@ read_pmt (SharpnessTr101290 * a, SectionPid * s, const guint8 * t, gsize len)
   for (o = 12 + info; o + 5 <= len - 4;) {
     gint pid = ((t[o + 1] & 0x1F) << 8) | t[o + 2];
 
-    ref_pid (a, s, pid);
-    o += 5 + (((t[o + 3] & 0x0F) << 8) | t[o + 4]);
+    es_info = ((t[o + 3] & 0x0F) << 8) | t[o + 4];
+    if (t[o] == SHARPNESS_SCTE35_STREAM_TYPE || (o + 5 + es_info <= len - 4
+            && registered_cuei (t + o + 5, es_info)))
+      declare_scte35 (a, pid);
+    else
+      ref_pid (a, s, pid);
+    o += 5 + es_info;
   }
 }
 
@@ -350,6 +394,25 @@ crc_counted (SharpnessTr101290 * a, gint pid, gint table_id)
     default:
       return a->pids[pid].is_pmt && table_id == 0x02;
   }
+}
+
+/* A splice_info_section: its CRC_32 is checked by the parser (the
+ * section has one although its section_syntax_indicator is 0). */
+static void
+read_scte35 (SharpnessTr101290 * a, gint pid, const guint8 * t, gsize len)
+{
+  SharpnessScte35 cue;
+  SharpnessTr101290Scte35 e = { pid, a->index, a->now, 0, NULL };
+
+  e.result = sharpness_scte35_parse (t, len, &cue);
+  if (e.result == SHARPNESS_SCTE35_OK) {
+    a->scte35_counts[sharpness_scte35_count_of (&cue)]++;
+    e.cue = &cue;
+  } else {
+    a->scte35_errors[e.result]++;
+  }
+  if (a->scte35_func)
+    a->scte35_func (&e, a->scte35_data);
 }
 
 static void
@@ -386,6 +449,8 @@ section (gint pid, const guint8 * t, gsize len, gboolean has_crc,
       error (a, SHARPNESS_TR101290_PMT_ERROR_2, pid, gap, a->s.pmt_interval);
     if (crc_ok)
       read_pmt (a, &a->sections[p->section - 1], t, len);
+  } else if (p->scte35 && table_id == SHARPNESS_SCTE35_TABLE_ID) {
+    read_scte35 (a, pid, t, len);
   }
 }
 
@@ -767,4 +832,32 @@ sharpness_tr101290_last_pts (const SharpnessTr101290 * a, gint pid,
     return FALSE;
   *pts = a->pids[pid].pts;
   return TRUE;
+}
+
+void
+sharpness_tr101290_set_scte35_func (SharpnessTr101290 * a,
+    SharpnessTr101290Scte35Func func, gpointer user_data)
+{
+  a->scte35_func = func;
+  a->scte35_data = user_data;
+}
+
+guint64
+sharpness_tr101290_scte35_count (const SharpnessTr101290 * a,
+    SharpnessScte35Count c)
+{
+  return c < SHARPNESS_SCTE35_N_COUNTS ? a->scte35_counts[c] : 0;
+}
+
+guint64
+sharpness_tr101290_scte35_errors (const SharpnessTr101290 * a,
+    SharpnessScte35Result r)
+{
+  return r < SHARPNESS_SCTE35_N_RESULTS ? a->scte35_errors[r] : 0;
+}
+
+guint
+sharpness_tr101290_scte35_pids (const SharpnessTr101290 * a)
+{
+  return a->n_scte35_pids;
 }

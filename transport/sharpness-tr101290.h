@@ -12,6 +12,8 @@
 
 #include <glib.h>
 
+#include "sharpness-scte35.h"
+
 G_BEGIN_DECLS
 
 /* The indicators, in the order and with the numbers of TR 101 290's
@@ -117,6 +119,34 @@ gboolean sharpness_tr101290_last_pts (const SharpnessTr101290 * a, gint pid,
 
 const gchar *sharpness_tr101290_indicator_name (SharpnessTr101290Indicator
     indicator);
+
+/* ANSI/SCTE 35 splice_info_sections on the PIDs the PMTs declare
+ * (stream_type 0x86, or registered "CUEI"), as they are read: @cue NULL
+ * where @result is not OK (a CRC_32 that does not hold, a malformed
+ * section: counted as such, not as a command).  @cue lives for the call. */
+typedef struct
+{
+  gint pid;
+  guint64 packet;               /* the section's last packet */
+  gint64 time;                  /* ns, the stream's time of that packet */
+  SharpnessScte35Result result;
+  const SharpnessScte35 *cue;
+} SharpnessTr101290Scte35;
+
+typedef void (*SharpnessTr101290Scte35Func) (const SharpnessTr101290Scte35 *
+    e, gpointer user_data);
+
+/* Called from push() for every splice_info_section read. */
+void sharpness_tr101290_set_scte35_func (SharpnessTr101290 * a,
+    SharpnessTr101290Scte35Func func, gpointer user_data);
+/* Sections read, by command (ENCRYPTED, RESERVED as such), and not read,
+ * by reason. */
+guint64 sharpness_tr101290_scte35_count (const SharpnessTr101290 * a,
+    SharpnessScte35Count c);
+guint64 sharpness_tr101290_scte35_errors (const SharpnessTr101290 * a,
+    SharpnessScte35Result r);
+/* The SCTE 35 PIDs declared so far. */
+guint sharpness_tr101290_scte35_pids (const SharpnessTr101290 * a);
 
 G_END_DECLS
 

@@ -176,24 +176,81 @@ pat_packet (TsWriter * w, guint8 * out, gint table_id, gboolean flip_crc)
 static void
 pmt_packet (TsWriter * w, guint8 * out, gint pid)
 {
-  guint8 s[26];
-  const gint es[] = { TS_WRITER_VIDEO_PID, TS_WRITER_AUDIO_PID };
+  guint8 s[37];
+  const gint es[] = { TS_WRITER_VIDEO_PID, TS_WRITER_AUDIO_PID,
+    TS_WRITER_SCTE35_PID
+  };
+  guint n_es = w->scte35 ? 3 : 2, info = w->scte35 ? 6 : 0;
+  gsize len = 12 + info + 5 * n_es + 4;
 
-  section_head (s, 0x02, sizeof (s), 1);
+  section_head (s, 0x02, len, 1);
   s[8] = 0xE0 | (TS_WRITER_VIDEO_PID >> 8);     /* PCR_PID */
   s[9] = TS_WRITER_VIDEO_PID & 0xFF;
-  s[10] = 0xF0;                 /* program_info_length 0 */
-  s[11] = 0;
-  for (guint i = 0; i < 2; i++) {
-    guint8 *e = s + 12 + 5 * i;
+  s[10] = 0xF0;                 /* program_info_length */
+  s[11] = info;
+  if (info) {
+    /* registration_descriptor, format_identifier "CUEI". */
+    s[12] = 0x05;
+    s[13] = 4;
+    memcpy (s + 14, "CUEI", 4);
+  }
+  for (guint i = 0; i < n_es; i++) {
+    guint8 *e = s + 12 + info + 5 * i;
 
-    e[0] = 0x06;                /* PES private data */
+    /* PES private data; ANSI/SCTE 35 splice_info_section. */
+    e[0] = es[i] == TS_WRITER_SCTE35_PID ? 0x86 : 0x06;
     e[1] = 0xE0 | (es[i] >> 8);
     e[2] = es[i] & 0xFF;
     e[3] = 0xF0;
     e[4] = 0;
   }
-  section_packet (w, out, pid, s, sizeof (s), FALSE);
+  section_packet (w, out, pid, s, len, FALSE);
+}
+
+void
+ts_writer_enable_scte35 (TsWriter * w)
+{
+  w->scte35 = TRUE;
+}
+
+gboolean
+ts_writer_queue_scte35 (TsWriter * w, const guint8 * section, gsize len,
+    gint64 at)
+{
+  if (w->n_cues == TS_WRITER_SCTE35_QUEUE || len > sizeof (w->cue[0]))
+    return FALSE;
+  memcpy (w->cue[w->n_cues], section, len);
+  w->cue_len[w->n_cues] = len;
+  w->cue_at[w->n_cues] = at;
+  w->n_cues++;
+  return TRUE;
+}
+
+/* The next packet of the section due, if one is. */
+static gboolean
+cue_packet (TsWriter * w, guint8 * out, gint64 t)
+{
+  guint i = w->cue_next;
+  gsize n, room;
+  gboolean first;
+
+  if (i >= w->n_cues || t < w->cue_at[i])
+    return FALSE;
+  first = w->cue_pos == 0;
+  header (w, out, TS_WRITER_SCTE35_PID, first, 1, 0);
+  if (first)
+    out[4] = 0;                 /* pointer_field */
+  room = first ? 183 : 184;
+  n = MIN (room, w->cue_len[i] - w->cue_pos);
+  memcpy (out + 188 - room, w->cue[i] + w->cue_pos, n);
+  memset (out + 188 - room + n, 0xFF, room - n);
+  w->cue_pos += n;
+  if (w->cue_pos == w->cue_len[i]) {
+    w->cue_slot[i] = w->slot - 1;
+    w->cue_pos = 0;
+    w->cue_next++;
+  }
+  return TRUE;
 }
 
 static void
@@ -305,6 +362,8 @@ produce (TsWriter * w, guint8 * out, gint64 t)
     pmt_packet (w, out, 0x0001);
     return 0x0001;
   }
+  if (cue_packet (w, out, t))
+    return TS_WRITER_SCTE35_PID;
   if (w->audio_pos < w->audio_len) {
     gint scrambled = in_window (w, TS_FAULT_SCRAMBLED, t, 100 * MS) ||
         in_window (w, TS_FAULT_SCRAMBLED_LONG, t, 2000 * MS) ? 2 : 0;

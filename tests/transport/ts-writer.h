@@ -18,6 +18,9 @@ G_BEGIN_DECLS
 #define TS_WRITER_PMT_PID 0x100
 #define TS_WRITER_VIDEO_PID 0x101
 #define TS_WRITER_AUDIO_PID 0x102
+/* With ts_writer_enable_scte35: splice_info_sections (ANSI/SCTE 35). */
+#define TS_WRITER_SCTE35_PID 0x103
+#define TS_WRITER_SCTE35_QUEUE 16
 
 typedef enum
 {
@@ -66,12 +69,29 @@ typedef struct
   guint n_corrupted;
   guint32 random;               /* TS_FAULT_RANDOM_DROPS: the generator */
   guint64 dropped;
+  /* SCTE 35: the sections queued, when each is due, how far the one
+   * being sent is, and the slot of each one's last packet. */
+  gboolean scte35;
+  guint8 cue[TS_WRITER_SCTE35_QUEUE][4096];
+  gsize cue_len[TS_WRITER_SCTE35_QUEUE], cue_pos;
+  gint64 cue_at[TS_WRITER_SCTE35_QUEUE];
+  guint64 cue_slot[TS_WRITER_SCTE35_QUEUE];
+  guint n_cues, cue_next;
 } TsWriter;
 
 void ts_writer_init (TsWriter * w, guint64 rate, TsFault fault,
     gint64 fault_at);
 /* The next 188-byte packet; *@time: its slot's time (ns). */
 void ts_writer_next (TsWriter * w, guint8 * out, gint64 * time);
+/* The PMT declares TS_WRITER_SCTE35_PID (stream_type 0x86, and "CUEI"
+ * registered in its program_info, as ANSI/SCTE 35 clause 8 asks). */
+void ts_writer_enable_scte35 (TsWriter * w);
+/* A whole section (CRC_32 and all) sent on the SCTE 35 PID from the first
+ * slot at or after @at (ns), in as many packets as it takes (the first
+ * with pointer_field 0, the last stuffed with 0xFF); in order of @at.
+ * FALSE when the queue is full. */
+gboolean ts_writer_queue_scte35 (TsWriter * w, const guint8 * section,
+    gsize len, gint64 at);
 const gchar *ts_fault_name (TsFault f);
 TsFault ts_fault_from_name (const gchar * name);
 
