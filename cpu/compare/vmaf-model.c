@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vmaf-builtin.h"
 #include "vmaf-json.h"
 #include "vmaf.h"
 
@@ -408,7 +409,27 @@ compare_vmaf_model_load_file (const char *path, unsigned flags, char *error,
   text[size] = '\0';
   m = compare_vmaf_model_load_json (text, size, flags, error, error_size);
   free (text);
+  /* The file named in every message, not only in the open's. */
+  if (!m && error && error_size) {
+    char detail[256];
+
+    snprintf (detail, sizeof (detail), "%s", error);
+    snprintf (error, error_size, "%s: %s", path, detail);
+  }
   return m;
+}
+
+CompareVmafModel *
+compare_vmaf_model_load_builtin (const char *name, unsigned flags,
+    char *error, size_t error_size)
+{
+  for (const CompareVmafBuiltinModel * b = compare_vmaf_builtin_models;
+      b->name; b++)
+    if (strcmp (b->name, name) == 0)
+      return compare_vmaf_model_load_json (b->json, b->length, flags, error,
+          error_size);
+  return model_error (NULL, error, error_size, "%s: not a built-in model "
+      "(%s)", name, COMPARE_VMAF_BUILTIN_NAMES);
 }
 
 double

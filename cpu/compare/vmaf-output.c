@@ -73,6 +73,14 @@ compare_vmaf_column_value (const CompareVmafColumn * col,
       frame->value[col->set][col->output];
 }
 
+void
+compare_vmaf_log_row (const CompareVmafColumn * cols, int n_cols,
+    const CompareVmafFrame * frame, double *row)
+{
+  for (int c = 0; c < n_cols; c++)
+    row[c] = compare_vmaf_column_value (&cols[c], frame);
+}
+
 /* libvmaf prints null for a NaN or infinite value. */
 static void
 print_value (FILE * f, const char *format, double v)
@@ -94,14 +102,14 @@ write_json (FILE * f, const CompareVmafLog * log)
     fprintf (f, "  \"fps\": null,\n");
   fprintf (f, "  \"frames\": [");
   for (uint64_t i = 0; i < log->n_frames; i++) {
-    const CompareVmafFrame *fr = &log->frames[i];
+    const double *row = log->values + i * log->n_columns;
 
     fprintf (f, "%s", i > 0 ? ",\n" : "\n");
     fprintf (f, "    {\n");
-    fprintf (f, "      \"frameNum\": %d,\n", (int) fr->index);
+    fprintf (f, "      \"frameNum\": %d,\n", (int) log->frame_num[i]);
     fprintf (f, "      \"metrics\": {\n");
     for (int c = 0; c < log->n_columns; c++) {
-      double v = compare_vmaf_column_value (&log->columns[c], fr);
+      double v = row[c];
       const char *sep = c + 1 < log->n_columns ? "," : "";
 
       /* libvmaf's null has no newline after it. */
@@ -141,12 +149,11 @@ write_xml (FILE * f, const CompareVmafLog * log)
   fprintf (f, "  <fyi fps=\"%.2f\" />\n", log->fps);
   fprintf (f, "  <frames>\n");
   for (uint64_t i = 0; i < log->n_frames; i++) {
-    const CompareVmafFrame *fr = &log->frames[i];
+    const double *row = log->values + i * log->n_columns;
 
-    fprintf (f, "    <frame frameNum=\"%d\" ", (int) fr->index);
+    fprintf (f, "    <frame frameNum=\"%d\" ", (int) log->frame_num[i]);
     for (int c = 0; c < log->n_columns; c++)
-      fprintf (f, "%s=\"%.6f\" ", log->columns[c].name,
-          compare_vmaf_column_value (&log->columns[c], fr));
+      fprintf (f, "%s=\"%.6f\" ", log->columns[c].name, row[c]);
     fprintf (f, "/>\n");
   }
   fprintf (f, "  </frames>\n");
@@ -171,11 +178,11 @@ write_csv (FILE * f, const CompareVmafLog * log)
     fprintf (f, "%s,", log->columns[c].name);
   fprintf (f, "\n");
   for (uint64_t i = 0; i < log->n_frames; i++) {
-    const CompareVmafFrame *fr = &log->frames[i];
+    const double *row = log->values + i * log->n_columns;
 
-    fprintf (f, "%d,", (int) fr->index);
+    fprintf (f, "%d,", (int) log->frame_num[i]);
     for (int c = 0; c < log->n_columns; c++)
-      fprintf (f, "%.6f,", compare_vmaf_column_value (&log->columns[c], fr));
+      fprintf (f, "%.6f,", row[c]);
     fprintf (f, "\n");
   }
 }
@@ -184,7 +191,8 @@ SharpnessStatus
 compare_vmaf_write_log (FILE * f, CompareVmafLogFormat format,
     const CompareVmafLog * log)
 {
-  if (!f || !log || (log->n_frames > 0 && !log->frames) ||
+  if (!f || !log || (log->n_frames > 0 && (!log->frame_num ||
+              (log->n_columns > 0 && !log->values))) ||
       log->n_columns < 0 || (log->n_columns > 0 && (!log->columns ||
               !log->pooled)))
     return SHARPNESS_ERROR_INVALID;

@@ -5,6 +5,8 @@
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <math.h>
+
 #include "vmaf.h"
 
 void
@@ -34,4 +36,25 @@ compare_vmaf_pool_result (const CompareVmafPool * p,
   pooled[COMPARE_VMAF_POOL_MAX] = p->max;
   pooled[COMPARE_VMAF_POOL_MEAN] = p->sum / p->n;
   pooled[COMPARE_VMAF_POOL_HARMONIC_MEAN] = p->n / p->i_sum - 1.0;
+}
+
+double
+compare_vmaf_percentile (const double *sorted, uint64_t n, double p)
+{
+  double rank, frac;
+  uint64_t lo;
+
+  if (n == 0)
+    return NAN;
+  rank = p / 100.0 * (double) (n - 1);
+  if (rank <= 0.0)
+    return sorted[0];
+  if (rank >= (double) (n - 1))
+    return sorted[n - 1];
+  lo = (uint64_t) rank;
+  frac = rank - (double) lo;
+  /* numpy's _lerp: a + (b - a) t, from the nearer end for t >= 0.5. */
+  if (frac >= 0.5)
+    return sorted[lo + 1] - (sorted[lo + 1] - sorted[lo]) * (1.0 - frac);
+  return sorted[lo] + (sorted[lo + 1] - sorted[lo]) * frac;
 }

@@ -29,6 +29,7 @@ struct CompareVmafStream
 
   /* The reference's blurs of the last three frames (libvmaf's ring). */
   uint16_t *blur[3];
+  size_t blur_size;             /* bytes of each */
   int width, height, depth;
 
   uint64_t n_pushed;
@@ -131,12 +132,17 @@ compare_vmaf_stream_push (CompareVmafStream * s, const CompareVmafPlane * ref,
   if (n == 0) {
     const size_t size = (size_t) ref->width * ref->height * sizeof (uint16_t);
 
-    for (int k = 0; k < 3; k++) {
+    /* A new sequence of the same size keeps the blurs' memory. */
+    for (int k = 0; k < 3 && size > s->blur_size; k++) {
       free (s->blur[k]);
       s->blur[k] = malloc (size);
-      if (!s->blur[k])
+      if (!s->blur[k]) {
+        s->blur_size = 0;
         return SHARPNESS_ERROR_NO_MEMORY;
+      }
     }
+    if (size > s->blur_size)
+      s->blur_size = size;
     s->width = ref->width;
     s->height = ref->height;
     s->depth = ref->depth;
@@ -196,4 +202,11 @@ compare_vmaf_stream_flush (CompareVmafStream * s, CompareVmafFrame * out)
     return 0;
   finish (s, s->n_pushed == 1 ? 0.0 : s->last_motion, out);
   return 1;
+}
+
+void
+compare_vmaf_stream_reset (CompareVmafStream * s)
+{
+  s->pending = 0;
+  s->n_pushed = 0;
 }

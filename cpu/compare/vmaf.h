@@ -112,6 +112,12 @@ CompareVmafModel *compare_vmaf_model_load_json (const char *json,
     size_t length, unsigned flags, char *error, size_t error_size);
 void compare_vmaf_model_free (CompareVmafModel * model);
 
+/* libvmaf's models built into the library (data/vmaf), by name. */
+#define COMPARE_VMAF_BUILTIN_NAMES \
+  "vmaf_v0.6.1, vmaf_v0.6.1neg, vmaf_4k_v0.6.1"
+CompareVmafModel *compare_vmaf_model_load_builtin (const char *name,
+    unsigned flags, char *error, size_t error_size);
+
 /* The enhancement-gain limits the model asks of VIF and ADM. */
 double compare_vmaf_model_vif_egl (const CompareVmafModel * model);
 double compare_vmaf_model_adm_egl (const CompareVmafModel * model);
@@ -196,6 +202,11 @@ SharpnessStatus compare_vmaf_stream_push (CompareVmafStream * stream,
 int compare_vmaf_stream_flush (CompareVmafStream * stream,
     CompareVmafFrame * out);
 
+/* Starts a new sequence (as a new libvmaf context): the next push is a
+ * first frame again, of any size.  A pending frame is dropped: flush it
+ * first. */
+void compare_vmaf_stream_reset (CompareVmafStream * stream);
+
 /* --- Pooling over a sequence (vmaf-pool.c) ------------------------------ */
 
 /* libvmaf's pooling methods, in the order its outputs list them. */
@@ -221,6 +232,11 @@ void compare_vmaf_pool_add (CompareVmafPool * pool, double score);
  * harmonic mean when no frame was added. */
 void compare_vmaf_pool_result (const CompareVmafPool * pool,
     double pooled[COMPARE_VMAF_N_POOLS]);
+
+/* The @p-th percentile (0..100) of @n values sorted ascending, linearly
+ * interpolated between the closest ranks (numpy's default: rank
+ * p / 100 (n - 1)); NaN when @n is 0. */
+double compare_vmaf_percentile (const double *sorted, uint64_t n, double p);
 
 /* --- Logs as libvmaf's `vmaf` tool writes them (vmaf-output.c) ---------- */
 
@@ -251,18 +267,25 @@ typedef enum
   COMPARE_VMAF_LOG_CSV          /* vmaf --csv */
 } CompareVmafLogFormat;
 
-/* A finished sequence: its frames in order, its columns and each column's
- * pooled values (CompareVmafPoolMethod order). */
+/* A finished sequence: each frame's frameNum and its values, one row of
+ * @n_columns per frame (compare_vmaf_log_row), its columns and each
+ * column's pooled values (CompareVmafPoolMethod order).  Rows, not
+ * CompareVmafFrame records: a stream keeps 8 bytes a column a frame. */
 typedef struct
 {
-  const CompareVmafFrame *frames;
   uint64_t n_frames;
+  const uint64_t *frame_num;
+  const double *values;         /* n_frames x n_columns */
   const CompareVmafColumn *columns;
   int n_columns;
   const double (*pooled)[COMPARE_VMAF_N_POOLS];
   int width, height;            /* the XML's params */
   double fps;                   /* processing speed, as libvmaf's "fps" */
 } CompareVmafLog;
+
+/* @frame's values in the order of @cols: a row of a log. */
+void compare_vmaf_log_row (const CompareVmafColumn * cols, int n_cols,
+    const CompareVmafFrame * frame, double *row);
 
 /* Writes @log as libvmaf 3.0.0's `vmaf` writes that format. */
 SharpnessStatus compare_vmaf_write_log (FILE * f,

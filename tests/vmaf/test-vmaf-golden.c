@@ -172,6 +172,8 @@ compare_logs (const char *dir, const char *pair, const CompareVmafFrame * all,
   const char *names[N_MODELS];
   CompareVmafColumn cols[64];
   double (*pooled)[COMPARE_VMAF_N_POOLS];
+  double *rows;
+  uint64_t *frame_num;
   char path[4096];
   int n_cols, failed = 0;
   const double fps = NAN;
@@ -193,6 +195,19 @@ compare_logs (const char *dir, const char *pair, const CompareVmafFrame * all,
       return 1;
     }
   pooled = calloc (n_cols, sizeof (*pooled));
+  rows = calloc ((size_t) n_frames * n_cols, sizeof (double));
+  frame_num = calloc (n_frames, sizeof (uint64_t));
+  if (!pooled || !rows || !frame_num) {
+    free (pooled);
+    free (rows);
+    free (frame_num);
+    printf ("  logs: out of memory\n");
+    return 1;
+  }
+  for (int i = 0; i < n_frames; i++) {
+    compare_vmaf_log_row (cols, n_cols, &all[i], rows + (size_t) i * n_cols);
+    frame_num[i] = all[i].index;
+  }
   for (int c = 0; c < n_cols; c++) {
     CompareVmafPool pool;
 
@@ -207,8 +222,8 @@ compare_logs (const char *dir, const char *pair, const CompareVmafFrame * all,
     char *ours = NULL;
     size_t ours_length = 0;
     FILE *mem = open_memstream (&ours, &ours_length);
-    CompareVmafLog log = { all, (uint64_t) n_frames, cols, n_cols,
-      (const double (*)[COMPARE_VMAF_N_POOLS]) pooled, w, h, fps
+    CompareVmafLog log = { (uint64_t) n_frames, frame_num, rows, cols,
+      n_cols, (const double (*)[COMPARE_VMAF_N_POOLS]) pooled, w, h, fps
     };
 
     snprintf (path, sizeof (path), "%s/%s.%s", dir, pair, formats[k].ext);
@@ -246,6 +261,8 @@ compare_logs (const char *dir, const char *pair, const CompareVmafFrame * all,
     free (theirs);
   }
   free (pooled);
+  free (rows);
+  free (frame_num);
   return failed;
 }
 

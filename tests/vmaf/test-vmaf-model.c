@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "vmaf.h"
 
@@ -166,6 +167,67 @@ main (int argc, char **argv)
     CHECK (compare_vmaf_model_load_file ("/nonexistent/model.json", 0, e,
             sizeof (e)) == NULL && strstr (e, "/nonexistent/model.json"),
         "missing file: \"%s\"", e);
+  }
+
+  /* A file that is not JSON: refused with its name and the offset. */
+  {
+    char e[256] = "", tmpl[] = "/tmp/vmaf-model-XXXXXX";
+    int fd = mkstemp (tmpl);
+    FILE *f = fd >= 0 ? fdopen (fd, "w") : NULL;
+
+    CHECK (f != NULL, "cannot make a temporary file");
+    if (f) {
+      fputs ("{\"model_dict\": [1, 2", f);
+      fclose (f);
+      CHECK (compare_vmaf_model_load_file (tmpl, 0, e, sizeof (e)) == NULL
+          && strstr (e, tmpl) == e, "bad JSON: \"%s\"", e);
+      remove (tmpl);
+    }
+  }
+
+  /* The built-in models are the shipped files: the same score of the same
+   * features, to the bit; an unknown name is refused with the list. */
+  for (size_t i = 0; i < sizeof (shipped) / sizeof (shipped[0]); i++) {
+    char name[64];
+    CompareVmafModel *file, *builtin;
+    double f[COMPARE_VMAF_N_FEATURES] = { 0.9, 3.5, 0.7, 0.95, 0.98, 0.99 };
+
+    snprintf (path, sizeof (path), "%s/%s", argv[1], shipped[i].file);
+    snprintf (name, sizeof (name), "%.*s", (int) (strlen (shipped[i].file) -
+            5), shipped[i].file);
+    file = compare_vmaf_model_load_file (path, 0, error, sizeof (error));
+    builtin = compare_vmaf_model_load_builtin (name, 0, error,
+        sizeof (error));
+    CHECK (file && builtin, "built-in %s: %s", name, error);
+    if (file && builtin)
+      CHECK (compare_vmaf_model_predict (file, f) ==
+          compare_vmaf_model_predict (builtin, f) &&
+          compare_vmaf_model_vif_egl (builtin) == shipped[i].vif_egl,
+          "built-in %s differs from its file", name);
+    compare_vmaf_model_free (file);
+    compare_vmaf_model_free (builtin);
+  }
+  {
+    char e[256] = "";
+    CHECK (compare_vmaf_model_load_builtin ("vmaf_v9", 0, e, sizeof (e)) ==
+        NULL && strstr (e, "vmaf_v9") && strstr (e, "vmaf_4k_v0.6.1"),
+        "unknown built-in: \"%s\"", e);
+  }
+
+  /* Percentiles as numpy.percentile's default (linear): 0..100 of
+   * {1, 2, 4, 8}: numpy gives 1, 1.03, 1.15, 1.3, 1.75, 3, 5, 7.4, 7.88,
+   * 8. */
+  {
+    const double v[4] = { 1, 2, 4, 8 };
+    const double p[] = { 0, 1, 5, 10, 25, 50, 75, 95, 99, 100 };
+    const double want[] = { 1, 1.03, 1.15, 1.3, 1.75, 3, 5, 7.4, 7.88, 8 };
+
+    for (size_t i = 0; i < sizeof (p) / sizeof (p[0]); i++) {
+      double got = compare_vmaf_percentile (v, 4, p[i]);
+      CHECK (fabs (got - want[i]) < 1e-12, "p%g: %.17g, numpy %g", p[i],
+          got, want[i]);
+    }
+    CHECK (isnan (compare_vmaf_percentile (v, 0, 50)), "no values: not NaN");
   }
 
   /* Pooling: libvmaf's min, max, mean, harmonic mean of s + 1 less 1. */
