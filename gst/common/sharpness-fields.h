@@ -31,6 +31,7 @@ G_BEGIN_DECLS
   X (ROI_PARAM, "sharpness") \
   X (COMPARE, "compare") \
   X (COMPARE_SUMMARY, "compare-summary") \
+  X (COMPARE_VMAF, "compare-vmaf") \
   /* Times (sharpness-times.h). */ \
   X (TIMESTAMP, "timestamp") \
   X (STREAM_TIME, "stream-time") \
@@ -104,7 +105,22 @@ G_BEGIN_DECLS
   X (SSIM_B, "ssim-b") \
   X (SSIM_ALL, "ssim-all") \
   X (SSIM_DB, "ssim-db") \
-  X (MS_SSIM, "ms-ssim")
+  X (MS_SSIM, "ms-ssim") \
+  /* cudacompare's VMAF of a frame: the score, the frame it is of, and
+   * the features as libvmaf prints them, in vmaf.h's output order. */ \
+  X (VMAF, "vmaf") \
+  X (VMAF_FRAME, "vmaf-frame") \
+  X (INTEGER_ADM2, "integer_adm2") \
+  X (INTEGER_ADM_SCALE0, "integer_adm_scale0") \
+  X (INTEGER_ADM_SCALE1, "integer_adm_scale1") \
+  X (INTEGER_ADM_SCALE2, "integer_adm_scale2") \
+  X (INTEGER_ADM_SCALE3, "integer_adm_scale3") \
+  X (INTEGER_MOTION2, "integer_motion2") \
+  X (INTEGER_MOTION, "integer_motion") \
+  X (INTEGER_VIF_SCALE0, "integer_vif_scale0") \
+  X (INTEGER_VIF_SCALE1, "integer_vif_scale1") \
+  X (INTEGER_VIF_SCALE2, "integer_vif_scale2") \
+  X (INTEGER_VIF_SCALE3, "integer_vif_scale3")
 
 typedef enum
 {

@@ -3,6 +3,8 @@
  * place; system memory (ideally from the pinned pool offered upstream) is
  * copied to device scratch; planes the kernels cannot read as they are
  * (NV12 chroma, packed RGB, P010) are extracted on the device first.
+ * VMAF has no kernels yet: its luma planes are downloaded to host staging
+ * and scored by the same CPU code as the CPU backend's (read_luma).
  * Compiled only when HAVE_CUDA.
  *
  * Copyright (C) 2026 The gst-sharpness authors
@@ -32,6 +34,14 @@ typedef struct
 {
   SharpnessCudaBackend parent;
   CompareCuda *cuda;            /* made in the session's context */
+  /* VMAF's luma planes downloaded from the device (reference, distorted):
+   * grow-only host staging.  Pageable: the CPU VMAF reading them takes
+   * some hundred times the copy's time, so pinned memory (and its
+   * lifetime in the context) would save nothing that shows. */
+  guint8 *luma[2];
+  gsize luma_size[2];
+  /* Luma of frames in system memory: read in place, or extracted. */
+  CompareHostScratch host;
 } CompareBackendCuda;
 
 static gboolean
@@ -216,9 +226,147 @@ cuda_compare (CompareBackend * b, const CompareLayout * layout,
   return ok;
 }
 
+/* Luma plane @which of @frame into @pair's plane 0: a device frame is
+ * downloaded into the staging (queued on the stream), a host one read in
+ * place or extracted.  Pushed. */
+static gboolean
+luma_to_host (CompareBackendCuda * self, const CompareLayout * layout,
+    const SharpnessCudaFrame * frame, gint which, ComparePair * pair,
+    GError ** error)
+{
+  const GstVideoFrame *vf = &frame->frame;
+  gint comp = layout->comp[0];
+  gsize row = (gsize) pair->width[0] * layout->sample_bytes;
+  gsize size = row * pair->height[0];
+  CUDA_MEMCPY2D copy = { 0, };
+
+  if (!frame->device) {
+    if (compare_frame_fill_host_plane (layout, vf, which, 0, &self->host,
+            pair))
+      return TRUE;
+    g_set_error (error, SHARPNESS_BACKEND_ERROR, SHARPNESS_BACKEND_ERROR_FRAME,
+        "out of memory");
+    return FALSE;
+  }
+  if (self->luma_size[which] < size) {
+    g_free (self->luma[which]);
+    self->luma_size[which] = 0;
+    self->luma[which] = g_try_malloc (size);
+    if (!self->luma[which]) {
+      g_set_error (error, SHARPNESS_BACKEND_ERROR,
+          SHARPNESS_BACKEND_ERROR_FRAME, "out of memory");
+      return FALSE;
+    }
+    self->luma_size[which] = size;
+  }
+  /* The luma of the YUV and gray formats is planar: its rows as they are
+   * (P010's shift is undone on the host, after the copy). */
+  copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+  copy.srcDevice = (CUdeviceptr) (guintptr) COMPARE_LAYOUT_DATA (layout, vf,
+      0);
+  copy.srcPitch = GST_VIDEO_FRAME_COMP_STRIDE (vf, comp);
+  copy.dstMemoryType = CU_MEMORYTYPE_HOST;
+  copy.dstHost = self->luma[which];
+  copy.dstPitch = row;
+  copy.WidthInBytes = row;
+  copy.Height = pair->height[0];
+  if (!gst_cuda_result (CuMemcpy2DAsync (&copy,
+              sharpness_cuda_session_stream (self->parent.session))))
+    return FALSE;
+  if (which)
+    pair->dist[0] = self->luma[which], pair->dist_stride[0] = row;
+  else
+    pair->ref[0] = self->luma[which], pair->ref_stride[0] = row;
+  return TRUE;
+}
+
+/* Samples stored in the high bits (P010) moved to the low bits. */
+static void
+unshift_luma (guint8 * data, gsize n, gint shift)
+{
+  guint16 *p = (guint16 *) data;
+
+  for (gsize i = 0; i < n; i++)
+    p[i] = GUINT16_FROM_LE (p[i]) >> shift;
+}
+
+static gboolean
+cuda_read_luma (CompareBackend * b, const CompareLayout * layout,
+    GstBuffer * ref, const GstVideoInfo * ref_info, GstBuffer * dist,
+    const GstVideoInfo * dist_info, CompareLumaFunc func, gpointer user_data,
+    GError ** error)
+{
+  CompareBackendCuda *self = (CompareBackendCuda *) b;
+  CUstream stream = sharpness_cuda_session_stream (self->parent.session);
+  SharpnessCudaFrame rf, df;
+  ComparePair pair;
+  gint shift = GST_VIDEO_FORMAT_INFO_SHIFT (ref_info->finfo, layout->comp[0]);
+  gboolean ok;
+
+  if (!sharpness_cuda_session_ready (self->parent.session, error))
+    return FALSE;
+  if (!sharpness_cuda_session_map (self->parent.session, dist, dist_info,
+          TRUE, &df, error))
+    return FALSE;
+  if (!sharpness_cuda_session_map (self->parent.session, ref, ref_info,
+          !df.device, &rf, error)) {
+    sharpness_cuda_session_unmap (&df);
+    return FALSE;
+  }
+  if (!sharpness_cuda_session_push (self->parent.session, error)) {
+    sharpness_cuda_session_unmap (&rf);
+    sharpness_cuda_session_unmap (&df);
+    return FALSE;
+  }
+  compare_layout_pair (layout, ref_info, &pair);
+  pair.n_planes = 1;
+  ok = luma_to_host (self, layout, &rf, 0, &pair, error) &&
+      luma_to_host (self, layout, &df, 1, &pair, error);
+  /* Also when a copy failed: queued copies finish before the unmap. */
+  if (!gst_cuda_result (CuStreamSynchronize (stream)))
+    ok = FALSE;
+  sharpness_cuda_session_pop (self->parent.session);
+  if (ok) {
+    gsize n = (gsize) pair.width[0] * pair.height[0];
+
+    if (shift && rf.device)
+      unshift_luma (self->luma[0], n, shift);
+    if (shift && df.device)
+      unshift_luma (self->luma[1], n, shift);
+    func (&pair, user_data);
+  }
+  sharpness_cuda_session_unmap (&rf);
+  sharpness_cuda_session_unmap (&df);
+  if (!ok && error && !*error)
+    return fail (self, error);
+  return ok;
+}
+
+static void
+cuda_free (SharpnessBackend * backend)
+{
+  CompareBackendCuda *self = (CompareBackendCuda *) backend;
+
+  for (gint i = 0; i < 2; i++)
+    g_free (self->luma[i]);
+  compare_host_scratch_clear (&self->host);
+  sharpness_cuda_backend_free (backend);
+}
+
 static const CompareBackendClass cuda_class = {
-  .parent = SHARPNESS_CUDA_BACKEND_CLASS ("cuda"),
+  .parent = {
+        .name = "cuda",
+        .open = sharpness_cuda_backend_open,
+        .close = sharpness_cuda_backend_close,
+        .is_open = sharpness_cuda_backend_is_open,
+        .set_context = sharpness_cuda_backend_set_context,
+        .handle_context_query = sharpness_cuda_backend_handle_context_query,
+        .propose_allocation = sharpness_cuda_backend_propose_allocation,
+        /* The luma staging freed too. */
+        .free = cuda_free,
+      },
   .compare = cuda_compare,
+  .read_luma = cuda_read_luma,
 };
 
 CompareBackend *

@@ -22,6 +22,16 @@ compare_backend_compare (CompareBackend * b, const CompareLayout * layout,
       ref, ref_info, dist, dist_info, request, result, error);
 }
 
+gboolean
+compare_backend_read_luma (CompareBackend * b, const CompareLayout * layout,
+    GstBuffer * ref, const GstVideoInfo * ref_info, GstBuffer * dist,
+    const GstVideoInfo * dist_info, CompareLumaFunc func, gpointer user_data,
+    GError ** error)
+{
+  return ((const CompareBackendClass *) b->parent.klass)->read_luma (b,
+      layout, ref, ref_info, dist, dist_info, func, user_data, error);
+}
+
 /* ---- CPU ---------------------------------------------------------------- */
 
 typedef struct
@@ -101,6 +111,45 @@ cpu_compare (CompareBackend * backend, const CompareLayout * layout,
   return ok;
 }
 
+static gboolean
+cpu_read_luma (CompareBackend * backend, const CompareLayout * layout,
+    GstBuffer * ref, const GstVideoInfo * ref_info, GstBuffer * dist,
+    const GstVideoInfo * dist_info, CompareLumaFunc func, gpointer user_data,
+    GError ** error)
+{
+  CompareBackendCpu *self = (CompareBackendCpu *) backend;
+  GstVideoFrame rf, df;
+  ComparePair pair;
+  gboolean ok;
+
+  if (!gst_video_frame_map (&rf, ref_info, ref, GST_MAP_READ)) {
+    g_set_error (error, SHARPNESS_BACKEND_ERROR, SHARPNESS_BACKEND_ERROR_MAP,
+        "could not map a reference frame for reading");
+    return FALSE;
+  }
+  if (!gst_video_frame_map (&df, dist_info, dist, GST_MAP_READ)) {
+    gst_video_frame_unmap (&rf);
+    g_set_error (error, SHARPNESS_BACKEND_ERROR, SHARPNESS_BACKEND_ERROR_MAP,
+        "could not map a distorted frame for reading");
+    return FALSE;
+  }
+  compare_layout_pair (layout, ref_info, &pair);
+  pair.n_planes = 1;
+  /* Planar luma is read in place; P010's shifted samples are moved to the
+   * low bits in the grow-only host scratch. */
+  ok = compare_frame_fill_host_plane (layout, &rf, 0, 0, &self->host, &pair)
+      && compare_frame_fill_host_plane (layout, &df, 1, 0, &self->host,
+      &pair);
+  if (ok)
+    func (&pair, user_data);
+  gst_video_frame_unmap (&df);
+  gst_video_frame_unmap (&rf);
+  if (!ok)
+    g_set_error (error, SHARPNESS_BACKEND_ERROR, SHARPNESS_BACKEND_ERROR_FRAME,
+        "out of memory");
+  return ok;
+}
+
 static void
 cpu_free (SharpnessBackend * backend)
 {
@@ -117,6 +166,7 @@ static const CompareBackendClass cpu_class = {
         .free = cpu_free,
       },
   .compare = cpu_compare,
+  .read_luma = cpu_read_luma,
 };
 
 CompareBackend *

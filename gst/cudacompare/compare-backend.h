@@ -23,6 +23,11 @@ G_BEGIN_DECLS
 
 typedef struct _CompareBackend CompareBackend;
 
+/* Receives the luma planes of a pair in host memory (@luma: plane 0 of
+ * each frame, samples in the low bits), valid during the call only. */
+typedef void (*CompareLumaFunc) (const ComparePair * luma,
+    gpointer user_data);
+
 /* A backend (sharpness-backend.h) that compares frames. */
 typedef struct
 {
@@ -33,6 +38,14 @@ typedef struct
       GstBuffer * ref, const GstVideoInfo * ref_info, GstBuffer * dist,
       const GstVideoInfo * dist_info, const CompareRequest * request,
       CompareResult * result, GError ** error);
+  /* Calls @func once with the pair's luma planes in host memory (VMAF,
+   * computed on the CPU on either backend: the CUDA backend downloads
+   * the planes to its pinned staging); FALSE (with @error) as compare. */
+  gboolean (*read_luma) (CompareBackend * backend,
+      const CompareLayout * layout, GstBuffer * ref,
+      const GstVideoInfo * ref_info, GstBuffer * dist,
+      const GstVideoInfo * dist_info, CompareLumaFunc func,
+      gpointer user_data, GError ** error);
 } CompareBackendClass;
 
 struct _CompareBackend
@@ -49,6 +62,12 @@ gboolean compare_backend_compare (CompareBackend * backend,
     const GstVideoInfo * ref_info, GstBuffer * dist,
     const GstVideoInfo * dist_info, const CompareRequest * request,
     CompareResult * result, GError ** error);
+
+gboolean compare_backend_read_luma (CompareBackend * backend,
+    const CompareLayout * layout, GstBuffer * ref,
+    const GstVideoInfo * ref_info, GstBuffer * dist,
+    const GstVideoInfo * dist_info, CompareLumaFunc func,
+    gpointer user_data, GError ** error);
 
 G_END_DECLS
 #endif /* COMPARE_BACKEND_H */

@@ -156,57 +156,66 @@ compare_host_scratch_clear (CompareHostScratch * scratch)
 }
 
 gboolean
+compare_frame_fill_host_plane (const CompareLayout * l,
+    const GstVideoFrame * vf, gint which, gint c,
+    CompareHostScratch * scratch, ComparePair * pair)
+{
+  gint comp = l->comp[c];
+  const guint8 *src = COMPARE_LAYOUT_DATA (l, vf, c);
+  gsize stride = GST_VIDEO_FRAME_COMP_STRIDE (vf, comp);
+  gint w = GST_VIDEO_FRAME_COMP_WIDTH (vf, comp);
+  gint h = GST_VIDEO_FRAME_COMP_HEIGHT (vf, comp);
+  gint step = GST_VIDEO_FRAME_COMP_PSTRIDE (vf, comp);
+  gint shift = GST_VIDEO_FORMAT_INFO_SHIFT (vf->info.finfo, comp);
+  gsize out_stride = (gsize) w * l->sample_bytes;
+  guint slot = which * COMPARE_MAX_PLANES + c;
+  guint8 *dst;
+
+  if (compare_layout_plane_direct (l, vf, c)) {
+    if (which)
+      pair->dist[c] = src, pair->dist_stride[c] = stride;
+    else
+      pair->ref[c] = src, pair->ref_stride[c] = stride;
+    return TRUE;
+  }
+
+  if (scratch->size[slot] < out_stride * h) {
+    g_free (scratch->data[slot]);
+    scratch->size[slot] = 0;
+    scratch->data[slot] = g_try_malloc (out_stride * h);
+    if (!scratch->data[slot])
+      return FALSE;
+    scratch->size[slot] = out_stride * h;
+  }
+  dst = scratch->data[slot];
+  for (gint y = 0; y < h; y++) {
+    const guint8 *s = src + y * stride;
+
+    if (l->sample_bytes == 1) {
+      guint8 *d = dst + y * out_stride;
+
+      for (gint x = 0; x < w; x++)
+        d[x] = s[x * step];
+    } else {
+      guint16 *d = (guint16 *) (dst + y * out_stride);
+
+      for (gint x = 0; x < w; x++)
+        d[x] = GST_READ_UINT16_LE (s + x * step) >> shift;
+    }
+  }
+  if (which)
+    pair->dist[c] = dst, pair->dist_stride[c] = out_stride;
+  else
+    pair->ref[c] = dst, pair->ref_stride[c] = out_stride;
+  return TRUE;
+}
+
+gboolean
 compare_frame_fill_host (const CompareLayout * l, const GstVideoFrame * vf,
     gint which, CompareHostScratch * scratch, ComparePair * pair)
 {
-  for (gint c = 0; c < l->n_planes; c++) {
-    gint comp = l->comp[c];
-    const guint8 *src = COMPARE_LAYOUT_DATA (l, vf, c);
-    gsize stride = GST_VIDEO_FRAME_COMP_STRIDE (vf, comp);
-    gint w = GST_VIDEO_FRAME_COMP_WIDTH (vf, comp);
-    gint h = GST_VIDEO_FRAME_COMP_HEIGHT (vf, comp);
-    gint step = GST_VIDEO_FRAME_COMP_PSTRIDE (vf, comp);
-    gint shift = GST_VIDEO_FORMAT_INFO_SHIFT (vf->info.finfo, comp);
-    gsize out_stride = (gsize) w * l->sample_bytes;
-    guint slot = which * COMPARE_MAX_PLANES + c;
-    guint8 *dst;
-
-    if (compare_layout_plane_direct (l, vf, c)) {
-      if (which)
-        pair->dist[c] = src, pair->dist_stride[c] = stride;
-      else
-        pair->ref[c] = src, pair->ref_stride[c] = stride;
-      continue;
-    }
-
-    if (scratch->size[slot] < out_stride * h) {
-      g_free (scratch->data[slot]);
-      scratch->size[slot] = 0;
-      scratch->data[slot] = g_try_malloc (out_stride * h);
-      if (!scratch->data[slot])
-        return FALSE;
-      scratch->size[slot] = out_stride * h;
-    }
-    dst = scratch->data[slot];
-    for (gint y = 0; y < h; y++) {
-      const guint8 *s = src + y * stride;
-
-      if (l->sample_bytes == 1) {
-        guint8 *d = dst + y * out_stride;
-
-        for (gint x = 0; x < w; x++)
-          d[x] = s[x * step];
-      } else {
-        guint16 *d = (guint16 *) (dst + y * out_stride);
-
-        for (gint x = 0; x < w; x++)
-          d[x] = GST_READ_UINT16_LE (s + x * step) >> shift;
-      }
-    }
-    if (which)
-      pair->dist[c] = dst, pair->dist_stride[c] = out_stride;
-    else
-      pair->ref[c] = dst, pair->ref_stride[c] = out_stride;
-  }
+  for (gint c = 0; c < l->n_planes; c++)
+    if (!compare_frame_fill_host_plane (l, vf, which, c, scratch, pair))
+      return FALSE;
   return TRUE;
 }

@@ -91,6 +91,10 @@ void compare_host_scratch_clear (CompareHostScratch * scratch);
 gboolean compare_frame_fill_host (const CompareLayout * layout,
     const GstVideoFrame * vframe, gint which, CompareHostScratch * scratch,
     ComparePair * pair);
+/* The same for compared plane @c alone (VMAF reads the luma only). */
+gboolean compare_frame_fill_host_plane (const CompareLayout * layout,
+    const GstVideoFrame * vframe, gint which, gint c,
+    CompareHostScratch * scratch, ComparePair * pair);
 
 G_END_DECLS
 #endif /* COMPARE_FRAME_H */

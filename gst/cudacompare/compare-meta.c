@@ -75,8 +75,10 @@ find_meta (GstBuffer * buffer)
   return NULL;
 }
 
-void
-compare_meta_set (GstBuffer * buffer, guint64 frame,
+/* The meta of @buffer (added when missing) with @frame_field and
+ * @values set. */
+static void
+meta_set (GstBuffer * buffer, SharpnessField frame_field, guint64 frame,
     const CompareValues * values)
 {
   const GstMetaInfo *info = get_meta_info ();
@@ -91,6 +93,20 @@ compare_meta_set (GstBuffer * buffer, guint64 frame,
     meta = (GstCustomMeta *) gst_buffer_add_meta (buffer, info, NULL);
   g_return_if_fail (meta != NULL);
   s = gst_custom_meta_get_structure (meta);
-  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_FRAME, frame);
+  sharpness_structure_set_uint64 (s, frame_field, frame);
   compare_values_to_structure (values, s);
+}
+
+void
+compare_meta_set (GstBuffer * buffer, guint64 frame,
+    const CompareValues * values)
+{
+  meta_set (buffer, SHARPNESS_FIELD_FRAME, frame, values);
+}
+
+void
+compare_meta_set_vmaf (GstBuffer * buffer, guint64 vmaf_frame,
+    const CompareValues * values)
+{
+  meta_set (buffer, SHARPNESS_FIELD_VMAF_FRAME, vmaf_frame, values);
 }

@@ -11,7 +11,11 @@
  * `compare` message's fields (sharpness-fields.h): psnr-<plane>, psnr-avg,
  * mse-<plane>, mse-avg (metrics=psnr); ssim-<plane>, ssim-all, ssim-db
  * (ssim); ms-ssim (ms-ssim).  <plane> is y, u, v (YUV), r, g, b (RGB) or
- * y alone (gray), as FFmpeg names them.  docs/reference/cudacompare.md.
+ * y alone (gray), as FFmpeg names them.  With metrics=vmaf, the VMAF of
+ * the frame before: vmaf-frame (G_TYPE_UINT64, its index), vmaf and
+ * libvmaf's features integer_adm2, integer_adm_scale0..3, integer_motion2,
+ * integer_motion, integer_vif_scale0..3 (G_TYPE_DOUBLE).
+ * docs/reference/cudacompare.md.
  */
 #ifndef COMPARE_META_H
 #define COMPARE_META_H
@@ -24,7 +28,8 @@ G_BEGIN_DECLS
 
 #define COMPARE_META_NAME "GstCompareMeta"
 
-#define COMPARE_MAX_VALUES 16
+/* PSNR 8, SSIM 5, MS-SSIM 1, VMAF 12 (the score and 11 features). */
+#define COMPARE_MAX_VALUES 32
 
 /* Named values of one pair, in a fixed order: psnr-<planes>, psnr-avg,
  * mse-<planes>, mse-avg, ssim-<planes>, ssim-all, ssim-db, ms-ssim (the
@@ -52,6 +57,11 @@ gboolean compare_meta_register (void);
 /* Adds the meta to writable @buffer (or replaces its fields) with @frame
  * and @values. */
 void compare_meta_set (GstBuffer * buffer, guint64 frame,
+    const CompareValues * values);
+/* Adds the VMAF of frame @vmaf_frame (the one before @buffer's: VMAF's
+ * motion needs the next frame) to the meta of writable @buffer:
+ * `vmaf-frame` and the values. */
+void compare_meta_set_vmaf (GstBuffer * buffer, guint64 vmaf_frame,
     const CompareValues * values);
 
 G_END_DECLS

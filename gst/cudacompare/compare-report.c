@@ -51,6 +51,13 @@ compare_stats_add (CompareStats * stats, const CompareValues * values,
     guint64 frame)
 {
   stats->pairs++;
+  compare_stats_add_values (stats, values, frame);
+}
+
+void
+compare_stats_add_values (CompareStats * stats, const CompareValues * values,
+    guint64 frame)
+{
   for (gint i = 0; i < values->n; i++) {
     CompareFieldStats *f = NULL;
     gdouble v = values->v[i];
@@ -95,24 +102,6 @@ compare_stats_means (const CompareStats * stats, CompareValues * means)
     means->field[k] = stats->field[k];
     means->v[k] = field_mean (&stats->f[k]);
   }
-}
-
-GstMessage *
-compare_message_new (GstObject * src, const SharpnessTimes * times,
-    guint64 frame, const CompareValues * values, guint64 interval_frames,
-    guint64 unpaired)
-{
-  GstStructure *s = sharpness_structure_new (SHARPNESS_FIELD_COMPARE);
-
-  sharpness_times_to_structure (times, s);
-  sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_FRAME, frame);
-  compare_values_to_structure (values, s);
-  if (interval_frames) {
-    sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_FRAMES,
-        interval_frames);
-    sharpness_structure_set_uint64 (s, SHARPNESS_FIELD_UNPAIRED, unpaired);
-  }
-  return gst_message_new_element (src, s);
 }
 
 GstMessage *
@@ -293,6 +282,11 @@ compare_stats_file_write (CompareStatsFile * file, guint64 n, guint64 frame,
       }
       fputc ('}', file->f);
       break;
+    case COMPARE_STATS_VMAF_JSON:
+    case COMPARE_STATS_VMAF_XML:
+    case COMPARE_STATS_VMAF_CSV:
+      /* The VMAF log is written whole at the end. */
+      return;
   }
   file->lines++;
 }

@@ -15,6 +15,7 @@
 
 #include "compare.h"
 #include "compare-frame.h"
+#include "compare-message.h"
 #include "compare-meta.h"
 #include "compare-metric.h"
 #include "sharpness-times.h"
@@ -47,6 +48,10 @@ typedef struct
 void compare_stats_reset (CompareStats * stats);
 void compare_stats_add (CompareStats * stats, const CompareValues * values,
     guint64 frame);
+/* The values alone, not counted as a pair (a frame's VMAF, completed a
+ * frame after its pair). */
+void compare_stats_add_values (CompareStats * stats,
+    const CompareValues * values, guint64 frame);
 /* Means of the finite values (NaN when none) as a CompareValues. */
 void compare_stats_means (const CompareStats * stats, CompareValues * means);
 
@@ -58,12 +63,6 @@ typedef struct
   guint64 unpaired_ref, unpaired_dist;  /* without a partner */
   guint64 unscored;             /* paired, but not scored (mismatch, error) */
 } CompareCounts;
-
-/* `compare`: times, frame, the values; with @interval_frames > 0 (interval
- * mode) also `frames` and `unpaired`. */
-GstMessage *compare_message_new (GstObject * src, const SharpnessTimes * times,
-    guint64 frame, const CompareValues * values, guint64 interval_frames,
-    guint64 unpaired);
 
 /* `compare-summary` over @total; @psnr (may be NULL) adds FFmpeg's
  * end-of-stream PSNR (of the mean MSE) for @layout_pair's layout, and
@@ -78,8 +77,15 @@ typedef enum
   COMPARE_STATS_FFMPEG_PSNR,
   COMPARE_STATS_FFMPEG_SSIM,
   COMPARE_STATS_CSV,
-  COMPARE_STATS_JSON
+  COMPARE_STATS_JSON,
+  /* libvmaf's `vmaf --json / --xml / --csv` logs, written whole at the
+   * end (compare-vmaf.h): nothing per pair. */
+  COMPARE_STATS_VMAF_JSON,
+  COMPARE_STATS_VMAF_XML,
+  COMPARE_STATS_VMAF_CSV
 } CompareStatsFormat;
+
+#define COMPARE_STATS_FORMAT_IS_VMAF(f) ((f) >= COMPARE_STATS_VMAF_JSON)
 
 typedef struct
 {

@@ -8,7 +8,8 @@
  * Compares every distorted frame (`dist_sink`) with the reference frame of
  * the same running time (`ref_sink`): PSNR and SSIM exactly as FFmpeg's
  * psnr and ssim filters, SSIM as Wang et al. 2004, MS-SSIM as msssim.m, on
- * a CUDA device or on the CPU.  The distorted frames leave on `src`
+ * a CUDA device or on the CPU; VMAF exactly as libvmaf 3.0.0, on the CPU
+ * for both backends for now (the CUDA backend downloads the luma).  The distorted frames leave on `src`
  * unchanged, with a "GstCompareMeta" custom meta (compare-meta.h), and
  * optionally a stats file in FFmpeg's stats_file formats, CSV or JSON.
  * Reference: docs/reference/cudacompare.md.
@@ -27,11 +28,30 @@
  *   `frames`, `unpaired` (G_TYPE_UINT64) count its pairs and unpaired
  *   frames
  *
+ * `compare-vmaf`, with metrics=vmaf, per frame (or per `interval`), ONE
+ * FRAME LATE: libvmaf's motion2 of frame n needs frame n + 1, so frame n's
+ * VMAF is posted when the pair n + 1 is compared, and the last frame's at
+ * EOS, at a flush or when the frames' format or size changes (the end of
+ * a libvmaf sequence).  No frame is held for it:
+ * - `timestamp`, `stream-time`, `running-time`, `duration`, `frame`
+ *   (G_TYPE_UINT64): of frame n
+ * - `vmaf` (G_TYPE_DOUBLE): the score of `vmaf-model`
+ * - libvmaf's features (G_TYPE_DOUBLE), named as it prints them:
+ *   `integer_adm2`, `integer_adm_scale0`..`3`, `integer_motion2`,
+ *   `integer_motion`, `integer_vif_scale0`..`3` (for a model with other
+ *   gain limits, as vmaf_v0.6.1neg, libvmaf adds `_egl_1` in its logs;
+ *   the messages keep these names)
+ * - with `interval` only, the means over the interval and `frames`
+ *
  * `compare-summary`, at EOS:
  * - `frames`, `pairs`, `ref-frames`, `dist-frames`, `unpaired-ref`,
  *   `unpaired-dist`, `unscored` (G_TYPE_UINT64)
  * - for each value V: `V-mean`, `V-min`, `V-max` (G_TYPE_DOUBLE),
  *   `V-min-frame`, `V-max-frame` (G_TYPE_UINT64)
+ * - with metrics=vmaf: `vmaf-model` (G_TYPE_STRING), `vmaf-harmonic-mean`
+ *   (libvmaf's) and the percentiles `vmaf-p1`, `-p5`, `-p10`, `-p25`,
+ *   `-p50`, `-p75`, `-p95`, `-p99` (G_TYPE_DOUBLE, interpolated as
+ *   numpy.percentile)
  * - FFmpeg's end-of-stream lines: `ffmpeg-psnr-<plane>`,
  *   `ffmpeg-psnr-average`, `ffmpeg-psnr-min`, `ffmpeg-psnr-max`,
  *   `ffmpeg-ssim-<plane>`, `ffmpeg-ssim-<plane>-db`, `ffmpeg-ssim-all`,
@@ -56,8 +76,10 @@
 
 #include "compare-backend.h"
 #include "compare-frame.h"
+#include "compare-message.h"
 #include "compare-meta.h"
 #include "compare-report.h"
+#include "compare-vmaf.h"
 #include "sharpness-element.h"
 #include "sharpness-formats.h"
 
@@ -74,6 +96,9 @@ typedef enum
 #define DEFAULT_SSIM_MODE GST_COMPARE_SSIM_FFMPEG
 #define DEFAULT_SSIM_DOWNSAMPLE FALSE
 #define DEFAULT_STATS_FORMAT COMPARE_STATS_CSV
+#define DEFAULT_VMAF_MODEL COMPARE_VMAF_DEFAULT_MODEL
+#define DEFAULT_VMAF_ENABLE_TRANSFORM FALSE
+#define DEFAULT_VMAF_DISABLE_CLIP FALSE
 
 enum
 {
@@ -83,6 +108,9 @@ enum
   PROP_SSIM_DOWNSAMPLE,
   PROP_STATS_FILE,
   PROP_STATS_FORMAT,
+  PROP_VMAF_MODEL,
+  PROP_VMAF_ENABLE_TRANSFORM,
+  PROP_VMAF_DISABLE_CLIP,
   PROP_COMMON                   /* SHARPNESS_ELEMENT_N_PROPS from here */
 };
 
@@ -93,6 +121,8 @@ typedef struct
   gboolean ssim_downsample;
   gchar *stats_file;            /* owned by the element's copy only */
   CompareStatsFormat stats_format;
+  gchar *vmaf_model;            /* owned by the element's copy only */
+  gboolean vmaf_enable_transform, vmaf_disable_clip;
 } GstCudaCompareSettings;
 
 struct _GstCudaCompare
@@ -119,6 +149,15 @@ struct _GstCudaCompare
   CompareReport report;         /* statistics, interval, stats file */
   GstClockTime first_unpaired;  /* PTS of the first unpaired frame */
   gboolean summary_posted;
+
+  /* VMAF (metrics=vmaf): the sequence and its pools, made at start (or at
+   * the first pair when metrics gains vmaf while playing). */
+  CompareVmafStage *vmaf;
+  gboolean vmaf_failed;         /* the model did not load: no retry */
+  gboolean vmaf_log_written;
+  gint64 vmaf_start_us;         /* the first VMAF pair: the log's fps */
+  CompareStats vmaf_interval_stats;
+  SharpnessInterval vmaf_interval;
 };
 
 #define gst_cuda_compare_parent_class parent_class
@@ -134,7 +173,7 @@ static GType
 gst_compare_metrics_get_type (void)
 {
   static gsize type = 0;
-  static GFlagsValue values[COMPARE_N_METRICS + 1];
+  static GFlagsValue values[COMPARE_N_METRICS + 2];
 
   if (g_once_init_enter (&type)) {
     for (gint m = 0; m < COMPARE_N_METRICS; m++) {
@@ -142,6 +181,12 @@ gst_compare_metrics_get_type (void)
       values[m].value_name = compare_metric_info[m].description;
       values[m].value_nick = compare_metric_info[m].nick;
     }
+    /* VMAF: a sequence, not a pair, so not a row of the pair metrics'
+     * table (compare-vmaf.h). */
+    values[COMPARE_N_METRICS].value = COMPARE_METRIC_VMAF;
+    values[COMPARE_N_METRICS].value_name = "VMAF and its features, as "
+        "libvmaf 3.0.0 (vmaf-model; computed on the CPU on either backend)";
+    values[COMPARE_N_METRICS].value_nick = "vmaf";
     g_once_init_leave (&type, g_flags_register_static ("GstCompareMetrics",
             values));
   }
@@ -179,6 +224,12 @@ gst_compare_stats_format_get_type (void)
           "metrics=ssim)", "ffmpeg-ssim"},
     {COMPARE_STATS_CSV, "CSV, a header then one line per pair", "csv"},
     {COMPARE_STATS_JSON, "JSON, an array of one object per pair", "json"},
+    {COMPARE_STATS_VMAF_JSON, "libvmaf's vmaf --json log (needs "
+          "metrics=vmaf)", "vmaf-json"},
+    {COMPARE_STATS_VMAF_XML, "libvmaf's vmaf --xml log (needs metrics=vmaf)",
+        "vmaf-xml"},
+    {COMPARE_STATS_VMAF_CSV, "libvmaf's vmaf --csv log (needs metrics=vmaf)",
+        "vmaf-csv"},
     {0, NULL, NULL}
   };
 
@@ -196,17 +247,115 @@ get_settings (GstCudaCompare * self, GstCudaCompareSettings * s,
   GST_OBJECT_LOCK (self);
   *s = self->settings;
   s->stats_file = g_strdup (self->settings.stats_file);
+  s->vmaf_model = g_strdup (self->settings.vmaf_model);
   *common = self->base.settings;
   GST_OBJECT_UNLOCK (self);
+}
+
+static void
+settings_clear (GstCudaCompareSettings * s)
+{
+  g_free (s->stats_file);
+  g_free (s->vmaf_model);
 }
 
 #define WARN_ONCE(self, domain, code, ...) \
   SHARPNESS_ELEMENT_WARN_ONCE (&(self)->base, domain, code, __VA_ARGS__)
 
+/* The VMAF stage of @s's model: FALSE with @error when it does not load. */
+static gboolean
+make_vmaf_stage (GstCudaCompare * self, const GstCudaCompareSettings * s,
+    GError ** error)
+{
+  guint flags = (s->vmaf_enable_transform ?
+      COMPARE_VMAF_MODEL_ENABLE_TRANSFORM : 0) | (s->vmaf_disable_clip ?
+      COMPARE_VMAF_MODEL_DISABLE_CLIP : 0);
+
+  self->vmaf = compare_vmaf_stage_new (s->vmaf_model, flags,
+      COMPARE_STATS_FORMAT_IS_VMAF (s->stats_format), error);
+  self->vmaf_failed = self->vmaf == NULL;
+  return self->vmaf != NULL;
+}
+
+/* A completed frame's VMAF: the statistics, the meta of @buffer (the
+ * frame after it; NULL at the end of a sequence), and its message (or the
+ * interval's means). */
+static void
+report_vmaf (GstCudaCompare * self, const SharpnessElementSettings * common,
+    GstBuffer * buffer, const CompareVmafScored * v)
+{
+  CompareValues means;
+
+  compare_stats_add_values (&self->report.total, &v->values, v->frame);
+  if (buffer)
+    compare_meta_set_vmaf (buffer, v->frame, &v->values);
+  if (!common->post_messages)
+    return;
+  if (common->interval == 0) {
+    gst_element_post_message (GST_ELEMENT (self),
+        compare_vmaf_message_new (GST_OBJECT (self), &v->times, v->frame,
+            &v->values, 0));
+    return;
+  }
+  compare_stats_add (&self->vmaf_interval_stats, &v->values, v->frame);
+  if (!sharpness_interval_add (&self->vmaf_interval, v->times.duration,
+          common->interval))
+    return;
+  compare_stats_means (&self->vmaf_interval_stats, &means);
+  gst_element_post_message (GST_ELEMENT (self),
+      compare_vmaf_message_new (GST_OBJECT (self), &v->times, v->frame,
+          &means, self->vmaf_interval_stats.pairs));
+  compare_stats_reset (&self->vmaf_interval_stats);
+}
+
+/* EOS, a flush, new caps: libvmaf's end of a sequence, the last frame's
+ * VMAF reported (its motion2 its own motion). */
+static void
+end_vmaf_sequence (GstCudaCompare * self, gboolean post)
+{
+  SharpnessElementSettings common;
+  CompareVmafScored v;
+
+  if (!self->vmaf || !compare_vmaf_stage_end (self->vmaf, &v) || !post)
+    return;
+  sharpness_element_get_settings (&self->base, &common);
+  report_vmaf (self, &common, NULL, &v);
+}
+
+/* stats-format=vmaf-*: the log of every completed frame, once (EOS, else
+ * stop), with libvmaf's "fps": frames over the seconds since the first. */
+static void
+write_vmaf_log (GstCudaCompare * self)
+{
+  CompareStatsFile *file = &self->report.stats_file;
+  static const CompareVmafLogFormat formats[] = {
+    [COMPARE_STATS_VMAF_JSON - COMPARE_STATS_VMAF_JSON] = COMPARE_VMAF_LOG_JSON,
+    [COMPARE_STATS_VMAF_XML - COMPARE_STATS_VMAF_JSON] = COMPARE_VMAF_LOG_XML,
+    [COMPARE_STATS_VMAF_CSV - COMPARE_STATS_VMAF_JSON] = COMPARE_VMAF_LOG_CSV,
+  };
+  gdouble seconds, fps;
+
+  if (!self->vmaf || !file->f || !COMPARE_STATS_FORMAT_IS_VMAF (file->format)
+      || self->vmaf_log_written)
+    return;
+  self->vmaf_log_written = TRUE;
+  seconds = (g_get_monotonic_time () - self->vmaf_start_us) / 1e6;
+  fps = seconds > 0 ? compare_vmaf_stage_frames (self->vmaf) / seconds : 0.0;
+  if (compare_vmaf_stage_write_log (self->vmaf, file->f,
+          formats[file->format - COMPARE_STATS_VMAF_JSON], fps) !=
+      SHARPNESS_OK)
+    GST_ELEMENT_WARNING (self, RESOURCE, WRITE,
+        ("Could not write the VMAF log completely"), (NULL));
+}
+
 static void
 release_streaming_state (GstCudaCompare * self)
 {
   sharpness_element_stop (&self->base);
+  /* Stopped without EOS: the log still has every frame completed. */
+  end_vmaf_sequence (self, FALSE);
+  write_vmaf_log (self);
+  g_clear_pointer (&self->vmaf, compare_vmaf_stage_free);
   if (!compare_stats_file_close (&self->report.stats_file))
     GST_ELEMENT_WARNING (self, RESOURCE, WRITE,
         ("Could not write the stats file completely"), (NULL));
@@ -233,9 +382,28 @@ gst_cuda_compare_start (GstAggregator * agg)
   self->first_unpaired = GST_CLOCK_TIME_NONE;
   compare_report_reset (&self->report);
   self->summary_posted = FALSE;
+  self->vmaf_failed = self->vmaf_log_written = FALSE;
+  self->vmaf_start_us = 0;
+  compare_stats_reset (&self->vmaf_interval_stats);
+  sharpness_interval_reset (&self->vmaf_interval);
+
+  /* A model that does not load fails the start, naming it and why. */
+  if ((s.metrics & COMPARE_METRIC_VMAF) && !make_vmaf_stage (self, &s,
+          &err)) {
+    if (err->code == GST_RESOURCE_ERROR_NOT_FOUND)
+      GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("%s", err->message),
+          (NULL));
+    else
+      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s", err->message),
+          (NULL));
+    g_clear_error (&err);
+    settings_clear (&s);
+    return FALSE;
+  }
 
   if (!sharpness_element_start (&self->base)) {
-    g_free (s.stats_file);
+    g_clear_pointer (&self->vmaf, compare_vmaf_stage_free);
+    settings_clear (&s);
     return FALSE;
   }
 
@@ -245,20 +413,22 @@ gst_cuda_compare_start (GstAggregator * agg)
       GST_ELEMENT_ERROR (self, RESOURCE, OPEN_WRITE, ("%s", err->message),
           (NULL));
       g_clear_error (&err);
-      g_free (s.stats_file);
+      settings_clear (&s);
       release_streaming_state (self);
       return FALSE;
     }
     if ((s.stats_format == COMPARE_STATS_FFMPEG_PSNR &&
             !(s.metrics & COMPARE_METRIC_PSNR)) ||
         (s.stats_format == COMPARE_STATS_FFMPEG_SSIM &&
-            !(s.metrics & COMPARE_METRIC_SSIM)))
+            !(s.metrics & COMPARE_METRIC_SSIM)) ||
+        (COMPARE_STATS_FORMAT_IS_VMAF (s.stats_format) &&
+            !(s.metrics & COMPARE_METRIC_VMAF)))
       WARN_ONCE (self, RESOURCE, SETTINGS, "stats-format=%s needs the "
           "metric in `metrics`: the stats file stays empty",
-          s.stats_format == COMPARE_STATS_FFMPEG_PSNR ? "ffmpeg-psnr" :
-          "ffmpeg-ssim");
+          g_enum_get_value (g_type_class_peek (GST_TYPE_COMPARE_STATS_FORMAT),
+              s.stats_format)->value_nick);
   }
-  g_free (s.stats_file);
+  settings_clear (&s);
   return TRUE;
 }
 
@@ -318,6 +488,25 @@ mismatch_text (GstCudaCompare * self)
   return text;
 }
 
+/* Frames of the same format and size (a new frame rate is no new
+ * sequence). */
+static gboolean
+same_frames (const GstVideoInfo * a, const GstVideoInfo * b)
+{
+  return GST_VIDEO_INFO_FORMAT (a) == GST_VIDEO_INFO_FORMAT (b) &&
+      GST_VIDEO_INFO_WIDTH (a) == GST_VIDEO_INFO_WIDTH (b) &&
+      GST_VIDEO_INFO_HEIGHT (a) == GST_VIDEO_INFO_HEIGHT (b);
+}
+
+/* A flush (a flushing seek): the VMAF sequence ends, its last frame's
+ * values posted; the frames after start a new one. */
+static GstFlowReturn
+gst_cuda_compare_flush (GstAggregator * agg)
+{
+  end_vmaf_sequence (GST_CUDA_COMPARE (agg), TRUE);
+  return GST_FLOW_OK;
+}
+
 static gboolean
 gst_cuda_compare_sink_event (GstAggregator * agg, GstAggregatorPad * pad,
     GstEvent * event)
@@ -338,6 +527,10 @@ gst_cuda_compare_sink_event (GstAggregator * agg, GstAggregatorPad * pad,
         return FALSE;
       }
       cuda = sharpness_caps_are_cuda (caps);
+      /* Other frames: the VMAF sequence ends there, as libvmaf's would. */
+      if (!same_frames (pad == self->ref_pad ? &self->ref_info :
+              &self->dist_info, &info))
+        end_vmaf_sequence (self, TRUE);
       if (pad == self->ref_pad) {
         self->ref_info = info;
         self->have_ref_info = TRUE;
@@ -450,9 +643,29 @@ typedef struct
 {
   GstCudaCompare *self;
   GstBuffer *ref, *dist;
-  CompareRequest req;
+  CompareRequest req;           /* the pair metrics */
   CompareResult *result;
+  /* VMAF: asked, its frame's index and times, its outcome. */
+  gboolean vmaf;
+  guint64 frame;
+  const SharpnessTimes *times;
+  gboolean vmaf_scored;         /* the luma pair was pushed */
+  SharpnessStatus vmaf_status;
+  gboolean vmaf_done;           /* the frame before completed: */
+  CompareVmafScored *vmaf_out;
 } PairJob;
+
+/* The luma pair in host memory, from either backend: pushed into the
+ * sequence (the CPU VMAF of cpu/compare). */
+static void
+push_vmaf (const ComparePair * luma, gpointer data)
+{
+  PairJob *j = data;
+
+  j->vmaf_scored = TRUE;
+  j->vmaf_status = compare_vmaf_stage_push (j->self->vmaf, luma, j->frame,
+      j->times, j->vmaf_out, &j->vmaf_done);
+}
 
 static gboolean
 run_pair_job (SharpnessBackend * backend, gpointer data, GError ** error)
@@ -460,9 +673,13 @@ run_pair_job (SharpnessBackend * backend, gpointer data, GError ** error)
   PairJob *j = data;
   GstCudaCompare *self = j->self;
 
-  return compare_backend_compare ((CompareBackend *) backend, &self->layout,
-      j->ref, &self->ref_info, j->dist, &self->dist_info, &j->req, j->result,
-      error);
+  if (j->req.metrics && !compare_backend_compare ((CompareBackend *) backend,
+          &self->layout, j->ref, &self->ref_info, j->dist, &self->dist_info,
+          &j->req, j->result, error))
+    return FALSE;
+  return !j->vmaf || compare_backend_read_luma ((CompareBackend *) backend,
+      &self->layout, j->ref, &self->ref_info, j->dist, &self->dist_info,
+      push_vmaf, j, error);
 }
 
 /* A fallback may never make a frame late: the metrics the CPU computes
@@ -493,28 +710,73 @@ cpu_keeps_up (gpointer data, gpointer user_data)
       n > 1 ? "are" : "is", n > 1 ? "them" : "it");
   g_string_free (names, TRUE);
   j->req.metrics &= ~heavy;
-  return j->req.metrics != 0;
+  return j->req.metrics != 0 || j->vmaf;
+}
+
+/* Whether this pair gets a VMAF: asked, the model loaded (made here when
+ * metrics gained vmaf while playing), frames with a luma. */
+static gboolean
+vmaf_wanted (GstCudaCompare * self, const GstCudaCompareSettings * s)
+{
+  GError *err = NULL;
+
+  if (!(s->metrics & COMPARE_METRIC_VMAF) || self->vmaf_failed)
+    return FALSE;
+  if (self->layout.rgb) {
+    WARN_ONCE (self, STREAM, FORMAT, "VMAF is defined on the luma of YUV "
+        "(or gray) frames, these are %s: VMAF left out",
+        gst_video_format_to_string (self->layout.format));
+    return FALSE;
+  }
+  if (!self->vmaf && !make_vmaf_stage (self, s, &err)) {
+    WARN_ONCE (self, RESOURCE, SETTINGS, "%s: VMAF left out", err->message);
+    g_clear_error (&err);
+    return FALSE;
+  }
+  if (!self->vmaf_start_us)
+    self->vmaf_start_us = g_get_monotonic_time ();
+  return TRUE;
 }
 
 /* Computes the pair's metrics: GPU, else (as the fallback rules allow) the
- * CPU.  The flags of the metrics computed, 0 when none was. */
+ * CPU; VMAF's luma read by the same backend.  The flags of the metrics
+ * computed (COMPARE_METRIC_VMAF: the pair entered the VMAF sequence), 0
+ * when none was; *@vmaf_done with the frame before's VMAF in @vmaf_out. */
 static guint
 compare_pair (GstCudaCompare * self, const GstCudaCompareSettings * s,
     const SharpnessElementSettings * common, GstBuffer * ref,
-    GstBuffer * dist, CompareResult * result)
+    GstBuffer * dist, guint64 frame, const SharpnessTimes * times,
+    CompareResult * result, CompareVmafScored * vmaf_out,
+    gboolean * vmaf_done)
 {
   PairJob job = {
     .self = self,.ref = ref,.dist = dist,.result = result,
     .req = {
-          .metrics = s->metrics,
+          .metrics = s->metrics & ~COMPARE_METRIC_VMAF,
           .wang = s->ssim_mode == GST_COMPARE_SSIM_WANG,
         .downsample = s->ssim_downsample},
+    .vmaf = vmaf_wanted (self, s),
+    .frame = frame,.times = times,.vmaf_out = vmaf_out,
   };
   guint computed = 0;
 
+  *vmaf_done = FALSE;
+  for (gint m = 0; m < COMPARE_N_METRICS; m++)
+    result->status[m] = SHARPNESS_ERROR_UNSUPPORTED;
   if (!sharpness_element_run (&self->base, common, run_pair_job,
-          cpu_keeps_up, self, &job, NULL))
+          cpu_keeps_up, self, &job, NULL)) {
+    /* The luma may have been pushed before the backend failed. */
+    *vmaf_done = job.vmaf_scored && job.vmaf_done;
     return 0;
+  }
+  /* A new size ends the sequence even when its first frame is refused. */
+  *vmaf_done = job.vmaf_scored && job.vmaf_done;
+  if (job.vmaf_scored && job.vmaf_status == SHARPNESS_OK) {
+    computed |= COMPARE_METRIC_VMAF;
+  } else if (job.vmaf_scored) {
+    WARN_ONCE (self, STREAM, FAILED, "VMAF refused the frames (%s): left "
+        "out", sharpness_status_to_string (job.vmaf_status));
+  }
   for (gint m = 0; m < COMPARE_N_METRICS; m++) {
     if (!(job.req.metrics & (1 << m)))
       continue;
@@ -554,6 +816,7 @@ post_summary (GstCudaCompare * self)
 {
   SharpnessElementSettings common;
   const CompareCounts *c = &self->counts;
+  GstMessage *msg;
 
   if (self->summary_posted)
     return;
@@ -575,10 +838,13 @@ post_summary (GstCudaCompare * self)
             GST_TIME_ARGS (self->first_unpaired), c->pairs), (NULL));
   if (!common.post_messages)
     return;
-  gst_element_post_message (GST_ELEMENT (self),
-      compare_summary_new (GST_OBJECT (self), c, &self->report.total,
-          &self->report.psnr_summary, &self->layout,
-          self->report.psnr_summary.n_frames ? &self->layout_pair : NULL));
+  msg = compare_summary_new (GST_OBJECT (self), c, &self->report.total,
+      &self->report.psnr_summary, &self->layout,
+      self->report.psnr_summary.n_frames ? &self->layout_pair : NULL);
+  if (self->vmaf)
+    compare_vmaf_stage_summary (self->vmaf,
+        gst_message_writable_structure (msg));
+  gst_element_post_message (GST_ELEMENT (self), msg);
 }
 
 /* Sends the distorted buffer on, unchanged (a meta added when @scored). */
@@ -656,6 +922,9 @@ compare_and_finish (GstCudaCompare * self)
   guint64 frame = self->dist_index;
   CompareResult result;
   guint computed;
+  SharpnessTimes times;
+  CompareVmafScored vmaf;
+  gboolean vmaf_done;
 
   self->counts.ref_frames++;
   self->counts.dist_frames++;
@@ -684,15 +953,26 @@ compare_and_finish (GstCudaCompare * self)
 
   self->paired_once = TRUE;
   get_settings (self, &s, &common);
-  g_free (s.stats_file);
-  computed = compare_pair (self, &s, &common, ref, dist, &result);
+  /* VMAF's frame n is reported at frame n + 1: its times are kept. */
+  GST_OBJECT_LOCK (self->dist_pad);
+  sharpness_times_set (&times, dist, &self->dist_pad->segment,
+      &self->dist_info);
+  GST_OBJECT_UNLOCK (self->dist_pad);
+  computed = compare_pair (self, &s, &common, ref, dist, frame, &times,
+      &result, &vmaf, &vmaf_done);
+  settings_clear (&s);
+  if (computed || vmaf_done)
+    dist = gst_buffer_make_writable (dist);
   if (computed) {
     self->counts.pairs++;
-    dist = gst_buffer_make_writable (dist);
-    report_pair (self, &common, dist, frame, &result, computed);
+    /* The `compare` message is the pair metrics' (none with vmaf alone). */
+    if (computed & ~COMPARE_METRIC_VMAF)
+      report_pair (self, &common, dist, frame, &result, computed);
   } else {
     self->counts.unscored++;
   }
+  if (vmaf_done)
+    report_vmaf (self, &common, dist, &vmaf);
   gst_buffer_unref (ref);
   return finish_dist (self, dist);
 }
@@ -728,6 +1008,10 @@ gst_cuda_compare_aggregate (GstAggregator * agg, gboolean timeout)
     drop_unpaired_ref (self);
   } else if (gst_aggregator_pad_is_eos (self->ref_pad) &&
       gst_aggregator_pad_is_eos (self->dist_pad)) {
+    /* The last frame's VMAF, before the summary and the log. */
+    if (!self->summary_posted)
+      end_vmaf_sequence (self, TRUE);
+    write_vmaf_log (self);
     post_summary (self);
     ret = GST_FLOW_EOS;
   }
@@ -762,6 +1046,16 @@ gst_cuda_compare_set_property (GObject * object, guint prop_id,
     case PROP_STATS_FORMAT:
       s->stats_format = g_value_get_enum (value);
       break;
+    case PROP_VMAF_MODEL:
+      g_free (s->vmaf_model);
+      s->vmaf_model = g_value_dup_string (value);
+      break;
+    case PROP_VMAF_ENABLE_TRANSFORM:
+      s->vmaf_enable_transform = g_value_get_boolean (value);
+      break;
+    case PROP_VMAF_DISABLE_CLIP:
+      s->vmaf_disable_clip = g_value_get_boolean (value);
+      break;
     default:
       if (!sharpness_element_settings_set (&self->base.settings, PROP_COMMON,
               prop_id, value))
@@ -795,6 +1089,15 @@ gst_cuda_compare_get_property (GObject * object, guint prop_id,
     case PROP_STATS_FORMAT:
       g_value_set_enum (value, s->stats_format);
       break;
+    case PROP_VMAF_MODEL:
+      g_value_set_string (value, s->vmaf_model);
+      break;
+    case PROP_VMAF_ENABLE_TRANSFORM:
+      g_value_set_boolean (value, s->vmaf_enable_transform);
+      break;
+    case PROP_VMAF_DISABLE_CLIP:
+      g_value_set_boolean (value, s->vmaf_disable_clip);
+      break;
     default:
       if (!sharpness_element_settings_get (&self->base.settings, PROP_COMMON,
               prop_id, value))
@@ -811,6 +1114,7 @@ gst_cuda_compare_finalize (GObject * object)
 
   sharpness_element_finalize (&self->base);
   g_free (self->settings.stats_file);
+  g_free (self->settings.vmaf_model);
   gst_caps_replace (&self->dist_caps, NULL);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
@@ -844,6 +1148,19 @@ install_properties (GObjectClass * gobject_class)
       g_param_spec_enum ("stats-format", "Stats format",
           "Format of stats-file: FFmpeg's psnr or ssim lines, CSV or JSON",
           GST_TYPE_COMPARE_STATS_FORMAT, DEFAULT_STATS_FORMAT, ready));
+  g_object_class_install_property (gobject_class, PROP_VMAF_MODEL,
+      g_param_spec_string ("vmaf-model", "VMAF model",
+          "VMAF model: vmaf_v0.6.1, vmaf_v0.6.1neg, vmaf_4k_v0.6.1, or a "
+          "libvmaf model JSON file's path", DEFAULT_VMAF_MODEL, ready));
+  g_object_class_install_property (gobject_class,
+      PROP_VMAF_ENABLE_TRANSFORM, g_param_spec_boolean
+      ("vmaf-enable-transform", "VMAF score transform",
+          "The model's score transform, as libvmaf's enable_transform (the "
+          "phone model)", DEFAULT_VMAF_ENABLE_TRANSFORM, ready));
+  g_object_class_install_property (gobject_class, PROP_VMAF_DISABLE_CLIP,
+      g_param_spec_boolean ("vmaf-disable-clip", "VMAF without clipping",
+          "Scores outside the model's range kept, as libvmaf's disable_clip",
+          DEFAULT_VMAF_DISABLE_CLIP, ready));
   sharpness_element_install_properties (gobject_class, PROP_COMMON,
       "compare", FALSE);
 }
@@ -879,6 +1196,7 @@ gst_cuda_compare_class_init (GstCudaCompareClass * klass)
 
   agg_class->start = GST_DEBUG_FUNCPTR (gst_cuda_compare_start);
   agg_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_compare_stop);
+  agg_class->flush = GST_DEBUG_FUNCPTR (gst_cuda_compare_flush);
   agg_class->aggregate = GST_DEBUG_FUNCPTR (gst_cuda_compare_aggregate);
   agg_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_compare_sink_event);
   agg_class->sink_query = GST_DEBUG_FUNCPTR (gst_cuda_compare_sink_query);
@@ -908,6 +1226,9 @@ gst_cuda_compare_init (GstCudaCompare * self)
     .ssim_downsample = DEFAULT_SSIM_DOWNSAMPLE,
     .stats_file = NULL,
     .stats_format = DEFAULT_STATS_FORMAT,
+    .vmaf_model = g_strdup (DEFAULT_VMAF_MODEL),
+    .vmaf_enable_transform = DEFAULT_VMAF_ENABLE_TRANSFORM,
+    .vmaf_disable_clip = DEFAULT_VMAF_DISABLE_CLIP,
   };
   templ = gst_element_class_get_pad_template (GST_ELEMENT_GET_CLASS (self),
       "ref_sink");
