@@ -197,8 +197,11 @@ pmt_packet (TsWriter * w, guint8 * out, gint pid)
   for (guint i = 0; i < n_es; i++) {
     guint8 *e = s + 12 + info + 5 * i;
 
-    /* PES private data; ANSI/SCTE 35 splice_info_section. */
-    e[0] = es[i] == TS_WRITER_SCTE35_PID ? 0x86 : 0x06;
+    /* PES private data; ANSI/SCTE 35 splice_info_section.  With SCTE
+     * 35 the audio is said to be MPEG-1 audio (0x03), so that a demuxer
+     * (tsdemux) has a stream it exposes and the programme plays. */
+    e[0] = es[i] == TS_WRITER_SCTE35_PID ? 0x86 : w->scte35 &&
+        es[i] == TS_WRITER_AUDIO_PID ? 0x03 : 0x06;
     e[1] = 0xE0 | (es[i] >> 8);
     e[2] = es[i] & 0xFF;
     e[3] = 0xF0;
