@@ -1,33 +1,41 @@
 #!/usr/bin/python3
 # The photographs of the held-out suite (issue 30,
-# docs/validation/detection.md "Held-out photographs"): the Debian
-# wallpaper packages' photographs and scikit-image's, each one photograph
-# whatever the number of files (resolutions, crops) it comes in, split once
-# by a hash of its canonical name into a tuning and a held-out half.
+# docs/validation/detection.md "Held-out photographs"): the photographs of
+# Debian packages (wallpapers, GCompris' activities, OpenCV's samples,
+# Palapeli's puzzles, Matplotlib's sample data), scikit-image's and SciPy's,
+# each one photograph whatever the number of files (resolutions, crops,
+# stereo pairs) it comes in, split once by a hash of its canonical name
+# into a tuning and a held-out half.
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # What is a photograph here:
-#   - a raster file (JPEG, PNG, WebP) under the packages' folders; SVG,
-#     XML and anything PIL cannot open are skipped;
+#   - a raster file (JPEG, PNG, WebP) of the packages (only under FOLDERS
+#     where a package names some; inside the Qt resource bundles of
+#     GCOMPRIS_BUNDLES for GCompris); SVG, XML and anything PIL cannot open
+#     are skipped;
 #   - at least MIN_HEIGHT rows (a clip never magnifies a photograph);
 #   - by content: at least MIN_COLOURS distinct colours (6 bits a channel)
 #     in its 512-wide thumbnail (graphics, gradients and flat renders have
 #     few), and camera noise: the median absolute Laplacian of the
 #     thumbnail's luma over its textured blocks at least MIN_GRAIN (renders
 #     are noiseless) -- see classify();
-#   - not in NOT_PHOTOGRAPHS (renders and drawings that pass those tests,
-#     rejected by eye).
+#   - not in NOT_PHOTOGRAPHS (renders, drawings and paintings that pass
+#     those tests, rejected by eye) nor in NOT_SHARP (photographs blurred
+#     on purpose: a clip's sharp frames must be sharp).
 # Duplicates: the files of one Plasma or Lomiri wallpaper folder are one
-# photograph; any two files whose centre squares have perceptual hashes
+# photograph, as are the files of one SAME_SCENE entry (OpenCV's stereo
+# pairs and sequences of one scene); any two files whose centre squares have perceptual hashes
 # within PHASH_DISTANCE bits are one photograph (the same picture in
 # several resolutions or crops).  The largest file stands for the group.
 #
 # The split (never re-drawn): canonical name = '<source>:<stem>' where
 # <stem> is the wallpaper folder's name (Plasma, Lomiri) or the largest
 # file's name without extension and without a trailing resolution
-# ('_3840x2160'), lower-cased; scikit-image's are 'skimage:<name>'.  A
+# ('_3840x2160'), lower-cased (GCompris': '<bundle>-<name>'; a SAME_SCENE
+# group's: its first file's); scikit-image's and SciPy's are
+# 'skimage:<name>', 'scipy:<name>'.  A
 # photograph is held out when the first byte of
 # sha256('issue30-split:' + canonical name) is odd, tuning when even.
 #
@@ -53,8 +61,35 @@ ROOTS = {
 # The Debian packages whose files are scanned (dpkg -L), in this order.
 PACKAGES = ('gnome-backgrounds', 'mate-backgrounds', 'ukui-wallpapers',
             'plasma-workspace-wallpapers', 'lomiri-wallpapers',
-            'lomiri-wallpapers-16.04', 'lomiri-wallpapers-20.04')
+            'lomiri-wallpapers-16.04', 'lomiri-wallpapers-20.04',
+            'gcompris-qt-data', 'opencv-doc', 'palapeli-data',
+            'python-matplotlib-data')
+# A canonical name's <source> where it is not the package name's first
+# word.
+SOURCE = {'gcompris-qt-data': 'gcompris', 'opencv-doc': 'opencv',
+          'palapeli-data': 'palapeli', 'python-matplotlib-data': 'matplotlib'}
+# Where a package holds photographs among other pictures, the folders that
+# hold them: OpenCV's sample images (its tutorials' figures under html/ are
+# figures and results side by side), Palapeli's puzzles (its backgrounds
+# are 512-row textures for the table), Matplotlib's sample data.
+FOLDERS = {
+    'opencv-doc': ('/usr/share/doc/opencv-doc/examples/data/',
+                   '/usr/share/doc/opencv-doc/examples/text/'),
+    'palapeli-data': ('/usr/share/palapeli/collection/',),
+    'python-matplotlib-data': ('/usr/share/matplotlib/mpl-data/sample_data/',),
+}
+# GCompris keeps each activity's pictures in a Qt resource bundle; these
+# bundles hold photographs (animals, monuments, the sea, musicians).  The
+# other bundles with pictures of 360 rows or more were looked at on a
+# contact sheet (2026-12-07): drawings (lang), paintings (babyshapes),
+# planets (solar_system, gravity), hangman's drawing.
+GCOMPRIS_BUNDLES = ('clickgame', 'details', 'erase', 'explore_farm_animals',
+                    'explore_monuments', 'explore_world_animals',
+                    'explore_world_music')
+GCOMPRIS_RCC = '/usr/share/gcompris-qt/rcc/'
 EXTENSIONS = ('.jpg', '.jpeg', '.png', '.webp')
+# Photographs of Python modules (no package folder): loaded by name.
+SCIPY = ('face', 'ascent')   # scipy.misc (gone from SciPy 1.12: trixie)
 SKIMAGE = ('camera', 'brick', 'grass', 'gravel', 'moon', 'astronaut',
            'coffee', 'rocket', 'immunohistochemistry', 'hubble_deep_field',
            'retina', 'chelsea', 'coins', 'clock', 'page', 'text')
@@ -86,13 +121,41 @@ NOT_PHOTOGRAPHS = {
     'ukui:firstgeneration', 'ukui:fluent-color', 'ukui:focal-ubuntukylin',
     'ukui:goldfish', 'ukui:rhythm', 'ukui:rollpaper', 'ukui:string',
     'ukui:the-mouse',
+    # GCompris' details: Van Gogh's paintings beside its monuments.
+    'gcompris:details-eglise_dauvers-sur-oise_background',
+    'gcompris:details-gogh4_background',
+    'gcompris:details-portraitofperetanguy_background',
+    'gcompris:details-van_gogh_the_night_cafe_background',
+    'gcompris:details-vincentvangogh0012_background',
+    'gcompris:details-vincentvangogh0013_background',
+    'gcompris:details-vincentvangogh0019_background',
+    'gcompris:details-vincentvangoghbridge_background',
+    # OpenCV: renders, drawings, a painting, ground truth and masks.
+    'opencv:aloegt', 'opencv:blender_suzanne1', 'opencv:blender_suzanne2',
+    'opencv:cards', 'opencv:chessboard', 'opencv:detect_blob',
+    'opencv:digits', 'opencv:ellipses', 'opencv:ml', 'opencv:opencv-logo',
+    'opencv:starry_night', 'opencv:scenetext_segmented_word02_mask',
+    'opencv:scenetext_segmented_word03_mask',
 }
+# Photographs blurred on purpose (OpenCV's deblurring samples).
+NOT_SHARP = {'opencv:licenseplate_motion', 'opencv:text_defocus',
+             'opencv:text_motion'}
+# One scene in several files that are not one picture (stereo pairs,
+# optical-flow pairs, a camera calibration's views): file stem -> the
+# group's stem, per source.
+SAME_SCENE = {'opencv': dict(
+    [('aero3', 'aero1'), ('aloer', 'aloel'), ('basketball2', 'basketball1'),
+     ('ela_modified', 'ela_original'), ('graf3', 'graf1'),
+     ('leuvenb', 'leuvena'), ('right', 'left'),
+     ('rubberwhale2', 'rubberwhale1')] +
+    [('%s%02d' % (side, k), 'left01') for side in ('left', 'right')
+     for k in range(1, 15) if (side, k) != ('left', 1)])}
 PHASH_DISTANCE = 10
 SPLIT_SALT = 'issue30-split:'
 HALVES = ('tuning', 'heldout')
 # Bump with anything that changes which photographs there are or how they
 # load (part of every held-out clip's cache key).
-VERSION = 2
+VERSION = 3
 
 
 def split_of(canonical):
@@ -101,8 +164,21 @@ def split_of(canonical):
     return HALVES[d[0] & 1]
 
 
+def _source(pkg):
+    return SOURCE.get(pkg, pkg.split('-')[0])
+
+
+def _bundle_files(rcc):
+    """'<bundle>#<name>' paths of the raster files in a Qt resource
+    bundle."""
+    import qt_resources
+    return ['%s#%s' % (rcc, n) for n in sorted(qt_resources.files(rcc))
+            if n.lower().endswith(EXTENSIONS)]
+
+
 def _package_files():
-    """[(package, path)] of the packages' raster files (dpkg -L)."""
+    """[(package, path)] of the packages' raster files (dpkg -L); a file
+    inside a Qt resource bundle is '<bundle>#<name>'."""
     import subprocess
     out = []
     seen = set()
@@ -112,11 +188,27 @@ def _package_files():
         if res.returncode != 0:
             continue
         for p in res.stdout.splitlines():
-            if p.lower().endswith(EXTENSIONS) and os.path.isfile(p) and \
-                    p not in seen and not os.path.islink(p):
+            if p in seen or not os.path.isfile(p) or os.path.islink(p):
+                continue
+            if pkg in FOLDERS and not p.startswith(FOLDERS[pkg]):
+                continue
+            if pkg == 'gcompris-qt-data':
+                b = os.path.basename(p)
+                if p.startswith(GCOMPRIS_RCC) and \
+                        b[:-len('.rcc')] in GCOMPRIS_BUNDLES and \
+                        b.endswith('.rcc'):
+                    seen.add(p)
+                    out += [(pkg, f) for f in _bundle_files(p)]
+                continue
+            if p.lower().endswith(EXTENSIONS):
                 seen.add(p)
                 out.append((pkg, p))
     return out
+
+
+def _file_size(path):
+    """Bytes of @path (of its bundle for '<bundle>#<name>')."""
+    return os.path.getsize(path.split('#', 1)[0])
 
 
 def installed_packages():
@@ -127,9 +219,15 @@ def installed_packages():
 
 
 def _read_rgb(path):
+    import io
     from PIL import Image
     Image.MAX_IMAGE_PIXELS = None
-    with Image.open(path) as im:
+    src = path
+    if '#' in path:
+        import qt_resources
+        rcc, name = path.split('#', 1)
+        src = io.BytesIO(qt_resources.files(rcc)[name])
+    with Image.open(src) as im:
         im.load()
         return im.convert('RGB')
 
@@ -180,6 +278,10 @@ def _phash(img):
 
 
 def _stem(pkg, path):
+    if '#' in path:             # GCompris: '<bundle>-<name>'
+        bundle = os.path.basename(path.split('#', 1)[0])[:-len('.rcc')]
+        name = os.path.splitext(os.path.basename(path.split('#', 1)[1]))[0]
+        return ('%s-%s' % (bundle, name)).lower()
     if pkg.startswith(('plasma', 'lomiri')):
         parts = path.split('/')
         if 'wallpapers' in parts:
@@ -190,7 +292,8 @@ def _stem(pkg, path):
     s = re.sub(r'[_-]?\d{3,5}x\d{3,5}$', '', s)
     if pkg.startswith('gnome'):
         s = re.sub(r'-[dl]$', '', s)     # the dark and light variants
-    return s.lower()
+    s = s.lower()
+    return SAME_SCENE.get(_source(pkg), {}).get(s, s)
 
 
 class Photo:
@@ -209,10 +312,7 @@ class Photo:
         """The photograph as a PIL RGB image."""
         if self.path is None:
             from PIL import Image
-            with warnings.catch_warnings():
-                warnings.simplefilter('ignore')
-                from skimage import data
-            a = getattr(data, self.canonical.split(':', 1)[1])()
+            a = _module_array(self.canonical)
             if a.ndim == 2:
                 a = np.stack([a] * 3, axis=2)
             return Image.fromarray(a[:, :, :3].astype(np.uint8))
@@ -231,9 +331,12 @@ def _scan():
     reason)]."""
     cands, rejected = [], []
     for pkg, path in _package_files():
-        if '%s:%s' % (pkg.split('-')[0], _stem(pkg, path)) in \
-                NOT_PHOTOGRAPHS:
+        canonical = '%s:%s' % (_source(pkg), _stem(pkg, path))
+        if canonical in NOT_PHOTOGRAPHS:
             rejected.append((path, 'not a photograph (by eye)'))
+            continue
+        if canonical in NOT_SHARP:
+            rejected.append((path, 'blurred on purpose (by eye)'))
             continue
         try:
             img = _read_rgb(path)
@@ -268,7 +371,7 @@ def _scan():
     for i in range(len(cands)):
         for j in range(i):
             a, b = cands[i], cands[j]
-            same = (a['pkg'].split('-')[0] == b['pkg'].split('-')[0] and
+            same = (_source(a['pkg']) == _source(b['pkg']) and
                     a['stem'] == b['stem']) or \
                 bin(a['phash'] ^ b['phash']).count('1') <= PHASH_DISTANCE
             if same:
@@ -280,7 +383,7 @@ def _scan():
     for g in groups.values():
         g.sort(key=lambda c: (-c['size'][0] * c['size'][1], c['path']))
         best = g[0]
-        src = best['pkg'].split('-')[0]
+        src = _source(best['pkg'])
         photos.append({'canonical': '%s:%s' % (src, best['stem']),
                        'source': best['pkg'], 'path': best['path'],
                        'size': best['size'],
@@ -288,18 +391,36 @@ def _scan():
     return photos, rejected
 
 
-def _skimage_photos():
+def _module_array(canonical):
+    """The array of a Python module's photograph ('skimage:camera',
+    'scipy:face')."""
+    source, name = canonical.split(':', 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')     # scipy.misc's deprecation
+        if source == 'scipy':
+            from scipy import misc as data
+        else:
+            from skimage import data
+        return getattr(data, name)()
+
+
+def _module_photos():
+    """scikit-image's photographs, and SciPy's where this SciPy still has
+    scipy.misc (Debian 12's 1.10 does, offline)."""
     from PIL import Image  # noqa: F401 (Photo.rgb needs it)
     out = []
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore')
-        from skimage import data
-    for n in SKIMAGE:
-        a = getattr(data, n)()
+    names = ['skimage:%s' % n for n in SKIMAGE]
+    try:
+        _module_array('scipy:ascent')
+        names += ['scipy:%s' % n for n in SCIPY]
+    except (ImportError, AttributeError):
+        pass
+    for n in names:
+        a = _module_array(n)
         if a.shape[0] < MIN_HEIGHT:
             continue
-        out.append(Photo('skimage:%s' % n, 'scikit-image', None,
-                         (a.shape[1], a.shape[0]), []))
+        out.append(Photo(n, 'scikit-image' if n.startswith('skimage')
+                         else 'scipy', None, (a.shape[1], a.shape[0]), []))
     return out
 
 
@@ -314,7 +435,7 @@ def all_photos(rescan=False):
         return _PHOTOS
     files = _package_files()
     key = hashlib.sha1(repr(
-        [(p, f, os.path.getsize(f)) for p, f in files]).encode()).hexdigest()
+        [(p, f, _file_size(f)) for p, f in files]).encode()).hexdigest()
     cp = _cache_path()
     found = None
     if not rescan and os.path.exists(cp):
@@ -331,7 +452,7 @@ def all_photos(rescan=False):
         os.rename(cp + '.part', cp)
     out = [Photo(p['canonical'], p['source'], p['path'], p['size'],
                  p['files']) for p in found['photos']]
-    out += _skimage_photos()
+    out += _module_photos()
     # Two sources may give one canonical name: keep the larger.
     byname = {}
     for p in out:
