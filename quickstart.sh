@@ -69,14 +69,18 @@ fi
 # do not start without /etc/slurm/slurm.conf, which the test does not
 # write; munge's unit starts (a local socket, no network port).  The
 # tests start their own Alertmanager on 127.0.0.1 (Debian's unit listens
-# on every address).  A test whose part is missing skips with the reason.
+# on every address).  The last two lines are the held-out detection suite's
+# photographs (tests/detection/photos.py: wallpapers, GCompris' activities,
+# OpenCV's samples, Palapeli's puzzles, Matplotlib's sample data).  A test
+# whose part is missing skips with the reason.
 [ "$mode" = test ] && PACKAGES="$PACKAGES gir1.2-gst-plugins-base-1.0
   python3-numpy python3-scipy
   python3-skimage ffmpeg python3-jsonschema chromium
   libmicrohttpd-dev libsoup-3.0-dev libyaml-dev libebur128-dev iproute2
   prometheus prometheus-alertmanager gir1.2-gst-rtsp-server-1.0 python3-pil
   slurm-wlm munge
-  gnome-backgrounds mate-backgrounds ukui-wallpapers plasma-workspace-wallpapers lomiri-wallpapers lomiri-wallpapers-16.04 lomiri-wallpapers-20.04"
+  gnome-backgrounds mate-backgrounds ukui-wallpapers plasma-workspace-wallpapers lomiri-wallpapers lomiri-wallpapers-16.04 lomiri-wallpapers-20.04
+  gcompris-qt-data opencv-doc palapeli-data python-matplotlib-data"
 
 missing=""
 for p in $PACKAGES; do
@@ -110,8 +114,6 @@ if [ "$mode" = demo ]; then
   exec /usr/bin/python3 docs/examples/print-scores.py "$@"
 fi
 
-meson compile -C build
-status=0
-meson test -C build --print-errorlogs || status=$?
-/usr/bin/python3 tests/summarize.py build/meson-logs/testlog.json || status=$?
-exit $status
+# Built, then run in lanes (what must run alone first, the real-time tests
+# beside the CPU-bound ones); the last line counts every test.
+exec tests/run-suite.sh build
