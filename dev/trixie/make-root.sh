@@ -23,7 +23,9 @@ MAX_AGE_DAYS=${TRIXIE_ROOT_MAX_AGE_DAYS:-30}
 # quickstart.sh's list (GStreamer 1.26 development files, plugins, the Python
 # side of the validation, the scan tests' jsonschema and chromium),
 # sharpness-monitor's (libsoup 3, libyaml; Prometheus, Alertmanager,
-# gst-rtsp-server's introspection and PIL for its tests), plus g++ (nvcc's host compiler for cuda/, when
+# gst-rtsp-server's introspection and PIL for its tests), the held-out
+# detection suite's photograph packages (tests/detection/photos.py; OpenCV's
+# samples are under /usr/share/doc, kept below), plus g++ (nvcc's host compiler for cuda/, when
 # /usr/local/cuda is bind-mounted), gstreamer1.0-libav, and ccache (CI's
 # trixie build compiles through a cache kept outside the root, so that a
 # kernel is compiled once, not again in every run: .ci/trixie-test.sh).
@@ -37,9 +39,11 @@ PACKAGES="gcc g++ ccache meson ninja-build pkg-config
   ffmpeg python3-jsonschema chromium
   libmicrohttpd-dev libsoup-3.0-dev libyaml-dev libebur128-dev iproute2
   prometheus prometheus-alertmanager gir1.2-gst-rtsp-server-1.0 python3-pil
-  gnome-backgrounds mate-backgrounds ukui-wallpapers"
+  gnome-backgrounds mate-backgrounds ukui-wallpapers plasma-workspace-wallpapers
+  lomiri-wallpapers lomiri-wallpapers-16.04 lomiri-wallpapers-20.04
+  gcompris-qt-data opencv-doc palapeli-data python-matplotlib-data"
 # Bump when the recipe below changes in a way that needs a fresh root.
-RECIPE=2
+RECIPE=3
 
 [ "$(id -u)" = 0 ] || { echo "make-root.sh: run as root" >&2; exit 1; }
 
@@ -71,7 +75,8 @@ rm -rf --one-file-system "$tmp"
 trap 'rm -rf --one-file-system "$tmp"' EXIT
 start=$(date +%s)
 echo "trixie root: building $DIR from $MIRROR ($hash)" >&2
-# No recommends; no docs, man pages or translations (nothing here reads
+# No recommends; no docs (but OpenCV's sample images, photographs the
+# held-out suite reads), man pages or translations (nothing here reads
 # them); apt lists are kept so that apt-get can add packages later.  The
 # mounts mmdebstrap makes in the root end with it.
 "$(dirname "$0")/../with-private-mounts.sh" mmdebstrap --mode=root --variant=apt --format=directory \
@@ -81,6 +86,7 @@ echo "trixie root: building $DIR from $MIRROR ($hash)" >&2
   --dpkgopt='path-exclude=/usr/share/info/*' \
   --dpkgopt='path-exclude=/usr/share/doc/*' \
   --dpkgopt='path-include=/usr/share/doc/*/copyright' \
+  --dpkgopt='path-include=/usr/share/doc/opencv-doc/examples/*' \
   --dpkgopt='path-exclude=/usr/share/locale/*' \
   --dpkgopt='path-exclude=/usr/share/gtk-doc/*' \
   --include="$(echo $pkgs | tr ' ' ',')" \
