@@ -1,13 +1,15 @@
 #!/usr/bin/python3
-# Summarise a meson testlog.json: list every skipped test with its reason
-# (the "skipped: ..." line it printed: "no CUDA device", "numpy missing"),
-# every failed test with the last lines of its output (a CI log is often
-# read from its tail only), and end with "N passed, N failed, N skipped".
+# Summarise meson testlog.json files: list every skipped test with its
+# reason (the "skipped: ..." line it printed: "no CUDA device", "numpy
+# missing"), every failed test with the last lines of its output (a CI log
+# is often read from its tail only), and end with "N passed, N failed, N
+# skipped" over all of them (tests/run-suite.sh runs the suite as several
+# meson test runs, each with its own log).
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# Usage: summarize.py BUILD/meson-logs/testlog.json
+# Usage: summarize.py BUILD/meson-logs/testlog.json [MORE.json...]
 # Exits 1 when a test failed or none passed.
 import json
 import sys
@@ -37,18 +39,20 @@ def output_tail(test, count=FAILED_TAIL_LINES):
     return [l for l in lines if l.strip()][-count:]
 
 
-def main(path):
+def main(paths):
     passed, failed, skipped = [], [], []
-    with open(path, encoding="utf-8") as log:
-        for line in log:
-            test = json.loads(line)
-            result = test["result"]
-            if result in ("OK", "EXPECTEDFAIL"):
-                passed.append(test["name"])
-            elif result == "SKIP":
-                skipped.append((test["name"], skip_reason(test)))
-            else:
-                failed.append((test["name"], result, output_tail(test)))
+    tests = []
+    for path in paths:
+        with open(path, encoding="utf-8") as log:
+            tests += [json.loads(line) for line in log]
+    for test in tests:
+        result = test["result"]
+        if result in ("OK", "EXPECTEDFAIL"):
+            passed.append(test["name"])
+        elif result == "SKIP":
+            skipped.append((test["name"], skip_reason(test)))
+        else:
+            failed.append((test["name"], result, output_tail(test)))
 
     for name, reason in skipped:
         print(f"{name}: {reason}")
@@ -62,6 +66,7 @@ def main(path):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: summarize.py BUILD/meson-logs/testlog.json")
-    sys.exit(main(sys.argv[1]))
+    if len(sys.argv) < 2:
+        sys.exit("usage: summarize.py BUILD/meson-logs/testlog.json "
+                 "[MORE.json...]")
+    sys.exit(main(sys.argv[1:]))

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-# tests/summarize.py on a made-up meson testlog.json: skips listed with
-# their reasons, each failure named with the last lines it printed, the
-# count line last, and the exit status.
+# tests/summarize.py on made-up meson testlog.json files: skips listed
+# with their reasons, each failure named with the last lines it printed,
+# the count line last (over every log given), and the exit status.
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -22,12 +22,16 @@ def check(ok, what):
         failures.append(what)
 
 
-def summarize(tests):
-    with tempfile.NamedTemporaryFile('w', suffix='.json') as log:
-        for t in tests:
-            log.write(json.dumps(t) + '\n')
-        log.flush()
-        run = subprocess.run([sys.executable, SUMMARIZE, log.name],
+def summarize(*logs):
+    """summarize.py on one testlog.json per list of tests in @logs."""
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for i, tests in enumerate(logs):
+            paths.append(os.path.join(tmp, '%d.json' % i))
+            with open(paths[-1], 'w') as log:
+                for t in tests:
+                    log.write(json.dumps(t) + '\n')
+        run = subprocess.run([sys.executable, SUMMARIZE] + paths,
                              capture_output=True, text=True, timeout=60)
     return run.returncode, run.stdout.splitlines()
 
@@ -58,6 +62,15 @@ check(rc == 0 and out == ['1 passed, 0 failed, 0 skipped'], 'all passed: 0')
 rc, out = summarize([{'name': 's / b', 'result': 'SKIP', 'stdout': ''}])
 check(rc == 1 and 's / b: skipped (no reason printed)' in out,
       'none passed: 1, and a skip with no reason says so')
+
+# Several logs (tests/run-suite.sh's lanes): counted together, a failure
+# in the second one named.
+rc, out = summarize([{'name': 's / a', 'result': 'OK', 'stdout': ''}],
+                    [{'name': 's / e', 'result': 'FAIL', 'stdout': 'x\n'},
+                     {'name': 's / f', 'result': 'OK', 'stdout': ''}])
+check(rc == 1 and out[-1] == '2 passed, 1 failed, 0 skipped' and
+      any(l.startswith('FAILED s / e: FAIL') for l in out),
+      'two logs counted together, the failure of the second named')
 
 print('%d failed' % len(failures))
 sys.exit(1 if failures else 0)
