@@ -74,14 +74,8 @@ def main(argv):
     args = parser.parse_args(argv)
 
     rows, failures = ramp_scores(args.tool)
-    text = table(rows)
-    print(text)
-    if args.output:
-        with open(args.output, 'w') as f:
-            f.write(text)
-    for f in failures:
-        print('FAIL:', f)
-    return 1 if failures else 0
+    scaffold.print_table(table(rows), args.output)
+    return scaffold.verdict(failures)
 
 
 if __name__ == '__main__':

@@ -65,12 +65,8 @@ def main(tool):
     for name, fmt, w, h, got, want in rows:
         print('%s %s %dx%d: element %s, backend %s' % (name, fmt, w, h, got,
                                                         want))
-    for f in failures:
-        print('FAIL:', f)
-    return 1 if failures else 0
+    return scaffold.verdict(failures)
 
 
 if __name__ == '__main__':
-    if len(sys.argv) != 2:
-        sys.exit('usage: test_bliinds2_element.py BLIINDS2-FEATURES')
-    sys.exit(main(sys.argv[1]))
+    scaffold.run_main(main, 'BLIINDS2-FEATURES')

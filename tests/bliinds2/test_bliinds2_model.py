@@ -74,13 +74,8 @@ def main(tool, csv):
     rows, equal, rho, failures = evaluate(tool, csv)
     print('%d rows: %d predictions equal to the oracle, Spearman %.6f'
           % (rows, equal, rho))
-    for f in failures:
-        print('FAIL:', f)
-    return 1 if failures else 0
+    return scaffold.verdict(failures)
 
 
 if __name__ == '__main__':
-    if len(sys.argv) != 3:
-        sys.exit('usage: test_bliinds2_model.py TEST-BLIINDS2-MODEL '
-                 'FEATURES.csv')
-    sys.exit(main(sys.argv[1], sys.argv[2]))
+    scaffold.run_main(main, 'TEST-BLIINDS2-MODEL', 'FEATURES.csv')

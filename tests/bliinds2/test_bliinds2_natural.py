@@ -90,12 +90,8 @@ def main(tool):
     rows, failures = compare(tool)
     print('largest relative feature difference: %.1e'
           % max(r[3] for r in rows))
-    for f in failures:
-        print('FAIL:', f)
-    return 1 if failures else 0
+    return scaffold.verdict(failures)
 
 
 if __name__ == '__main__':
-    if len(sys.argv) != 2:
-        sys.exit('usage: test_bliinds2_natural.py BLIINDS2-FEATURES')
-    sys.exit(main(sys.argv[1]))
+    scaffold.run_main(main, 'BLIINDS2-FEATURES')

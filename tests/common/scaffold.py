@@ -106,3 +106,29 @@ def use_suite(suite):
     d = os.path.join(TESTS, suite)
     if d not in sys.path:
         sys.path.insert(1, d)
+
+
+def verdict(failures):
+    """Prints each of @failures as 'FAIL: ...' and returns the test's exit
+    status: 1 if there was any, else 0."""
+    for f in failures:
+        print('FAIL:', f)
+    return 1 if failures else 0
+
+
+def run_main(main, *arg_names):
+    """Exits with main(*arguments) when the command line has one argument
+    per name in @arg_names, else with a usage line naming them."""
+    if len(sys.argv) != len(arg_names) + 1:
+        sys.exit('usage: %s %s' % (os.path.basename(sys.argv[0]),
+                                   ' '.join(arg_names)))
+    sys.exit(main(*sys.argv[1:]))
+
+
+def print_table(text, output=None):
+    """Prints a test's result table and, with @output (a --output option),
+    writes it there too, for the docs' figures."""
+    print(text)
+    if output:
+        with open(output, 'w') as f:
+            f.write(text)

@@ -116,14 +116,8 @@ def main(argv):
         h, w = centre(gray).shape
         rows.append(('%s %dx%d' % (name, w, h), scores))
 
-    text = table(rows)
-    print(text)
-    if args.output:
-        with open(args.output, 'w') as f:
-            f.write(text)
-    for f in failures:
-        print('FAIL:', f)
-    return 1 if failures else 0
+    scaffold.print_table(table(rows), args.output)
+    return scaffold.verdict(failures)
 
 
 if __name__ == '__main__':

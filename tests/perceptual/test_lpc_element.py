@@ -55,12 +55,8 @@ def main(tool):
             if got[metric] != w:
                 failures.append('%s %s %s: element %s, backend %s' % (
                     name, fmt, metric, got[metric], w))
-    for f in failures:
-        print('FAIL:', f)
-    return 1 if failures else 0
+    return scaffold.verdict(failures)
 
 
 if __name__ == '__main__':
-    if len(sys.argv) != 2:
-        sys.exit('usage: test_lpc_element.py TEST-LPC-MAPS')
-    sys.exit(main(sys.argv[1]))
+    scaffold.run_main(main, 'TEST-LPC-MAPS')

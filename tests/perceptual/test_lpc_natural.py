@@ -73,12 +73,8 @@ def main(tool):
     for label, gray in (cases.natural_cases() + cases.synthetic_cases() +
                         cases.float_cases()):
         failures += check(backend, label, gray)
-    for f in failures:
-        print('FAIL:', f)
-    return 1 if failures else 0
+    return scaffold.verdict(failures)
 
 
 if __name__ == '__main__':
-    if len(sys.argv) != 2:
-        sys.exit('usage: test_lpc_natural.py TEST-LPC-MAPS')
-    sys.exit(main(sys.argv[1]))
+    scaffold.run_main(main, 'TEST-LPC-MAPS')
