@@ -40,6 +40,13 @@ GOLDEN = os.path.join(HERE, 'golden')
 # they are, the reference of our log writer's bytes.
 LOGS = os.path.join(HERE, 'golden-logs')
 LOG_PAIRS = ('odd-1279x719-chelsea-zoom-scale3',)
+# libvmaf's logs with one built-in model under its default name "vmaf",
+# as cudacompare's stats-format=vmaf-* writes them (the element tests'
+# reference): <pair>.<model>.<format>.
+ELEMENT_LOGS = (('odd-1279x719-chelsea-zoom-scale3', 'vmaf_v0.6.1',
+                 ('json', 'xml', 'csv')),
+                ('p576-astronaut-zoom-scale2-10bit', 'vmaf_v0.6.1neg',
+                 ('json',)))
 # (built-in model, name in the output, options): the phone model is
 # vmaf_v0.6.1 with its score transform enabled.
 MODELS = (('vmaf_v0.6.1', 'vmaf_v0.6.1', ''),
@@ -137,6 +144,17 @@ def main(argv):
                 log = os.path.join(LOGS, '%s.%s' % (pair[0], fmt))
                 cmd = vmaf_command(tool, ref, dist, pair, log)
                 cmd[cmd.index('--json')] = '--' + fmt
+                subprocess.run(cmd, check=True)
+        for log_pair, model, formats in ELEMENT_LOGS:
+            if log_pair != pair[0]:
+                continue
+            os.makedirs(LOGS, exist_ok=True)
+            for fmt in formats:
+                log = os.path.join(LOGS, '%s.%s.%s' % (pair[0], model, fmt))
+                cmd = vmaf_command(tool, ref, dist, pair, log)
+                cmd = cmd[:cmd.index('--json')] + ['--' + fmt, '-o', log,
+                                                   '--model',
+                                                   'version=' + model]
                 subprocess.run(cmd, check=True)
         print('%s: %d frames' % (pair[0], golden['frames']))
     return 0

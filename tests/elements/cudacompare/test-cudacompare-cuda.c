@@ -2,9 +2,10 @@
  * mixed memory (each way), system memory through the CUDA backend (the
  * pinned pool and the staging copies), the formats that need plane
  * extraction, and nvh264dec on both branches; every value against
- * backend=cpu on the same frames (PSNR and SSIM ffmpeg mode to the bit,
- * wang mode and MS-SSIM <= 1e-6 relative), the output buffers the input
- * ones (zero copy) and in the input's memory.
+ * backend=cpu on the same frames (PSNR, SSIM ffmpeg mode and VMAF to the
+ * bit, wang mode and MS-SSIM <= 1e-6 relative), the output buffers the
+ * input ones (zero copy) and in the input's memory; VMAF of an H.264 clip
+ * and its re-encode after nvh264dec.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -120,10 +121,12 @@ run (const gchar * ref, const gchar * dist, const gchar * props, Run * r)
   gst_object_unref (pipe);
 }
 
+/* VMAF too: both backends score the same host luma with the same code. */
 static gboolean
 exact_field (const gchar * name)
 {
-  return g_str_has_prefix (name, "psnr-") || g_str_has_prefix (name, "mse-");
+  return g_str_has_prefix (name, "psnr-") || g_str_has_prefix (name, "mse-")
+      || g_str_equal (name, "vmaf") || g_str_has_prefix (name, "integer_");
 }
 
 typedef struct
@@ -291,6 +294,57 @@ check_nvdec (const gchar * clip)
   g_print ("ok nvh264dec x2\n");
 }
 
+/* VMAF of a real H.264 clip (reference) and its CRF 40 re-encode
+ * (distorted), both through nvh264dec into CUDA memory: backend=cuda
+ * (the luma downloaded from the decoder's frames) equal to backend=cpu
+ * (the frames mapped to the host) to the bit, every frame's VMAF and
+ * features; the outputs stay in CUDA memory. */
+static void
+check_nvdec_vmaf (const gchar * ref_clip, const gchar * dist_clip)
+{
+  gchar *ref = g_strdup_printf ("filesrc location=%s ! h264parse ! "
+      "nvh264dec ! " CUDA_CAPS, ref_clip);
+  gchar *dist = g_strdup_printf ("filesrc location=%s ! h264parse ! "
+      "nvh264dec ! " CUDA_CAPS, dist_clip);
+  Run gpu, cpu;
+  gdouble v;
+
+  if (!gst_element_factory_find ("nvh264dec") ||
+      !g_file_test (ref_clip, G_FILE_TEST_EXISTS) ||
+      !g_file_test (dist_clip, G_FILE_TEST_EXISTS)) {
+    g_print ("skipped: nvh264dec or the clips missing\n");
+    g_string_append (skipped, "nvdec-vmaf ");
+    g_free (ref);
+    g_free (dist);
+    return;
+  }
+  run (ref, dist, "backend=cuda metrics=psnr+vmaf", &gpu);
+  run (ref, dist, "backend=cpu metrics=psnr+vmaf", &cpu);
+  CHECK (!gpu.error && !cpu.error, "nvdec vmaf: %s / %s", gpu.error_text,
+      cpu.error_text);
+  CHECK (gpu.n == 30 && cpu.n == 30, "nvdec vmaf: %u and %u frames", gpu.n,
+      cpu.n);
+  CHECK (gpu.cuda_out == gpu.n, "nvdec vmaf: %u of %u outputs in CUDA "
+      "memory", gpu.cuda_out, gpu.n);
+  for (guint i = 0; i < MIN (gpu.n, cpu.n); i++) {
+    CompareCtx c = { cpu.meta[i], "nvdec vmaf", i, TRUE };
+
+    CHECK (gst_structure_n_fields (gpu.meta[i]) ==
+        gst_structure_n_fields (cpu.meta[i]), "nvdec vmaf frame %u: fields "
+        "differ", i);
+    gst_structure_foreach (gpu.meta[i], compare_field, &c);
+    /* Frame i's meta holds frame i - 1's VMAF; a re-encode scores low. */
+    if (i > 0)
+      CHECK (gst_structure_get_double (gpu.meta[i], "vmaf", &v) && v > 0 &&
+          v < 100, "nvdec vmaf frame %u: vmaf %g", i, v);
+  }
+  run_clear (&gpu);
+  run_clear (&cpu);
+  g_free (ref);
+  g_free (dist);
+  g_print ("ok nvh264dec vmaf\n");
+}
+
 static gboolean
 have_cuda (void)
 {
@@ -356,10 +410,21 @@ main (int argc, char **argv)
   check_format ("Y42B", 321, 241, "");
   check_format ("RGBA", 320, 240, "");
   check_format ("BGR", 318, 238, "");
+  /* VMAF: the CUDA backend's download path against the CPU's map. */
+  check_format ("I420", 320, 240, "metrics=psnr+vmaf");
+  check_format ("NV12", 322, 242, "metrics=vmaf");
+  check_format ("P010_10LE", 320, 240, "metrics=vmaf");
 
   clip = g_build_filename (root ? root : ".", "tests", "data",
       "testsrc2-320x240.h264", NULL);
   check_nvdec (clip);
+  {
+    gchar *dist = g_build_filename (root ? root : ".", "tests", "data",
+        "testsrc2-320x240-crf40.h264", NULL);
+
+    check_nvdec_vmaf (clip, dist);
+    g_free (dist);
+  }
   g_free (clip);
 
   if (failures) {
