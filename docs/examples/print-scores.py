@@ -21,22 +21,8 @@ import gi
 gi.require_version("Gst", "1.0")
 from gi.repository import GLib, Gst  # noqa: E402
 
-
-def describe(msg):
-    """One line for an ERROR or WARNING message: the element that posted
-    it, the message, and the debug string's last line when it has more
-    than its source location ("No such file ...", "Missing decoder: ...")."""
-    err, dbg = (msg.parse_error() if msg.type == Gst.MessageType.ERROR
-                else msg.parse_warning())
-    factory = getattr(msg.src, "get_factory", lambda: None)()
-    who = factory.get_name() if factory else msg.src.get_name()
-    lines = (dbg or "").strip().splitlines()
-    if len(lines) < 2:
-        return f"{who}: {err.message}"
-    detail = lines[-1].strip()
-    if len(detail) > 200:  # caps with codec headers run to kilobytes
-        detail = detail[:200] + "..."
-    return f"{who}: {err.message} ({detail})"
+from example_pipeline import (add_timeout_option, decoded,  # noqa: E402
+                              describe, launch)
 
 
 def main():
@@ -44,9 +30,7 @@ def main():
     parser.add_argument("--metric", default="laplacian")
     parser.add_argument("--frames", type=int, default=40)
     parser.add_argument("--backend", default="auto")
-    parser.add_argument("--timeout", type=float, default=30.0,
-                        help="seconds to wait for a frame before giving up "
-                        "(default 30)")
+    add_timeout_option(parser)
     parser.add_argument("source", nargs="?",
                         help="video file or URI (default: a test pattern; "
                         "--frames applies to it only)")
@@ -55,36 +39,32 @@ def main():
     Gst.init(None)
     sharpness = (f"cudasharpness metric={args.metric} backend={args.backend} "
                  "relative-threshold=0.5 window=10 ! fakesink")
-    try:
-        if args.source:
-            uri = (args.source if Gst.uri_is_valid(args.source)
-                   else Gst.filename_to_uri(args.source))
-            pipeline = Gst.parse_launch(
-                f'uridecodebin uri="{uri}" ! videoconvert ! {sharpness}')
-        else:
-            # A lens going out of focus, from GStreamer's core and
-            # gst-plugins-base alone (no gst-plugins-bad to install for the
-            # demo): the tee passes each frame as it is and scaled down to
-            # a quarter and back up (a low-pass much like a defocus), one
-            # valve open, and the funnel merges them.  Without queues the
-            # tee pushes each frame through both valves in turn, so the
-            # switch falls exactly on a frame; the closed valve still
-            # passes the stream's events (EOS among them).  The relative
-            # threshold flags frames far below the recent median.
-            pipeline = Gst.parse_launch(
-                f"videotestsrc pattern=pinwheel num-buffers={args.frames} ! "
-                "video/x-raw,format=I420,width=640,height=360,"
-                "framerate=25/1 ! tee name=lens "
-                "funnel name=focus forward-sticky-events=false ! "
-                f"videoconvert ! {sharpness} "
-                "lens. ! valve name=sharp drop-mode=forward-sticky-events ! "
-                "focus. "
-                "lens. ! videoscale ! video/x-raw,width=160,height=90 ! "
-                "videoscale ! video/x-raw,width=640,height=360 ! "
-                "valve name=blurred drop=true "
-                "drop-mode=forward-sticky-events ! focus.")
-    except GLib.Error as e:  # an unknown metric or backend, say
-        print(f"error: {e.message}", file=sys.stderr)
+    if args.source:
+        description = f"{decoded(args.source)} ! {sharpness}"
+    else:
+        # A lens going out of focus, from GStreamer's core and
+        # gst-plugins-base alone (no gst-plugins-bad to install for the
+        # demo): the tee passes each frame as it is and scaled down to a
+        # quarter and back up (a low-pass much like a defocus), one valve
+        # open, and the funnel merges them.  Without queues the tee pushes
+        # each frame through both valves in turn, so the switch falls
+        # exactly on a frame; the closed valve still passes the stream's
+        # events (EOS among them).  The relative threshold flags frames far
+        # below the recent median.
+        description = (
+            f"videotestsrc pattern=pinwheel num-buffers={args.frames} ! "
+            "video/x-raw,format=I420,width=640,height=360,"
+            "framerate=25/1 ! tee name=lens "
+            "funnel name=focus forward-sticky-events=false ! "
+            f"videoconvert ! {sharpness} "
+            "lens. ! valve name=sharp drop-mode=forward-sticky-events ! "
+            "focus. "
+            "lens. ! videoscale ! video/x-raw,width=160,height=90 ! "
+            "videoscale ! video/x-raw,width=640,height=360 ! "
+            "valve name=blurred drop=true "
+            "drop-mode=forward-sticky-events ! focus.")
+    pipeline = launch(description)
+    if pipeline is None:
         return 1
     lens = pipeline.get_by_name("lens")
     if lens:
