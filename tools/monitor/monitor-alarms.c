@@ -117,7 +117,8 @@ monotonic_kind (MonitorKind k)
 {
   return k == MONITOR_KIND_NO_SIGNAL || transport_priority (k) ||
       k == MONITOR_KIND_LOUDNESS_HIGH || k == MONITOR_KIND_LOUDNESS_LOW ||
-      k == MONITOR_KIND_TRUE_PEAK || k == MONITOR_KIND_NO_AUDIO;
+      k == MONITOR_KIND_TRUE_PEAK || k == MONITOR_KIND_NO_AUDIO ||
+      k == MONITOR_KIND_NO_CAPTIONS;
 }
 
 /* The errors of @priority counted in the run (monotonic ticks): each
@@ -482,6 +483,43 @@ loudness_tick (MonitorAlarms * al, const MonitorAlarmsNow * now)
   }
 }
 
+/* No captions: pictures come, and no valid caption packet has for more
+ * than the captions' gap; the run starts at the last picture with
+ * captions (before any, at the end of the start-up grace), so that the
+ * onset is the time without captions, and ends at the first one back.
+ * Without pictures it is no-signal's, not this. */
+static void
+captions_tick (MonitorAlarms * al, const MonitorAlarmsNow * now)
+{
+  SharpnessAlarm *alarm = &al->kinds[MONITOR_KIND_NO_CAPTIONS].alarm;
+  const MonitorCaptionsStats *cs = now->captions;
+  gint64 last = cs ? cs->last_caption_us : 0;
+  gint64 grace_end = now->started_us + STARTUP_GRACE_US;
+  gint64 since = last ? last : grace_end;
+  gboolean pictures = now->playing && now->last_frame_mono_us &&
+      now->now_us - now->last_frame_mono_us <= GAP_US;
+  gboolean missing = pictures &&
+      now->now_us - since > MONITOR_CAPTIONS_GAP_US;
+  SharpnessAlarmEvent ev;
+  SharpnessAlarmChange ch;
+
+  if (missing && !alarm->condition) {
+    ch = sharpness_alarm_push (alarm, (guint64) since * 1000, TRUE, NAN,
+        &ev);
+    handle (al, MONITOR_KIND_NO_CAPTIONS, ch, &ev, NULL);
+  } else if (!missing && alarm->condition) {
+    /* Where captions came back, or (pictures gone) now. */
+    gboolean back = cs && cs->resumed_us &&
+        (guint64) cs->resumed_us * 1000 > alarm->run_start;
+
+    ch = sharpness_alarm_push (alarm, (guint64) (back ? cs->resumed_us :
+            now->now_us) * 1000, FALSE, NAN, &ev);
+    handle (al, MONITOR_KIND_NO_CAPTIONS, ch, &ev, NULL);
+  }
+  ch = sharpness_alarm_tick (alarm, (guint64) now->now_us * 1000, &ev);
+  handle (al, MONITOR_KIND_NO_CAPTIONS, ch, &ev, NULL);
+}
+
 void
 monitor_alarms_tick (MonitorAlarms * al, const MonitorAlarmsNow * now)
 {
@@ -531,6 +569,7 @@ monitor_alarms_tick (MonitorAlarms * al, const MonitorAlarmsNow * now)
 
   transport_tick (al, now);
   loudness_tick (al, now);
+  captions_tick (al, now);
 
   /* Blur alarms keep the blurriest thumbnail sampled while they last. */
   if (now->new_thumbnail) {

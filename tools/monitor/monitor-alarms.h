@@ -13,6 +13,7 @@
 #include <gst/gst.h>
 
 #include "monitor.h"
+#include "monitor-captions.h"
 #include "monitor-events.h"
 #include "monitor-loudness.h"
 #include "monitor-transport.h"
@@ -52,6 +53,8 @@ typedef struct
   const MonitorTransportStats *transport;
   /* The loudness now (its true peak: since the last tick), or NULL. */
   const MonitorLoudnessReading *loudness;
+  /* The captions' counts now, or NULL. */
+  const MonitorCaptionsStats *captions;
 } MonitorAlarmsNow;
 
 /* A start or an end raised (the callee takes a reference if it keeps

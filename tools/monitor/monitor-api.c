@@ -124,6 +124,26 @@ channel_json (MonitorChannel * c, GString * o, gboolean detail)
       g_string_append_c (o, '}');
     }
   }
+  {
+    /* Captions: present while pictures with captions keep coming; the
+     * seconds since the last one (null: none yet); the counts. */
+    MonitorCaptionsStats cs;
+    gint64 age = 0;
+
+    monitor_captions_snapshot (c->captions, &cs);
+    if (cs.last_caption_us)
+      age = g_get_monotonic_time () - cs.last_caption_us;
+    g_string_append_printf (o, ",\"captions\":{\"present\":%s,\"age\":",
+        cs.last_caption_us && age <= MONITOR_CAPTIONS_GAP_US ? "true" :
+        "false");
+    sharpness_json_number (o, cs.last_caption_us ? age / 1e6 : NAN);
+    g_string_append_printf (o, ",\"frames\":%" G_GUINT64_FORMAT
+        ",\"packets\":{", cs.frames);
+    for (gint t = 0; t < MONITOR_CAPTION_N_TYPES; t++)
+      g_string_append_printf (o, "%s\"%s\":%" G_GUINT64_FORMAT, t ? "," :
+          "", monitor_caption_type_name (t), cs.packets[t]);
+    g_string_append (o, "}}");
+  }
   g_string_append (o, ",\"alarms\":{");
   for (gint k = 0, first = 1; k < MONITOR_N_KINDS; k++) {
     const MonitorAlarmState *a = &c->alarms.kinds[k];

@@ -120,6 +120,7 @@ monitor_channel_new (MonitorChannelHost * host,
   if (c->cfg->transport.enabled)
     c->transport = monitor_transport_new (&c->cfg->transport);
   c->loudness = monitor_loudness_new ();
+  c->captions = monitor_captions_new ();
   return c;
 }
 
@@ -139,6 +140,7 @@ monitor_channel_unref (MonitorChannel * c)
   if (c->transport)
     monitor_transport_free (c->transport);
   monitor_loudness_free (c->loudness);
+  monitor_captions_free (c->captions);
   if (c->thumb)
     gst_sample_unref (c->thumb);
   g_free (c->ring_tiles);
@@ -521,6 +523,7 @@ monitor_channel_tick (MonitorChannel * c, gint64 now_us)
   MonitorAlarmsNow now;
   MonitorTransportStats ts;
   MonitorLoudnessReading lr;
+  MonitorCaptionsStats cs;
 
   g_mutex_lock (&c->lock);
   last = c->st.last_frame_mono_us;
@@ -584,6 +587,8 @@ monitor_channel_tick (MonitorChannel * c, gint64 now_us)
   }
   monitor_loudness_read (c->loudness, &lr);
   now.loudness = &lr;
+  monitor_captions_snapshot (c->captions, &cs);
+  now.captions = &cs;
   c->thumb_seen_seq = seq;
   monitor_alarms_tick (&c->alarms, &now);
 }

@@ -14,6 +14,7 @@
 
 #include "monitor.h"
 #include "monitor-alarms.h"
+#include "monitor-captions.h"
 #include "monitor-loudness.h"
 #include "monitor-transport.h"
 
@@ -139,6 +140,8 @@ struct _MonitorChannel
   MonitorTransport *transport;
   /* Loudness and true peak of its first audio stream; its own lock. */
   MonitorLoudness *loudness;
+  /* CEA-608/708 captions on its pictures; their own lock. */
+  MonitorCaptions *captions;
   gfloat spark[MONITOR_SPARK_POINTS];
   guint spark_pos, spark_n;
   guint64 thumb_seen_seq;       /* the last thumbnail the tick saw */

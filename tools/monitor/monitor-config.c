@@ -267,7 +267,8 @@ read_alarms (Ctx * x, yaml_node_t * kn, yaml_node_t * vn,
     if (k < 0)
       return fail (x, akn, "alarms: unknown kind '%s' (blur, black, "
           "freeze, silence, no-signal, psnr-drop, ssim-drop, tr101290-p1, "
-          "tr101290-p2, loudness-high, loudness-low, true-peak, no-audio)",
+          "tr101290-p2, loudness-high, loudness-low, true-peak, no-audio, "
+          "no-captions)",
           kind);
     if (!read_alarm (x, akn, avn, &c->kinds[k], kind))
       return FALSE;

@@ -4,8 +4,8 @@
  * decides silence (the level element on the first audio stream), no
  * signal (no frame for the onset), the compared pairs' PSNR and SSIM
  * drops, the transport's ETSI TR 101 290 errors of priority 1 and 2
- * (monitor-transport.c), and the programme loudness and true peak
- * (monitor-loudness.c).
+ * (monitor-transport.c), the programme loudness and true peak
+ * (monitor-loudness.c), and the captions' absence (monitor-captions.c).
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -73,6 +73,15 @@ const MonitorKindInfo monitor_kinds[MONITOR_N_KINDS] = {
    * for 2 s, on a channel that should carry it (off unless enabled). */
   [MONITOR_KIND_NO_AUDIO] = {"no-audio", -1, NULL, NULL,
       {FALSE, 2.0, 0, 0}},
+  /* Pictures but no valid CEA-608/708 caption packet for 10 s, on a
+   * channel that should carry captions (off unless enabled: most feeds
+   * have none).  A/53 Part 4 sends cc_data with every picture while a
+   * service is on, but a pause in speech is padding that some caption
+   * encoders mark not valid, and an encoder that restarts leaves a few
+   * seconds without any: ten seconds is a lost service.  One second of
+   * captions back ends it. */
+  [MONITOR_KIND_NO_CAPTIONS] = {"no-captions", -1, NULL, NULL,
+      {FALSE, 10.0, 1.0, 0}},
 };
 
 const gchar *

@@ -266,6 +266,41 @@ monitor_metrics_render (Monitor * m, GString * out)
     g_free (lr);
   }
 
+  /* Captions: every channel's counts (0 where it has none), and the time
+   * since the last one where one came. */
+  {
+    MonitorCaptionsStats *cs = g_new0 (MonitorCaptionsStats, MAX (n, 1));
+    gint64 now_us = g_get_monotonic_time ();
+
+    for (guint i = 0; i < n; i++)
+      monitor_captions_snapshot (((MonitorChannel *) g_ptr_array_index
+              (m->channels, i))->captions, &cs[i]);
+    head (out, "sharpness_caption_packets_total", "counter", "Valid "
+        "CEA-608/708 cc_data packets (cc_valid set) on the channel's "
+        "pictures, by type (CEA-608 field 1 or 2, CEA-708 DTVCC).");
+    for (guint i = 0; i < n; i++) {
+      MonitorChannel *c = g_ptr_array_index (m->channels, i);
+      for (gint t = 0; t < MONITOR_CAPTION_N_TYPES; t++)
+        series (out, "sharpness_caption_packets_total", c->cfg->name,
+            "type", monitor_caption_type_name (t),
+            (gdouble) cs[i].packets[t]);
+    }
+    head (out, "sharpness_caption_frames_total", "counter", "Pictures "
+        "carrying at least one valid caption packet.");
+    for (guint i = 0; i < n; i++)
+      series (out, "sharpness_caption_frames_total", ((MonitorChannel *)
+              g_ptr_array_index (m->channels, i))->cfg->name, NULL, NULL,
+          (gdouble) cs[i].frames);
+    head (out, "sharpness_caption_age_seconds", "gauge", "Seconds since "
+        "the last picture with captions (none before the first).");
+    for (guint i = 0; i < n; i++)
+      if (cs[i].last_caption_us)
+        series (out, "sharpness_caption_age_seconds", ((MonitorChannel *)
+                g_ptr_array_index (m->channels, i))->cfg->name, NULL, NULL,
+            (now_us - cs[i].last_caption_us) / 1e6);
+    g_free (cs);
+  }
+
   head (out, "sharpness_compare_psnr_decibels", "gauge", "PSNR (average of "
       "the planes) of the last compared pair.");
   for (guint i = 0; i < n; i++) {

@@ -4,6 +4,10 @@
  *                                                         tee ! thumbnails
  *   source's first audio stream ! queue ! audioconvert ! level ! fakesink
  *
+ * Pad probes read what goes by and let it go on: the decoded video's
+ * captions (monitor-captions.c), the audio's loudness (monitor-loudness.c),
+ * the transport stream before the demuxer (monitor-transport.c).
+ *
  * The source is uridecodebin3 for a URI (filesrc ! decodebin3 for a local
  * file, as sharpness-scan does), or the configuration's source fragment
  * followed by decodebin3.  A compared channel puts cudacompare before the
@@ -295,6 +299,10 @@ pad_added (GstElement * dec, GstPad * pad, gpointer user_data)
     l->linked_video = link_video (c, bin, pad, l->to);
     if (!l->reference)
       c->video_linked = l->linked_video;
+    /* The captions as the decoder hands them over, before any
+     * conversion or cudacompare (which need not keep its metas). */
+    if (l->linked_video && !l->reference)
+      monitor_captions_attach (c->captions, pad);
     if (l->linked_video) {
       gst_object_unref (bin);
       return;

@@ -35,6 +35,7 @@ typedef enum
   MONITOR_KIND_LOUDNESS_LOW,
   MONITOR_KIND_TRUE_PEAK,
   MONITOR_KIND_NO_AUDIO,
+  MONITOR_KIND_NO_CAPTIONS,
   MONITOR_N_KINDS
 } MonitorKind;
 
@@ -71,8 +72,8 @@ extern const MonitorKindInfo monitor_kinds[MONITOR_N_KINDS];
 
 /* "blur", "black", "freeze", "silence", "no-signal", "psnr-drop",
  * "ssim-drop", "tr101290-p1", "tr101290-p2", "loudness-high",
- * "loudness-low", "true-peak", "no-audio"; monitor_kind_from_name: -1
- * when unknown. */
+ * "loudness-low", "true-peak", "no-audio", "no-captions";
+ * monitor_kind_from_name: -1 when unknown. */
 const gchar *monitor_kind_name (MonitorKind kind);
 gint monitor_kind_from_name (const gchar * name);
 /* The monitor kind of the element's event kind @element_kind. */

@@ -1,0 +1,212 @@
+#!/usr/bin/python3
+# sharpness-monitor's captions (tools/monitor/monitor-captions.c) on H.264
+# and H.265 streams whose pictures carry CEA-608/708 cc_data in SEI
+# (caption_stream.py writes them: 12 s with captions, 10 s without, 12 s
+# with), in MPEG-TS and MP4 files played at their pace:
+# - the counts: pictures with captions equal to those FFmpeg's decoder
+#   gives ATSC A53 side data (ffprobe -show_frames) and to what the writer
+#   put in; valid packets of each type (CEA-608 field 1 and 2, CEA-708
+#   DTVCC) equal to the writer's; FFmpeg's CEA-608 decoder (lavfi movie's
+#   subcc output) reads "HELLO" from the same files;
+# - the no-captions alarm (onset 3 s here): on the channels that enable
+#   it, raised 3 s after the last picture with captions and ended where
+#   they come back (10 s later), with one start and one end event; a
+#   file without any captions raises it after the start-up grace; the
+#   same captioned files on channels that do not enable it raise nothing;
+# - the API's captions object, /metrics (promtool-clean), and the page's
+#   CC badge (headless Chromium).
+#
+# Copyright (C) 2026 The gst-sharpness authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import calendar
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(
+    __file__)), '..', 'common'))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import caption_stream as cs  # noqa: E402
+import monitor_common as mc  # noqa: E402
+
+RATE = 30
+SECONDS = 34
+CUT, BACK = 12, 22               # s: captions stop, and come back
+ONSET = 3.0
+TOLERANCE = 0.35                 # s: ticks (0.1 s), pacing, a picture
+
+
+def with_captions(picture):
+    return picture < CUT * RATE or picture >= BACK * RATE
+
+
+def make(tmp, codec, fmt):
+    """(path, pictures with captions, packets by cc_type) of @codec in
+    @fmt ('mpegts' or 'mp4'), with the cut."""
+    raw = os.path.join(tmp, 'raw.' + codec)
+    if not os.path.exists(raw):
+        cs.encode(codec, raw, SECONDS, RATE)
+    es = os.path.join(tmp, 'cc.' + codec)
+    n, packets = cs.add_captions(codec, raw, es, with_captions)
+    path = os.path.join(tmp, '%s.%s' % (codec, 'ts' if fmt == 'mpegts' else
+                                        fmt))
+    cs.mux(es, path, RATE, fmt)
+    return path, n, packets
+
+
+def ffprobe_caption_frames(path):
+    r = subprocess.run(['ffprobe', '-v', 'error', '-select_streams', 'v',
+                        '-show_frames', '-show_entries',
+                        'frame=key_frame:side_data=side_data_type', path],
+                       capture_output=True, text=True, timeout=300,
+                       check=True)
+    return r.stdout.count('ATSC A53 Part 4 Closed Captions')
+
+
+def ffmpeg_608_text(path):
+    """The CEA-608 text FFmpeg's ccaption decoder reads, as SRT cues."""
+    r = subprocess.run(['ffmpeg', '-nostdin', '-v', 'error', '-f', 'lavfi',
+                        '-i', 'movie=%s[out+subcc]' % path, '-map', '0:s',
+                        '-f', 'srt', '-'], capture_output=True, text=True,
+                       timeout=300)
+    return [re.sub(r'<[^>]*>|\{[^}]*\}', '', line) for line in
+            r.stdout.splitlines() if line and not line[0].isdigit()]
+
+
+def utc(s):
+    """Unix seconds of an RFC 3339 UTC time."""
+    base, frac = s.rstrip('Z').split('.') if '.' in s else (s.rstrip('Z'),
+                                                             '0')
+    return calendar.timegm(time.strptime(base, '%Y-%m-%dT%H:%M:%S')) + \
+        float('0.' + frac)
+
+
+def counter(text, name, channel, extra=''):
+    m = re.search(r'^%s\{channel="%s"%s\} (\S+)$' % (name, channel, extra),
+                  text, re.M)
+    return float(m.group(1)) if m else None
+
+
+def main():
+    mc.require_tools('ffmpeg', 'ffprobe')
+    fx = mc.Failures()
+    with mc.Procs() as procs:
+        files = {
+            'h264-ts': make(procs.tmp, 'h264', 'mpegts'),
+            'h265-mp4': make(procs.tmp, 'h265', 'mp4'),
+            'h265-ts': make(procs.tmp, 'h265', 'mpegts'),
+            'h264-mp4': make(procs.tmp, 'h264', 'mp4'),
+        }
+        bare = os.path.join(procs.tmp, 'bare.ts')
+        cs.mux(os.path.join(procs.tmp, 'raw.h264'), bare, RATE, 'mpegts')
+        for name, (path, n, packets) in files.items():
+            f = ffprobe_caption_frames(path)
+            fx.check(f == n, '%s: FFmpeg finds captions on %d pictures, the '
+                     'writer put them on %d' % (name, f, n))
+            text = ffmpeg_608_text(path)
+            fx.check(cs.TEXT in text, '%s: FFmpeg\'s CEA-608 decoder reads '
+                     '%r (%s)' % (name, cs.TEXT, text))
+        alarm = {'no-captions': {'enabled': True, 'onset': ONSET}}
+        cfg = mc.write_config(procs, [
+            {'name': 'h264-ts', 'uri': 'file://' + files['h264-ts'][0],
+             'alarms': alarm},
+            {'name': 'h265-mp4', 'uri': 'file://' + files['h265-mp4'][0],
+             'alarms': alarm},
+            {'name': 'h265-ts', 'uri': 'file://' + files['h265-ts'][0]},
+            {'name': 'h264-mp4', 'uri': 'file://' + files['h264-mp4'][0]},
+            {'name': 'bare', 'uri': 'file://' + bare, 'alarms': alarm},
+            # A channel that never ends (no sender): the monitor stops
+            # once every channel has, and the files' end is read after.
+            {'name': 'idle', 'uri': 'udp://%s:%d' % (
+                mc.HOST, mc.free_port(socket.SOCK_DGRAM))}])
+        mon = mc.start_monitor(procs, ['--config', cfg])
+
+        def chan(n):
+            return mc.get_json(mon, '/api/channels/' + n)
+        c = mc.wait_until('captions on h264-ts', lambda: (lambda c: c[
+            'present'] and c)(chan('h264-ts')['captions']), 30)
+        fx.check(c['age'] is not None and c['age'] < 0.5 and c['frames'] > 0,
+                 'h264-ts: captions present (%s)' % c)
+        # The page while the bare channel's alarm is on (after the start-up
+        # grace, 10 s, and the onset), and h264-ts's captions come again.
+        mc.wait_until('the bare channel\'s no-captions alarm', lambda: chan(
+            'bare')['alarms']['no-captions']['active'], 30)
+        mc.wait_until('captions back on h264-ts', lambda: chan('h264-ts')[
+            'captions']['present'], 30)
+        dom = mc.page_dom(procs, mon.port)
+        if dom is None:
+            mc.log('skip: chromium missing (the page\'s CC badge)')
+        else:
+            for name, badge in (('h264-ts', '<b title="CEA-608/708 captions '
+                                 'present">CC</b>captions'),
+                                ('bare', '<b class="on" title="CEA-608/708 '
+                                 'captions missing (alarm)">CC</b>'
+                                 'no captions')):
+                i = dom.find('data-name="%s"' % name)
+                i = dom.find('class="cc"', i) if i >= 0 else -1
+                tile = dom[i:dom.find('</div>', i)] if i >= 0 else ''
+                fx.check(badge in tile, 'the page: %s\'s CC badge (%s)' % (
+                    name, tile[:300] or dom[-300:]))
+        for name in files:
+            mc.wait_until('%s finished' % name, lambda: chan(name)['state']
+                          == 'finished', SECONDS + 60)
+        status, body = mc.get(mon, '/metrics')
+        text = body.decode()
+        for name, (path, n, packets) in files.items():
+            want = {'cea608-field1': packets[cs.FIELD1],
+                    'cea608-field2': packets[cs.FIELD2],
+                    'cea708': packets[cs.DTVCC_DATA] +
+                    packets[cs.DTVCC_START]}
+            got = {t: counter(text, 'sharpness_caption_packets_total', name,
+                              ',type="%s"' % t) for t in want}
+            fx.check(got == want, '%s: valid packets by type %s, the '
+                     'writer\'s %s' % (name, got, want))
+            frames = counter(text, 'sharpness_caption_frames_total', name)
+            fx.check(frames == n, '%s: %s pictures with captions, FFmpeg '
+                     'and the writer %d' % (name, frames, n))
+            api = chan(name)['captions']
+            fx.check(api['frames'] == n and api['packets'] == got and
+                     not api['present'], '%s: the API as /metrics, not '
+                     'present after the end (%s)' % (name, api))
+            ev = [e for e in mc.events(mon, name)
+                  if e['kind'] == 'no-captions']
+            if 'alarms' not in chan(name) or 'no-captions' not in chan(
+                    name)['alarms']:
+                fx.check(not ev, '%s (not enabled): no no-captions event '
+                         '(%s)' % (name, ev))
+                continue
+            starts = [e for e in ev if e['event'] == 'start']
+            ends = [e for e in ev if e['event'] == 'end']
+            fx.check(len(starts) == 1 and len(ends) == 1, '%s: one '
+                     'no-captions start and one end (%s)' % (name, ev))
+            if len(starts) != 1 or len(ends) != 1:
+                continue
+            raised = utc(starts[0]['time']) - utc(starts[0]['start_utc'])
+            fx.check(abs(raised - ONSET) <= TOLERANCE, '%s: raised %.2f s '
+                     'after the last picture with captions (onset %g s)' %
+                     (name, raised, ONSET))
+            d = ends[0]['duration']
+            fx.check(abs(d - (BACK - CUT)) <= TOLERANCE, '%s: the alarm '
+                     'lasted %.2f s, the cut %d s' % (name, d, BACK - CUT))
+        b = chan('bare')['captions']
+        fx.check(b['frames'] == 0 and b['age'] is None and not b['present']
+                 and counter(text, 'sharpness_caption_age_seconds', 'bare')
+                 is None, 'bare: no captions, no age (%s)' % b)
+        if shutil.which('promtool'):
+            r = subprocess.run(['promtool', 'check', 'metrics'], input=body,
+                               capture_output=True, timeout=60)
+            fx.check(r.returncode == 0 and not r.stdout.strip() and
+                     not r.stderr.strip(), 'promtool check metrics: nothing '
+                     'to report (%s%s)' % (r.stdout.decode()[:500],
+                                           r.stderr.decode()[:500]))
+        fx.check(procs.stop(mon) == 0, 'the monitor stopped cleanly')
+    fx.finish()
+
+
+if __name__ == '__main__':
+    main()
