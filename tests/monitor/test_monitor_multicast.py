@@ -13,17 +13,18 @@
 #   size, so that neither receives the other's packets;
 # - a source-specific group (239.1.1.3, source 192.0.2.1), written as
 #   udpsrc takes it, udp://239.1.1.3:5000?multicast-source=+192.0.2.1
-#   (udpsrc's multicast-source, GStreamer >= 1.24): a second sender from
-#   192.0.2.2 to the same group does not reach the channel (its black
-#   alarm stays on); the kernel's source filter (/proc/net/mcfilter) is
-#   printed, not asserted: on 1.26 it is gone once packets flow (a known
-#   bug, see below).  GStreamer 1.22's udpsrc has no
+#   (udpsrc's multicast-source, GStreamer >= 1.24): the kernel holds the
+#   source filter (/proc/net/mcfilter, INCLUDE 192.0.2.1; read as
+#   mcfilter() says) and a second sender from 192.0.2.2 to the same group
+#   does not reach the channel (its black alarm stays on).  GStreamer
+#   1.22's udpsrc has no
 #   multicast-source and ignores the query: there the test checks that
 #   the join is any-source (no filter in /proc/net/mcfilter) and says so,
 #   and sends no second source;
 # - the same written as the issue and most headends write it,
 #   udp://SOURCE@GROUP:PORT (239.1.1.4): on >= 1.24 the monitor joins it
-#   for that source (the intruder kept out, as above); on 1.22 it is refused, with the reason, by --check-config and
+#   for that source alone (the kernel's filter, the intruder kept out, as
+#   above); on 1.22 it is refused, with the reason, by --check-config and
 #   at start (it used to be joined for any source, silently);
 # - the joins seen in /proc/net/igmp on lo, and gone once the monitor
 #   has stopped;
@@ -39,6 +40,7 @@
 import math
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -121,14 +123,38 @@ def igmp_groups_on_lo():
     return groups
 
 
+# Joined by mcfilter() for the time it reads the kernel's filters.
+SENTINEL = '239.1.1.99'
+IP_ADD_SOURCE_MEMBERSHIP = 39    # Linux <linux/in.h>, not in Python's socket
+
+
 def mcfilter():
-    """(group, source, include count, exclude count) of lo's filters."""
+    """(group, source, include count, exclude count) of lo's filters.
+
+    /proc/net/mcfilter lists a device's source filters only when the group
+    at the head of its list (the last one joined) has one: the kernel's
+    igmp_mcf_get_first() looks at idev->mc_list's first entry alone, and
+    skips the device when that group has no source list.  An any-source
+    join made after the source-specific ones (the monitor starts its
+    channels on threads of their own, in any order; a restart joins
+    again) hid them all, while the kernel kept filtering (what was taken
+    for a lost filter on GStreamer 1.26).  So a source-specific join of
+    this test's own, the last one, heads the list while the file is
+    read; its line is left out."""
+    sentinel = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     out = []
-    with open('/proc/net/mcfilter') as f:
-        for ln in f.read().splitlines()[1:]:
-            w = ln.split()
-            if len(w) == 6 and w[1] == 'lo':
-                out.append((w[2], w[3], int(w[4]), int(w[5])))
+    try:
+        sentinel.setsockopt(socket.IPPROTO_IP, IP_ADD_SOURCE_MEMBERSHIP,
+                            socket.inet_aton(SENTINEL) +
+                            socket.inet_aton('0.0.0.0') +
+                            socket.inet_aton(SOURCE))
+        with open('/proc/net/mcfilter') as f:
+            for ln in f.read().splitlines()[1:]:
+                w = ln.split()
+                if len(w) == 6 and w[1] == 'lo' and w[2] != hex_be(SENTINEL):
+                    out.append((w[2], w[3], int(w[4]), int(w[5])))
+    finally:
+        sentinel.close()
     return out
 
 
@@ -236,17 +262,14 @@ def main():
                          n, c['score']))
         filters = mcfilter()
         if ssm:
-            # KNOWN BUG, open (issue 32): on GStreamer 1.26 the kernel's
-            # INCLUDE filter was seen gone once packets flowed in some runs
-            # and there in others (udpsrc under gst-launch, uridecodebin3
-            # included, kept it in every run tried): a race in how the
-            # monitor's channel source is (re)opened, not yet found.  The
-            # intruder is still kept out of the picture (the black alarms
-            # below), so the kernel's filter is printed here, not asserted,
-            # until the cause is found.
-            print('note: /proc/net/mcfilter once scoring: %r' % filters)
+            fx.check((hex_be(GROUP_SSM), hex_be(SOURCE), 1, 0) in filters,
+                     'ssm: the kernel includes %s alone for %s (%r)' % (
+                         SOURCE, GROUP_SSM, filters))
             fx.check(not any(f[1] == hex_be(INTRUDER) for f in filters),
                      'ssm: %s is not included (%r)' % (INTRUDER, filters))
+            fx.check((hex_be(GROUP_SSM_AT), hex_be(SOURCE), 1, 0) in filters,
+                     'ssm-at (%s): the kernel includes %s alone for %s (%r)'
+                     % (at_uri, SOURCE, GROUP_SSM_AT, filters))
             c = chan('ssm-at')
             fx.check(c['alarms']['black']['active'] and (
                 c['width'], c['height']) == (160, 90), 'ssm-at: its black '
