@@ -21,8 +21,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
 import scaffold  # noqa: E402
 scaffold.require('gi')
 
-from example_runs import (CAUSES, LAUNCH_TIMEOUT, error_run,  # noqa: E402
-                          make_inputs, run, silent_server)
+from example_runs import (LAUNCH_TIMEOUT, backend_cuda_errors,  # noqa: E402
+                          error_run, input_errors, make_inputs, run,
+                          stalled_errors, verdict)
 
 FRAMES = 8
 LINE = re.compile(r"frame +(\d+)  t= *(\S+)s  laplacian= *(\S+)( +BLURRY)?")
@@ -69,28 +70,15 @@ def main():
         clip, inputs = make_inputs(tmp)
         errors += scores("a file", run(example, ["--backend", "cpu", clip],
                                        LAUNCH_TIMEOUT), 4)[0]
-        for name, path in inputs.items():
-            errors += error_run(name, run(example, ["--backend", "cpu",
-                                                    path]), CAUSES[name])
+        errors += input_errors(example, inputs)
     errors += error_run("unknown metric",
                         run(example, ["--metric", "sharpest"]),
                         r'could not set property "metric".*"sharpest"')
-    with silent_server() as uri:
-        errors += error_run("stalled source",
-                            run(example, ["--timeout", "2", uri]),
-                            r"no progress for 2 s")
-    cuda = run(example, ["--frames", "3", "--backend", "cuda"])
-    if cuda[0] == 0 and cuda[1]:
-        errors += scores("backend cuda (a GPU)", cuda, 3)[0]
-    else:
-        errors += error_run("backend cuda", cuda, r"CUDA")
-
-    for e in errors:
-        print("FAIL", e)
-    if not errors:
-        print("print-scores.py: frames of a pattern and a file; every error "
-              "path ends promptly with its cause")
-    return 1 if errors else 0
+    errors += stalled_errors(example, r"no progress for 2 s")
+    errors += backend_cuda_errors(
+        example, lambda name, result, n: scores(name, result, n)[0])
+    return verdict(errors, "print-scores.py: frames of a pattern and a "
+                   "file; every error path ends promptly with its cause")
 
 
 if __name__ == "__main__":

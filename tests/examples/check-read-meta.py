@@ -23,8 +23,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
 import scaffold  # noqa: E402
 scaffold.require('gi')
 
-from example_runs import (CAUSES, LAUNCH_TIMEOUT, error_run,  # noqa: E402
-                          make_inputs, run, silent_server)
+from example_runs import (LAUNCH_TIMEOUT, backend_cuda_errors,  # noqa: E402
+                          error_run, input_errors, make_inputs, run,
+                          stalled_errors, success_errors, unscored_errors,
+                          verdict)
 
 FRAMES = 12
 LINE = re.compile(r"frame=(\d+) metric=(\S+) score=(\S+) blurry=(true|false)")
@@ -32,13 +34,8 @@ LINE = re.compile(r"frame=(\d+) metric=(\S+) score=(\S+) blurry=(true|false)")
 
 def frame_lines(name, result, frames, metric, expect_blurry=None):
     """Errors of a run that must print @frames valid lines and exit 0."""
-    rc, out, err, secs = result
-    errors = []
-    if rc is None:
-        errors.append(f"{name}: still running after {secs:.0f} s (a hang)")
-    elif rc != 0:
-        errors.append(f"{name}: exit status {rc}: {err}")
-    lines = out.splitlines()
+    errors = success_errors(name, result)
+    lines = result[1].splitlines()
     if len(lines) != frames:
         errors.append(f"{name}: {len(lines)} lines, expected {frames}")
     for i, line in enumerate(lines):
@@ -78,45 +75,28 @@ def main():
         errors += frame_lines("a file", run(example, ["--backend", "cpu",
                                                       clip], LAUNCH_TIMEOUT),
                               4, "laplacian")
-        for name, path in inputs.items():
-            errors += error_run(name, run(example, ["--backend", "cpu",
-                                                    path]), CAUSES[name])
+        errors += input_errors(example, inputs)
     errors += error_run("unknown metric",
                         run(example, ["--metric", "sharpest"]),
                         r'could not set property "metric".*"sharpest"')
-    with silent_server() as uri:
-        errors += error_run("stalled source",
-                            run(example, ["--timeout", "2", uri]),
-                            r"no frame for 2 s")
+    errors += stalled_errors(example, r"no frame for 2 s")
 
-    # Without a GPU: the element's start fails, with an error to print.
-    cuda = run(example, ["--frames", "3", "--backend", "cuda"])
-    if cuda[0] == 0 and cuda[1]:
-        errors += frame_lines("backend cuda (a GPU)", cuda, 3, "laplacian")
-    else:
-        errors += error_run("backend cuda", cuda, r"CUDA")
+    errors += backend_cuda_errors(
+        example, lambda name, result, n: frame_lines(name, result, n,
+                                                     "laplacian"))
 
-    # docs/reference/cudasharpness.md's example: without a GPU, backend=auto lets LPC-SI
-    # frames pass unscored, with one warning that is the reason.
+    # docs/reference/cudasharpness.md's example: without a GPU,
+    # backend=auto lets LPC-SI frames pass unscored, with one warning that
+    # is the reason.
     lpc = run(example, ["--frames", "3", "--metric", "lpc-si"])
     if lpc[0] == 0 and lpc[1]:
         errors += frame_lines("lpc-si (a GPU)", lpc, 3, "lpc-si")
     else:
-        want = [f"frame={i} has no sharpness meta: lpc-si is too slow on "
-                "the CPU" for i in range(3)]
-        got = [line for line in lpc[2].splitlines() if "frame=" in line]
-        if lpc[0] != 1 or len(got) != 3 or \
-                not all(g.startswith(w) for g, w in zip(got, want)):
-            errors.append(f"lpc-si without a GPU: exit status {lpc[0]}, "
-                          f"want 1 and lines starting {want}; stderr:\n"
-                          f"{lpc[2]}")
-
-    for e in errors:
-        print("FAIL", e)
-    if not errors:
-        print("read-meta.py: frames of a pattern and a file; every error "
-              "path ends promptly with its cause")
-    return 1 if errors else 0
+        errors += unscored_errors("lpc-si without a GPU", lpc, [
+            f"frame={i} has no sharpness meta: lpc-si is too slow on the "
+            "CPU" for i in range(3)])
+    return verdict(errors, "read-meta.py: frames of a pattern and a file; "
+                   "every error path ends promptly with its cause")
 
 
 if __name__ == "__main__":

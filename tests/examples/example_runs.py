@@ -134,3 +134,66 @@ def error_run(name, result, cause):
         errors.append('%s: want one "error: " line matching %r on stderr, '
                       'got:\n%s' % (name, cause, err))
     return errors
+
+
+def success_errors(name, result):
+    """Errors of a run that must exit 0: a hang, another exit status."""
+    rc, _out, err, secs = result
+    if rc is None:
+        return ['%s: still running after %.0f s (a hang)' % (name, secs)]
+    if rc != 0:
+        return ['%s: exit status %d: %s' % (name, rc, err)]
+    return []
+
+
+def stalled_errors(example, cause, before=(), name='stalled source'):
+    """Errors of @example given a source that stalls (silent_server)
+    after @before, with --timeout 2: an error run naming @cause."""
+    with silent_server() as uri:
+        return error_run(name, run(example, ['--timeout', '2'] +
+                                   list(before) + [uri]), cause)
+
+
+def input_errors(example, inputs, before=(), label='%s'):
+    """Errors of the runs of @example on each bad input of make_inputs
+    (given after --backend cpu and @before; its case named @label % name):
+    each an error run naming its cause."""
+    errors = []
+    for name, path in inputs.items():
+        errors += error_run(label % name, run(
+            example, ['--backend', 'cpu'] + list(before) + [path]),
+            CAUSES[name])
+    return errors
+
+
+def backend_cuda_errors(example, frames_errors):
+    """Errors of @example on 3 frames with --backend cuda: on a GPU those
+    of frames_errors(name, result, 3), its check of a success; without
+    one, an error run naming CUDA (the element's start fails)."""
+    result = run(example, ['--frames', '3', '--backend', 'cuda'])
+    if result[0] == 0 and result[1]:
+        return frames_errors('backend cuda (a GPU)', result, 3)
+    return error_run('backend cuda', result, r'CUDA')
+
+
+def unscored_errors(name, result, want):
+    """Errors of a run whose frames are all left out (a metric too slow
+    for the CPU): exit status 1 and, on stderr, one frame line per frame,
+    each starting with its line of @want (the element's warning)."""
+    rc, _out, err, _secs = result
+    got = [line for line in err.splitlines() if 'frame=' in line]
+    if rc != 1 or len(got) != len(want) or \
+            not all(g.startswith(w) for g, w in zip(got, want)):
+        return ['%s: exit status %s, want 1 and lines starting %s; '
+                'stderr:\n%s' % (name, rc, want, err)]
+    return []
+
+
+def verdict(errors, passed):
+    """Prints each of @errors, or @passed when there is none; the exit
+    status."""
+    for e in errors:
+        print('FAIL', e)
+    if not errors:
+        print(passed)
+    return 1 if errors else 0
