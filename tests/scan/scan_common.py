@@ -15,6 +15,7 @@ import shutil
 import socket
 import subprocess
 
+import clip_cache
 import scaffold
 
 BUILD = os.environ.get('SHARPNESS_BUILD_ROOT', '.')
@@ -73,14 +74,23 @@ def _encode_both(clip, mp4, webm):
 
 
 def test_clips():
-    """(mp4 path, webm path) of the test clip, made on first use."""
-    os.makedirs(WORK, exist_ok=True)
-    mp4 = os.path.join(WORK, 'clip.mp4')
-    webm = os.path.join(WORK, 'clip.webm')
-    with open(os.path.join(WORK, 'lock'), 'w') as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (os.path.exists(mp4) and os.path.exists(webm)):
-            _encode_both(__getattr__('CLIP'), mp4, webm)
+    """(mp4 path, webm path) of the test clip, made on first use: in the
+    build tree, or shared through clip_cache (SHARPNESS_CLIP_CACHE), keyed
+    by its definition and the code that renders and encodes it (clips.py,
+    natural_images.py, this file).  The tests hold only to what the
+    definition fixes (frames, blurs, codecs), not to one FFmpeg's bytes."""
+    import clips
+    import natural_images
+    clip = __getattr__('CLIP')
+    definition = (clip.name, clip.width, clip.height, clip.fps, clip.frames,
+                  clip.shots, clip.blurs)
+    mp4, webm = clip_cache.files(
+        'scan-test-clip', ['clip.mp4', 'clip.webm'], definition,
+        [clips.__file__, natural_images.__file__, __file__],
+        lambda paths: _encode_both(clip, *paths), WORK)
+    if clip_cache.made_by(mp4):
+        print('the test clip: %s, made by %s' % (
+            os.path.dirname(mp4), clip_cache.made_by(mp4)), flush=True)
     return mp4, webm
 
 
