@@ -1,7 +1,8 @@
 #!/bin/sh
 # Inside a trixie root (see chroot-run.sh), from the source tree: configure
-# (once), build and run the meson test suite in BUILD (default build-trixie),
-# then print tests/summarize.py's "N passed, N failed, N skipped" line.
+# (once), build and run the meson test suite in BUILD (default build-trixie)
+# with tests/run-suite.sh, which ends with tests/summarize.py's "N passed,
+# N failed, N skipped" line.
 #   usage: dev/trixie/build-and-test.sh [BUILD] [MESON SETUP ARGS...]
 #
 # Copyright (C) 2026 The gst-sharpness authors
@@ -12,8 +13,5 @@ build=${1:-build-trixie}
 if [ ! -f "$build/build.ninja" ]; then
   meson setup "$build" --buildtype=debugoptimized "$@"
 fi
-meson compile -C "$build"
-status=0
-meson test -C "$build" --print-errorlogs || status=$?
-python3 tests/summarize.py "$build/meson-logs/testlog.json" || status=$?
-exit $status
+# The suite as the README's test command runs it (tests/run-suite.sh).
+exec tests/run-suite.sh "$build"
