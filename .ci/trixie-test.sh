@@ -5,7 +5,8 @@
 # build-trixie inside it.  Ends with tests/summarize.py's line.
 #   env: TRIXIE_ROOT (default /var/cache/gst-sharpness/trixie-root),
 #        TRIXIE_MESON_ARGS (extra `meson setup` arguments), CUDA_ROOT,
-#        TRIXIE_CCACHE_DIR (default /var/cache/gst-sharpness/ccache-trixie)
+#        TRIXIE_CCACHE_DIR (default /var/cache/gst-sharpness/ccache-trixie),
+#        SHARPNESS_CLIP_CACHE (the test clips' cache, shared with the root)
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -23,8 +24,15 @@ cuda=()
 # to the tree, so that every checkout shares it.
 ccache_dir=${TRIXIE_CCACHE_DIR:-/var/cache/gst-sharpness/ccache-trixie}
 mkdir -p "$ccache_dir"
+# The test clips the host part made (SHARPNESS_CLIP_CACHE, .ci/run), at
+# the same path: made once, by one FFmpeg, for both GStreamer versions.
+clips=()
+if [ -n "${SHARPNESS_CLIP_CACHE:-}" ]; then
+  mkdir -p "$SHARPNESS_CLIP_CACHE"
+  clips=(--bind "$SHARPNESS_CLIP_CACHE" -e SHARPNESS_CLIP_CACHE="$SHARPNESS_CLIP_CACHE")
+fi
 # shellcheck disable=SC2086
-exec dev/trixie/chroot-run.sh "${cuda[@]}" --bind "$ccache_dir" \
+exec dev/trixie/chroot-run.sh "${cuda[@]}" "${clips[@]}" --bind "$ccache_dir" \
   -e CCACHE_DIR="$ccache_dir" -e CCACHE_MAXSIZE=4G \
   -e CCACHE_BASEDIR="$PWD" -e CCACHE_NOHASHDIR=1 "$root" \
   dev/trixie/build-and-test.sh build-trixie ${TRIXIE_MESON_ARGS:-}
