@@ -13,49 +13,42 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+
+#include "bench-cpu-runs.h"
 
 #define RATE 48000
 #define SECONDS 60
 #define BUFFER 1024
 
-static gdouble
-cpu_seconds (void)
+/* The audio held, and the integrated loudness of the last run. */
+typedef struct
 {
-  struct timespec ts;
-
-  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static gint
-cmp (gconstpointer a, gconstpointer b)
-{
-  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
-
-  return x < y ? -1 : x > y;
-}
+  const gfloat *audio;
+  gsize frames;
+  gdouble integrated;
+} Programme;
 
 static gdouble
-run (const gfloat * audio, gsize frames, gdouble * integrated)
+run (gpointer data)
 {
+  Programme *p = data;
   SharpnessLoudness *l = sharpness_loudness_new (2, RATE, NULL);
   SharpnessLoudnessReading r;
   gsize since_read = 0;
-  gdouble t0 = cpu_seconds (), t;
+  gdouble t0 = bench_cpu_seconds (), t;
 
-  for (gsize o = 0; o < frames; o += BUFFER) {
-    gsize n = MIN (BUFFER, frames - o);
+  for (gsize o = 0; o < p->frames; o += BUFFER) {
+    gsize n = MIN (BUFFER, p->frames - o);
 
-    sharpness_loudness_push (l, audio + 2 * o, n);
+    sharpness_loudness_push (l, p->audio + 2 * o, n);
     if ((since_read += n) >= RATE / 10) {
       sharpness_loudness_read (l, &r);
       since_read = 0;
     }
   }
   sharpness_loudness_read (l, &r);
-  t = cpu_seconds () - t0;
-  *integrated = r.integrated;
+  t = bench_cpu_seconds () - t0;
+  p->integrated = r.integrated;
   sharpness_loudness_free (l);
   return t;
 }
@@ -67,7 +60,8 @@ main (int argc, char **argv)
   gsize frames = (gsize) RATE * SECONDS;
   gfloat *audio = g_new (gfloat, 2 * frames);
   GRand *rand = g_rand_new_with_seed (1);
-  gdouble *cpu, integrated;
+  Programme p = { audio, frames, 0 };
+  gdouble median, slowest;
 
   if (runs < 1)
     runs = 1;
@@ -82,16 +76,11 @@ main (int argc, char **argv)
           g_rand_double_range (rand, -1, 1));
   }
   g_rand_free (rand);
-  cpu = g_new (gdouble, runs);
-  run (audio, frames, &integrated);     /* warm-up */
-  for (gint i = 0; i < runs; i++)
-    cpu[i] = run (audio, frames, &integrated);
-  qsort (cpu, runs, sizeof (gdouble), cmp);
+  bench_cpu_runs (run, &p, runs, &median, &slowest);
   printf ("%d s of stereo at 48 kHz (integrated %.2f LUFS), %d runs\n",
-      SECONDS, integrated, runs);
+      SECONDS, p.integrated, runs);
   printf ("median %.3f %% of a core per stereo channel; slowest %.3f %%\n",
-      100 * cpu[runs / 2] / SECONDS, 100 * cpu[runs - 1] / SECONDS);
-  g_free (cpu);
+      100 * median / SECONDS, 100 * slowest / SECONDS);
   g_free (audio);
   return 0;
 }

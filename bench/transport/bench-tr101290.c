@@ -15,43 +15,36 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+
+#include "bench-cpu-runs.h"
 
 #define RATE 20000000
 #define DATAGRAM 1316
 
+/* The stream held, and the errors the last run counted. */
+typedef struct
+{
+  const guint8 *ts;
+  gsize size;
+  guint64 errors;
+} Stream;
+
+/* One run over the stream. */
 static gdouble
-cpu_seconds (void)
+run (gpointer data)
 {
-  struct timespec ts;
-
-  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static gint
-cmp (gconstpointer a, gconstpointer b)
-{
-  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-/* One run over the stream; its CPU seconds, and the errors counted. */
-static gdouble
-run (const guint8 * ts, gsize size, guint64 * errors)
-{
+  Stream *s = data;
   SharpnessTr101290 *a = sharpness_tr101290_new (NULL, NULL, NULL);
   gint64 per_datagram = (gint64) DATAGRAM * 8 * 1000000000 / RATE;
-  gdouble t0 = cpu_seconds (), t;
+  gdouble t0 = bench_cpu_seconds (), t;
 
-  for (gsize o = 0, i = 0; o < size; o += DATAGRAM, i++)
-    sharpness_tr101290_push (a, ts + o, MIN (DATAGRAM, size - o),
+  for (gsize o = 0, i = 0; o < s->size; o += DATAGRAM, i++)
+    sharpness_tr101290_push (a, s->ts + o, MIN (DATAGRAM, s->size - o),
         (gint64) i * per_datagram);
-  t = cpu_seconds () - t0;
-  *errors = 0;
+  t = bench_cpu_seconds () - t0;
+  s->errors = 0;
   for (gint i = 0; i < SHARPNESS_TR101290_N_INDICATORS; i++)
-    *errors += sharpness_tr101290_count (a, i);
+    s->errors += sharpness_tr101290_count (a, i);
   sharpness_tr101290_free (a);
   return t;
 }
@@ -62,8 +55,9 @@ main (int argc, char **argv)
   guint8 *ts = NULL;
   gsize size = 0;
   gint runs = 7;
-  gdouble *cpu, seconds;
-  guint64 packets, errors;
+  gdouble median, slowest, seconds;
+  guint64 packets;
+  Stream stream;
 
   if (argc >= 3 && g_str_equal (argv[1], "--file")) {
     GError *err = NULL;
@@ -96,18 +90,15 @@ main (int argc, char **argv)
   }
   packets = size / 188;
   seconds = (gdouble) size * 8 / RATE;
-  cpu = g_new (gdouble, runs);
-  run (ts, size, &errors);      /* warm-up */
-  for (gint i = 0; i < runs; i++)
-    cpu[i] = run (ts, size, &errors);
-  qsort (cpu, runs, sizeof (gdouble), cmp);
+  stream = (Stream) { ts, size, 0 };
+  bench_cpu_runs (run, &stream, runs, &median, &slowest);
   printf ("%" G_GUINT64_FORMAT " packets (%.1f s at 20 Mbit/s), %"
-      G_GUINT64_FORMAT " errors, %d runs\n", packets, seconds, errors, runs);
+      G_GUINT64_FORMAT " errors, %d runs\n", packets, seconds,
+      stream.errors, runs);
   printf ("median %.1f ns/packet, %.3f %% of a core per 20 Mbit/s; "
-      "slowest %.1f ns/packet, %.3f %%\n", cpu[runs / 2] * 1e9 / packets,
-      100 * cpu[runs / 2] / seconds, cpu[runs - 1] * 1e9 / packets,
-      100 * cpu[runs - 1] / seconds);
-  g_free (cpu);
+      "slowest %.1f ns/packet, %.3f %%\n", median * 1e9 / packets,
+      100 * median / seconds, slowest * 1e9 / packets,
+      100 * slowest / seconds);
   g_free (ts);
   return 0;
 }
