@@ -17,6 +17,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "compare-message.h"
 #include "monitor-alarms.h"
 #include "monitor-thumbs.h"
 #include "sharpness-event-message.h"
@@ -330,6 +331,7 @@ monitor_alarms_message (MonitorAlarms * al, GstMessage * msg)
   SharpnessAlarmEvent ev;
   SharpnessAlarmChange ch;
   guint64 rt = NONE;
+  CompareMessage cm;
 
   if (!s)
     return FALSE;
@@ -363,15 +365,14 @@ monitor_alarms_message (MonitorAlarms * al, GstMessage * msg)
     handle (al, MONITOR_KIND_SILENCE, ch, &ev, NULL);
     return TRUE;
   }
-  if (sharpness_structure_has_name (s, SHARPNESS_FIELD_COMPARE)) {
-    const GValue *t = sharpness_structure_get (s, SHARPNESS_FIELD_TIMESTAMP);
-    gdouble psnr = NAN, ssim = NAN;
+  if (compare_message_read (msg, FALSE, &cm)) {
+    gdouble psnr = compare_message_value (&cm, SHARPNESS_FIELD_PSNR_AVG);
+    gdouble ssim = compare_message_value (&cm, SHARPNESS_FIELD_SSIM_ALL);
 
-    if (t && G_VALUE_HOLDS_UINT64 (t))
-      rt = g_value_get_uint64 (t);
-    sharpness_structure_get_double (s, SHARPNESS_FIELD_PSNR_AVG, &psnr);
-    if (!sharpness_structure_get_double (s, SHARPNESS_FIELD_SSIM_ALL, &ssim))
-      sharpness_structure_get_double (s, SHARPNESS_FIELD_SSIM_Y, &ssim);
+    rt = cm.times.timestamp;
+    /* Gray frames have no 'All': their luma is the whole frame. */
+    if (isnan (ssim))
+      ssim = compare_message_value (&cm, SHARPNESS_FIELD_SSIM_Y);
     al->source->pair (al->channel, psnr, ssim);
     if (rt == NONE)
       return TRUE;

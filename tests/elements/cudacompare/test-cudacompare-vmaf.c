@@ -13,7 +13,8 @@
  *   and in the meta of frame n + 1 (vmaf-frame n), the last at EOS with
  *   motion2 its own motion; no frame held; the same values as
  *   cpu/compare's VMAF on the same planes; P010 gives I420_10LE's numbers;
- * - a bad vmaf-model fails the start with an error naming it and why.
+ * - a bad vmaf-model fails the start with an error naming it and why;
+ * - compare-message.h's reader reads what its writers wrote.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -27,6 +28,7 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
+#include "compare-message.h"
 #include "vmaf.h"
 #include "vmaf-json.h"
 
@@ -643,6 +645,54 @@ GST_START_TEST (test_vmaf_p010_nv12_equal_planar)
 
 GST_END_TEST;
 
+/* ---- the messages' typed reader -------------------------------------- */
+
+/* compare_message_read() gets back what the writers wrote, and refuses
+ * the other message. */
+GST_START_TEST (test_compare_message_reader_reads_writers)
+{
+  SharpnessTimes t = { 40 * GST_MSECOND, 41 * GST_MSECOND, 42 * GST_MSECOND,
+    GST_SECOND / FPS
+  };
+  CompareValues v = { 0 };
+  CompareMessage m;
+  GstMessage *pair, *vmaf;
+
+  compare_values_add (&v, SHARPNESS_FIELD_PSNR_Y, 31.5);
+  compare_values_add (&v, SHARPNESS_FIELD_SSIM_ALL, 0.97);
+  pair = compare_message_new (NULL, &t, 7, &v, 3, 1);
+  v.n = 0;
+  compare_values_add (&v, SHARPNESS_FIELD_VMAF, 88.25);
+  compare_values_add (&v, SHARPNESS_FIELD_INTEGER_MOTION2, 2.5);
+  vmaf = compare_vmaf_message_new (NULL, &t, 6, &v, 0);
+
+  fail_unless (compare_message_read (pair, FALSE, &m));
+  fail_unless_equals_uint64 (m.frame, 7);
+  fail_unless_equals_uint64 (m.frames, 3);
+  fail_unless_equals_uint64 (m.unpaired, 1);
+  fail_unless_equals_uint64 (m.times.running_time, 42 * GST_MSECOND);
+  fail_unless_equals_int (m.values.n, 2);
+  fail_unless_equals_float (compare_message_value (&m,
+          SHARPNESS_FIELD_PSNR_Y), 31.5);
+  fail_unless_equals_float (compare_message_value (&m,
+          SHARPNESS_FIELD_SSIM_ALL), 0.97);
+  fail_unless (isnan (compare_message_value (&m, SHARPNESS_FIELD_VMAF)));
+  fail_if (compare_message_read (pair, TRUE, &m));
+
+  fail_unless (compare_message_read (vmaf, TRUE, &m));
+  fail_unless_equals_uint64 (m.frame, 6);
+  fail_unless_equals_uint64 (m.frames, 0);
+  fail_unless_equals_float (compare_message_value (&m, SHARPNESS_FIELD_VMAF),
+      88.25);
+  fail_unless_equals_float (compare_message_value (&m,
+          SHARPNESS_FIELD_INTEGER_MOTION2), 2.5);
+  fail_if (compare_message_read (vmaf, FALSE, &m));
+  gst_message_unref (pair);
+  gst_message_unref (vmaf);
+}
+
+GST_END_TEST;
+
 /* ---- bad models ------------------------------------------------------ */
 
 /* Starting with vmaf-model=@model fails with an error containing @want. */
@@ -699,6 +749,7 @@ cudacompare_vmaf_suite (void)
   tcase_add_test (tc, test_vmaf_one_frame_late_last_at_eos);
   tcase_add_test (tc, test_vmaf_p010_nv12_equal_planar);
   tcase_add_test (tc, test_vmaf_bad_model_refused_with_reason);
+  tcase_add_test (tc, test_compare_message_reader_reads_writers);
   tcase_add_test (tc, test_vmaf_golden_default_model_odd_size);
   tcase_add_test (tc, test_vmaf_golden_neg_model_10bit);
   tcase_add_test (tc, test_vmaf_golden_phone_transform_10bit);
