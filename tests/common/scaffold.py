@@ -24,6 +24,7 @@
 import importlib
 import importlib.abc
 import os
+import shutil
 import sys
 
 SKIP = 77
@@ -132,3 +133,31 @@ def print_table(text, output=None):
     if output:
         with open(output, 'w') as f:
             f.write(text)
+
+
+def require_programs(*names):
+    """Skips the test unless each of @names is a program on PATH (ffmpeg,
+    say, the independent reference of an oracle test)."""
+    for name in names:
+        if not shutil.which(name):
+            skip('%s missing' % name)
+
+
+class Checks:
+    """Named checks, each printed as it is made ('ok   what' or
+    'FAIL what') and the failed ones counted, so that one run shows them
+    all; finish() ends the test."""
+
+    def __init__(self):
+        self.failures = 0
+
+    def __call__(self, ok, what):
+        print(('ok   ' if ok else 'FAIL ') + what, flush=True)
+        self.failures += not ok
+
+    def finish(self):
+        """Exits with status 1 after any failed check, their count
+        printed; returns otherwise."""
+        if self.failures:
+            print('%d check(s) failed' % self.failures)
+            sys.exit(1)

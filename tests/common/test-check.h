@@ -1,7 +1,8 @@
 /* The checks of the plain C tests: CHECK and its integer forms print what
- * failed, with file and line, and count it, so that one run lists every
- * failure instead of stopping at the first; main ends with
- * test_check_finish, which gives the exit status.
+ * failed, with file and line, and test_check every check by name ("ok" or
+ * "FAIL"); both count the failures, so that one run lists every failure
+ * instead of stopping at the first; main ends with test_check_finish,
+ * which gives the exit status.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -10,6 +11,8 @@
  */
 #ifndef TEST_CHECK_H
 #define TEST_CHECK_H
+
+#include <stdio.h>
 
 #include <glib.h>
 
@@ -40,6 +43,15 @@ static int test_check_failures;
     test_check_failures++;                                              \
   }                                                                     \
 } G_STMT_END
+
+/* A check named @what: "ok   @what" or "FAIL @what" on stdout. */
+static inline void
+test_check (gboolean ok, const gchar * what)
+{
+  printf ("%s %s\n", ok ? "ok  " : "FAIL", what);
+  if (!ok)
+    test_check_failures++;
+}
 
 /* The exit status of main: 1 after any failure (their count printed),
  * else 0 and @passed, when given, printed. */

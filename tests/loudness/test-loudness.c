@@ -27,18 +27,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "test-check.h"
+
 #define RATE 48000
 #define STEP (RATE / 10)        /* 100 ms */
-
-static gint failures;
-
-static void
-check (gboolean ok, const gchar * what)
-{
-  printf ("%s %s\n", ok ? "ok  " : "FAIL", what);
-  if (!ok)
-    failures++;
-}
 
 /* A segment: @seconds of a @hz sine of crest @dbfs (-inf: silence) on the
  * channels whose bit is in @mask... with per-channel crests where
@@ -124,7 +116,7 @@ expect (gdouble got, gdouble want, gdouble below, gdouble above,
   gchar *s = g_strdup_printf ("%s: %.3f (%.1f, -%.1f/+%.1f)", what, got,
       want, below, above);
 
-  check (got >= want - below && got <= want + above, s);
+  test_check (got >= want - below && got <= want + above, s);
   g_free (s);
 }
 
@@ -221,7 +213,7 @@ tech_3341 (void)
     sharpness_loudness_reset (l, NULL);
     play (l, &g, c6, 1, NULL, NULL, &r);
     expect (r.integrated, -23, 0.1, 0.1, "  ... after reset()");
-    check (!sharpness_loudness_set_channel (l, 5, SHARPNESS_LOUDNESS_LEFT,
+    test_check (!sharpness_loudness_set_channel (l, 5, SHARPNESS_LOUDNESS_LEFT,
             &err) && err && strstr (err->message, "channel 5 of 5"),
         "a sixth channel refused with a reason");
     g_clear_error (&err);
@@ -332,21 +324,21 @@ edges (void)
   GError *err = NULL;
 
   play (l, &g, silence, 1, NULL, NULL, &r);
-  check (isinf (r.momentary) && r.momentary < 0 && isinf (r.true_peak),
+  test_check (isinf (r.momentary) && r.momentary < 0 && isinf (r.true_peak),
       "silence: momentary and true peak -inf");
   play (l, &g, loud, 1, NULL, NULL, &r);
-  check (sharpness_loudness_reset (l, NULL), "reset");
+  test_check (sharpness_loudness_reset (l, NULL), "reset");
   play (l, &g, quiet, 1, NULL, NULL, &r);
   expect (r.integrated, -33, 0.1, 0.1, "after reset: integrated of what "
       "followed alone");
   expect (r.true_peak, -33, 0.4, 0.2, "after reset: true peak of what "
       "followed alone");
   sharpness_loudness_free (l);
-  check (!sharpness_loudness_new (0, RATE, &err) && err &&
+  test_check (!sharpness_loudness_new (0, RATE, &err) && err &&
       strstr (err->message, "0 channels"), "0 channels refused with a "
       "reason");
   g_clear_error (&err);
-  check (!sharpness_loudness_new (2, 1000, &err) && err &&
+  test_check (!sharpness_loudness_new (2, 1000, &err) && err &&
       strstr (err->message, "1000 Hz"), "1000 Hz refused with a reason");
   g_clear_error (&err);
 }
@@ -359,7 +351,5 @@ main (void)
   true_peak ();
   tech_3342 ();
   edges ();
-  if (failures)
-    printf ("%d check(s) failed\n", failures);
-  return failures ? 1 : 0;
+  return test_check_finish (NULL);
 }

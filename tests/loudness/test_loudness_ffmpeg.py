@@ -17,7 +17,6 @@
 import math
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -92,17 +91,9 @@ def tool_readings(path):
 def main():
     if not TOOL or not os.path.exists(TOOL):
         scaffold.skip('loudness-tool not built (libebur128-dev missing)')
-    if not shutil.which('ffmpeg'):
-        scaffold.skip('ffmpeg missing')
-    failures = 0
-
-    def check(ok, what):
-        nonlocal failures
-        print(('ok   ' if ok else 'FAIL ') + what, flush=True)
-        failures += not ok
-
-    tmp = tempfile.mkdtemp(prefix='loudness-ffmpeg-')
-    try:
+    scaffold.require_programs('ffmpeg')
+    check = scaffold.Checks()
+    with tempfile.TemporaryDirectory(prefix='loudness-ffmpeg-') as tmp:
         path = os.path.join(tmp, 'programme.f32')
         make_programme(path)
         ff = ffmpeg_readings(path, tmp)
@@ -134,11 +125,7 @@ def main():
         ftp = 20 * math.log10(last['lavfi.r128.true_peak'])
         check(abs(tp - ftp) <= 0.4, 'true peak: %.3f, FFmpeg %.3f dBTP' % (
             tp, ftp))
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print('%d check(s) failed' % failures)
-        sys.exit(1)
+    check.finish()
 
 
 if __name__ == '__main__':

@@ -15,18 +15,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "test-check.h"
+
 #define S G_GINT64_CONSTANT (1000000000)
 #define N SHARPNESS_TR101290_N_INDICATORS
-
-static gint failures;
-
-static void
-check (gboolean ok, const gchar * what)
-{
-  printf ("%s %s\n", ok ? "ok  " : "FAIL", what);
-  if (!ok)
-    failures++;
-}
 
 typedef struct
 {
@@ -151,13 +143,13 @@ check_case (const Case * c, gsize chunk)
         sharpness_tr101290_indicator_name (i),
         sharpness_tr101290_count (a, i), expect[i]);
 
-    check (sharpness_tr101290_count (a, i) == expect[i] &&
+    test_check (sharpness_tr101290_count (a, i) == expect[i] &&
         seen.n[i] == expect[i], what);
     g_free (what);
     /* The error comes at the fault (3 s), or after it by its limit;
      * times derived from the PCRs begin at the first PCR (a few ms in). */
     if (expect[i] && seen.n[i])
-      check (seen.first_time[i] >= 3 * S - (chunk ? S / 100 : 0) &&
+      test_check (seen.first_time[i] >= 3 * S - (chunk ? S / 100 : 0) &&
           seen.first_time[i] < 10 * S, "  ... at the fault's time");
   }
   sharpness_tr101290_free (a);
@@ -185,30 +177,30 @@ check_clean_long (void)
   what = g_strdup_printf ("10 minutes at 20 Mbit/s, %" G_GUINT64_FORMAT
       " packets: %" G_GUINT64_FORMAT " errors", sharpness_tr101290_packets (a,
           -1), total);
-  check (total == 0, what);
+  test_check (total == 0, what);
   g_free (what);
-  check (sharpness_tr101290_packets (a, -1) == w->slot - 1,
+  test_check (sharpness_tr101290_packets (a, -1) == w->slot - 1,
       "every packet counted");
   /* Over a window of about 1 s the count is exact to a packet. */
   what = g_strdup_printf ("total bitrate %.0f bit/s (20000000)", rate);
-  check (fabs (rate - 20e6) <= 188 * 8 * 1.01, what);
+  test_check (fabs (rate - 20e6) <= 188 * 8 * 1.01, what);
   g_free (what);
   for (guint i = 0; i < G_N_ELEMENTS (pids); i++)
     sum += sharpness_tr101290_bitrate (a, pids[i]);
   what = g_strdup_printf ("the PIDs' bitrates add up to it (%.0f)", sum);
-  check (fabs (sum - rate) < 1, what);
+  test_check (fabs (sum - rate) < 1, what);
   g_free (what);
   /* Video: 75 % of the rate in payload, plus headers. */
   rate = sharpness_tr101290_bitrate (a, TS_WRITER_VIDEO_PID);
   what = g_strdup_printf ("video bitrate %.0f bit/s", rate);
-  check (rate > 15e6 && rate < 15e6 * 188 / 176 + 1e5, what);
+  test_check (rate > 15e6 && rate < 15e6 * 188 / 176 + 1e5, what);
   g_free (what);
-  check (sharpness_tr101290_last_pcr (a, TS_WRITER_VIDEO_PID, &pcr) &&
+  test_check (sharpness_tr101290_last_pcr (a, TS_WRITER_VIDEO_PID, &pcr) &&
       pcr > G_GUINT64_CONSTANT (27000000) * 609 &&
       pcr <= G_GUINT64_CONSTANT (27000000) * 610, "the last PCR seen");
-  check (sharpness_tr101290_last_pts (a, TS_WRITER_AUDIO_PID, &pts) &&
+  test_check (sharpness_tr101290_last_pts (a, TS_WRITER_AUDIO_PID, &pts) &&
       pts > 90000 * 610 && pts <= 90000 * 611, "the last audio PTS seen");
-  check (!sharpness_tr101290_last_pcr (a, TS_WRITER_AUDIO_PID, &pcr),
+  test_check (!sharpness_tr101290_last_pcr (a, TS_WRITER_AUDIO_PID, &pcr),
       "no PCR on the audio PID");
   sharpness_tr101290_free (a);
   g_free (w);
@@ -224,18 +216,18 @@ check_tick (void)
   gint64 end = 2 * S;
 
   sharpness_tr101290_tick (a, end + S / 10);
-  check (seen.n[SHARPNESS_TR101290_PCR_REPETITION_ERROR] == 1 &&
+  test_check (seen.n[SHARPNESS_TR101290_PCR_REPETITION_ERROR] == 1 &&
       seen.n[SHARPNESS_TR101290_PAT_ERROR_2] == 0,
       "tick 100 ms after the end: PCR_repetition_error alone");
   sharpness_tr101290_tick (a, end + S);
-  check (seen.n[SHARPNESS_TR101290_PAT_ERROR_2] == 1 &&
+  test_check (seen.n[SHARPNESS_TR101290_PAT_ERROR_2] == 1 &&
       seen.n[SHARPNESS_TR101290_PMT_ERROR_2] == 1 &&
       seen.n[SHARPNESS_TR101290_PTS_ERROR] == 2 &&
       seen.n[SHARPNESS_TR101290_PID_ERROR] == 0,
       "tick 1 s after: PAT_error_2, PMT_error_2, PTS_error for both PIDs");
   sharpness_tr101290_tick (a, end + 6 * S);
   sharpness_tr101290_tick (a, end + 60 * S);
-  check (seen.n[SHARPNESS_TR101290_PID_ERROR] == 2 &&
+  test_check (seen.n[SHARPNESS_TR101290_PID_ERROR] == 2 &&
       seen.n[SHARPNESS_TR101290_PAT_ERROR_2] == 1 &&
       seen.n[SHARPNESS_TR101290_PCR_REPETITION_ERROR] == 1,
       "tick 6 s and 60 s after: PID_error for both PIDs; an absence counts "
@@ -258,7 +250,7 @@ check_leading_garbage (void)
   for (guint i = 0; i < sizeof (junk); i++)
     junk[i] = (i * 31) & 0x3F;  /* never 0x47 */
   sharpness_tr101290_push (a, junk, sizeof (junk), 0);
-  check (!sharpness_tr101290_in_sync (a), "no sync on bytes without 0x47");
+  test_check (!sharpness_tr101290_in_sync (a), "no sync on bytes without 0x47");
   ts_writer_init (w, 2000000, TS_FAULT_NONE, 0);
   for (gint i = 0; i < 2000; i++) {
     ts_writer_next (w, pkt, &t);
@@ -266,12 +258,13 @@ check_leading_garbage (void)
     if (i == 2)
       sharpness_tr101290_push (a, pkt + 100, 88, t);
     if (i == 3)
-      check (!sharpness_tr101290_in_sync (a), "4 packets: not in sync yet");
+      test_check (!sharpness_tr101290_in_sync (a),
+          "4 packets: not in sync yet");
   }
-  check (sharpness_tr101290_in_sync (a), "in sync");
+  test_check (sharpness_tr101290_in_sync (a), "in sync");
   for (gint i = 0; i < N; i++)
     total += sharpness_tr101290_count (a, i);
-  check (total == 0 && sharpness_tr101290_packets (a, -1) == 2000,
+  test_check (total == 0 && sharpness_tr101290_packets (a, -1) == 2000,
       "after garbage: 2000 packets, no error");
   sharpness_tr101290_free (a);
   g_free (w);
@@ -287,7 +280,5 @@ main (void)
   check_tick ();
   check_leading_garbage ();
   check_clean_long ();
-  if (failures)
-    printf ("%d check(s) failed\n", failures);
-  return failures ? 1 : 0;
+  return test_check_finish (NULL);
 }

@@ -20,7 +20,6 @@
 import collections
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -73,17 +72,9 @@ def ffmpeg(path):
 def main():
     if not TOOL or not os.path.exists(TOOL):
         scaffold.skip('ts-fault-tool not built')
-    if not shutil.which('ffmpeg'):
-        scaffold.skip('ffmpeg missing')
-    failures = 0
-
-    def check(ok, what):
-        nonlocal failures
-        print(('ok   ' if ok else 'FAIL ') + what, flush=True)
-        failures += not ok
-
-    tmp = tempfile.mkdtemp(prefix='tr101290-ffmpeg-')
-    try:
+    scaffold.require_programs('ffmpeg')
+    check = scaffold.Checks()
+    with tempfile.TemporaryDirectory(prefix='tr101290-ffmpeg-') as tmp:
         path = os.path.join(tmp, 'random-drops.ts')
         subprocess.run([TOOL, 'write', 'random-drops', '60', '2000000',
                         path], check=True, timeout=120)
@@ -121,11 +112,7 @@ def main():
                   '%s: the analyser %d (expected %d), FFmpeg %d (expected '
                   '%d)' % (fault, counts[CC], want_ours, theirs,
                            want_theirs))
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print('%d check(s) failed' % failures)
-        sys.exit(1)
+    check.finish()
 
 
 if __name__ == '__main__':
