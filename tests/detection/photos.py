@@ -226,7 +226,7 @@ def _read_rgb(path):
     if '#' in path:
         import qt_resources
         rcc, name = path.split('#', 1)
-        src = io.BytesIO(qt_resources.files(rcc)[name])
+        src = io.BytesIO(qt_resources.files(rcc, only=name)[name])
     with Image.open(src) as im:
         im.load()
         return im.convert('RGB')

@@ -31,9 +31,10 @@ class FormatError(ValueError):
     pass
 
 
-def files(path):
+def files(path, only=None):
     """{name: bytes} of every file in the bundle at @path ('/a/b.png'
-    names).  Raises FormatError on a malformed bundle, and on a file
+    names), or of the file named @only alone (the others are not
+    decompressed).  Raises FormatError on a malformed bundle, and on a file
     compressed with zstd (rcc's -compress-algo zstd: neither Debian 12's
     nor Debian 13's GCompris uses it, and Python has no zstd of its own
     before 3.14)."""
@@ -82,6 +83,8 @@ def files(path):
         start = data + doff + 4
         if start + size > len(b):
             raise FormatError('%s: %s runs past the end' % (path, prefix + nm))
+        if only is not None and prefix + nm != only:
+            continue
         blob = b[start:start + size]
         if flags & _ZSTD:
             raise FormatError('%s: %s is zstd-compressed, not read here' %
