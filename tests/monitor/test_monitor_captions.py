@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # sharpness-monitor's captions (tools/monitor/monitor-captions.c) on H.264
 # and H.265 streams whose pictures carry CEA-608/708 cc_data in SEI
-# (caption_stream.py writes them: 12 s with captions, 10 s without, 12 s
+# (caption_stream.py writes them: 12 s with captions, 10 s without, 28 s
 # with), in MPEG-TS and MP4 files played at their pace:
 # - the counts: pictures with captions equal to those FFmpeg's decoder
 #   gives ATSC A53 side data (ffprobe -show_frames) and to what the writer
@@ -35,7 +35,9 @@ import caption_stream as cs  # noqa: E402
 import monitor_common as mc  # noqa: E402
 
 RATE = 30
-SECONDS = 34
+# The last stretch is long: the page is read in it (headless Chromium
+# took over 10 s to start in the Debian 13 root).
+SECONDS = 50
 CUT, BACK = 12, 22               # s: captions stop, and come back
 ONSET = 3.0
 TOLERANCE = 0.35                 # s: ticks (0.1 s), pacing, a picture
