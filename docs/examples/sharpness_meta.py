@@ -48,6 +48,15 @@ SSIM = "ssim"  # ssim-y, ...
 SSIM_ALL = "ssim-all"
 SSIM_DB = "ssim-db"
 MS_SSIM = "ms-ssim"
+# metrics=vmaf: the meta of frame n + 1 carries frame n's VMAF (its motion
+# needs the next frame), under VMAF_FRAME, with libvmaf's feature names.
+VMAF_FRAME = "vmaf-frame"
+VMAF = "vmaf"
+VMAF_FEATURES = ("integer_adm2", "integer_adm_scale0", "integer_adm_scale1",
+                 "integer_adm_scale2", "integer_adm_scale3",
+                 "integer_motion2", "integer_motion", "integer_vif_scale0",
+                 "integer_vif_scale1", "integer_vif_scale2",
+                 "integer_vif_scale3")
 PLANE_SETS = ("yuv", "rgb", "y")
 PER_PLANE = (PSNR, MSE, SSIM)
 
@@ -94,6 +103,11 @@ class CompareMeta:
     ssim_all: Optional[float] = None
     ssim_db: Optional[float] = None
     ms_ssim: Optional[float] = None
+    # The VMAF of the frame before (vmaf_frame), None without metrics=vmaf
+    # or on the first frame; its features by libvmaf's names.
+    vmaf_frame: Optional[int] = None
+    vmaf: Optional[float] = None
+    vmaf_features: dict = field(default_factory=dict)
 
 
 def _value(s, name, default=None):
@@ -147,4 +161,9 @@ def read_compare_meta(buffer):
                        mse=per_plane[MSE], mse_avg=_value(s, MSE_AVG),
                        ssim=per_plane[SSIM], ssim_all=_value(s, SSIM_ALL),
                        ssim_db=_value(s, SSIM_DB),
-                       ms_ssim=_value(s, MS_SSIM))
+                       ms_ssim=_value(s, MS_SSIM),
+                       vmaf_frame=_value(s, VMAF_FRAME),
+                       vmaf=_value(s, VMAF),
+                       vmaf_features={f: s.get_value(f)
+                                      for f in VMAF_FEATURES
+                                      if s.has_field(f)})

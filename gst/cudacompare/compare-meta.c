@@ -105,8 +105,12 @@ compare_meta_set (GstBuffer * buffer, guint64 frame,
 }
 
 void
-compare_meta_set_vmaf (GstBuffer * buffer, guint64 vmaf_frame,
+compare_meta_set_vmaf (GstBuffer * buffer, guint64 frame, guint64 vmaf_frame,
     const CompareValues * values)
 {
+  CompareValues none = { 0 };
+
+  /* `frame` too: with metrics=vmaf alone no pair value set it. */
+  meta_set (buffer, SHARPNESS_FIELD_FRAME, frame, &none);
   meta_set (buffer, SHARPNESS_FIELD_VMAF_FRAME, vmaf_frame, values);
 }

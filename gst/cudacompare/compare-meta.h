@@ -58,11 +58,11 @@ gboolean compare_meta_register (void);
  * and @values. */
 void compare_meta_set (GstBuffer * buffer, guint64 frame,
     const CompareValues * values);
-/* Adds the VMAF of frame @vmaf_frame (the one before @buffer's: VMAF's
- * motion needs the next frame) to the meta of writable @buffer:
- * `vmaf-frame` and the values. */
-void compare_meta_set_vmaf (GstBuffer * buffer, guint64 vmaf_frame,
-    const CompareValues * values);
+/* Adds the VMAF of frame @vmaf_frame (the one before @buffer's frame
+ * @frame: VMAF's motion needs the next frame) to the meta of writable
+ * @buffer: `frame`, `vmaf-frame` and the values. */
+void compare_meta_set_vmaf (GstBuffer * buffer, guint64 frame,
+    guint64 vmaf_frame, const CompareValues * values);
 
 G_END_DECLS
 #endif /* COMPARE_META_H */

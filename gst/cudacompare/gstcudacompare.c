@@ -277,18 +277,18 @@ make_vmaf_stage (GstCudaCompare * self, const GstCudaCompareSettings * s,
   return self->vmaf != NULL;
 }
 
-/* A completed frame's VMAF: the statistics, the meta of @buffer (the
- * frame after it; NULL at the end of a sequence), and its message (or the
- * interval's means). */
+/* A completed frame's VMAF: the statistics, the meta of @buffer (frame
+ * @frame, the one after it; NULL at the end of a sequence), and its
+ * message (or the interval's means). */
 static void
 report_vmaf (GstCudaCompare * self, const SharpnessElementSettings * common,
-    GstBuffer * buffer, const CompareVmafScored * v)
+    GstBuffer * buffer, guint64 frame, const CompareVmafScored * v)
 {
   CompareValues means;
 
   compare_stats_add_values (&self->report.total, &v->values, v->frame);
   if (buffer)
-    compare_meta_set_vmaf (buffer, v->frame, &v->values);
+    compare_meta_set_vmaf (buffer, frame, v->frame, &v->values);
   if (!common->post_messages)
     return;
   if (common->interval == 0) {
@@ -319,7 +319,7 @@ end_vmaf_sequence (GstCudaCompare * self, gboolean post)
   if (!self->vmaf || !compare_vmaf_stage_end (self->vmaf, &v) || !post)
     return;
   sharpness_element_get_settings (&self->base, &common);
-  report_vmaf (self, &common, NULL, &v);
+  report_vmaf (self, &common, NULL, 0, &v);
 }
 
 /* stats-format=vmaf-*: the log of every completed frame, once (EOS, else
@@ -972,7 +972,7 @@ compare_and_finish (GstCudaCompare * self)
     self->counts.unscored++;
   }
   if (vmaf_done)
-    report_vmaf (self, &common, dist, &vmaf);
+    report_vmaf (self, &common, dist, frame, &vmaf);
   gst_buffer_unref (ref);
   return finish_dist (self, dist);
 }

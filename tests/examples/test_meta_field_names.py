@@ -115,9 +115,9 @@ def sharpness_metas():
     return out
 
 
-def compare_metas(fmt):
+def compare_metas(fmt, metrics='psnr+ssim+ms-ssim'):
     pipeline = Gst.parse_launch(
-        f'cudacompare name=c backend=cpu metrics=psnr+ssim+ms-ssim ! '
+        f'cudacompare name=c backend=cpu metrics={metrics} ! '
         f'appsink name=sink sync=false '
         f'videotestsrc num-buffers={FRAMES} pattern=ball ! '
         f'video/x-raw,format={fmt},width=192,height=192,framerate=25/1 ! '
@@ -190,6 +190,29 @@ def check_compare_meta():
                   'values' % (fmt, i))
 
 
+def check_compare_meta_vmaf():
+    """metrics=vmaf alone: frame i's meta has frame i and frame i - 1's
+    VMAF (none on frame 0), all read by read_compare_meta."""
+    metas = compare_metas('I420', 'vmaf')
+    check(len(metas) == FRAMES and all(s for s, _ in metas[1:]),
+          'vmaf: frames 1.. carry a GstCompareMeta')
+    want_fields = {sm.FRAME, sm.VMAF_FRAME, sm.VMAF} | set(sm.VMAF_FEATURES)
+    for i, (s, m) in enumerate(metas[1:], 1):
+        if not s:
+            continue
+        real = fields(s)
+        check(real == want_fields,
+              'vmaf frame %d: GstCompareMeta fields (only in C: %s, only in '
+              'Python: %s)' % (i, sorted(real - want_fields),
+                               sorted(want_fields - real)))
+        check(m.frame == i and m.vmaf_frame == i - 1 and
+              m.vmaf == s.get_value(sm.VMAF) and
+              m.vmaf_features == {f: s.get_value(f)
+                                  for f in sm.VMAF_FEATURES},
+              'vmaf frame %d: read_compare_meta gives the structure\'s '
+              'values' % i)
+
+
 def check_c_sources():
     # X (ID, "name") rows of the X-macro table.
     table = dict(re.findall(r'X \((\w+), "([^"]+)"\)',
@@ -224,6 +247,11 @@ def check_c_sources():
           'SHARPNESS_FIELD_FRAME' in source('gst', 'cudacompare',
                                             'compare-meta.c'),
           'compare-meta.c sets the meta\'s %r' % sm.FRAME)
+    # VMAF's: the rows from VMAF to INTEGER_VIF_SCALE3, in that order.
+    vmaf = [v for _, v in rows[ids.index('VMAF'):
+                               ids.index('INTEGER_VIF_SCALE3') + 1]]
+    check(vmaf == [sm.VMAF, sm.VMAF_FRAME] + list(sm.VMAF_FEATURES),
+          'sharpness-fields.h names the VMAF values %s' % vmaf)
     names = set(re.findall(r'l->names = "([^"]+)"',
                            source('gst', 'cudacompare', 'compare-frame.c')))
     check(names == set(sm.PLANE_SETS),
@@ -242,6 +270,7 @@ def main():
     check_c_sources()
     check_sharpness_meta()
     check_compare_meta()
+    check_compare_meta_vmaf()
     print('%d failure(s)' % len(failures))
     return 1 if failures else 0
 

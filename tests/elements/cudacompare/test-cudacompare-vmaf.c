@@ -556,6 +556,7 @@ GST_START_TEST (test_vmaf_one_frame_late_last_at_eos)
 
       fail_unless (gst_structure_get_uint64 (s, "vmaf-frame", &vmaf_frame));
       fail_unless_equals_uint64 (vmaf_frame, i - 1);
+      fail_unless_equals_uint64 (get_u64 (s, "frame"), i);
       fail_unless_equals_float (get_double (s, "vmaf"),
           want[i - 1].score[0]);
     }
