@@ -600,6 +600,120 @@ GST_START_TEST (test_vmaf_one_frame_late_last_at_eos)
 
 GST_END_TEST;
 
+/* A flush (a flushing seek) ends the sequence as libvmaf's end: the
+ * pending frame's VMAF is posted then, with motion2 its own motion, and
+ * the next frame starts a new sequence (motion 0). */
+GST_START_TEST (test_vmaf_flush_ends_sequence)
+{
+  GstCaps *caps = gst_caps_new_simple ("video/x-raw", "format",
+      G_TYPE_STRING, "I420", "width", G_TYPE_INT, SW, "height", G_TYPE_INT,
+      SH, "framerate", GST_TYPE_FRACTION, FPS, 1, NULL);
+  GstSegment seg;
+  GstEvent *ev;
+  GList *msgs;
+  GstMessage *summary;
+  Pair p;
+
+  pair_start (&p, "metrics=vmaf", caps);
+  for (gint i = 0; i < 3; i++)
+    gst_buffer_unref (pair_push (&p, synthetic (GST_VIDEO_FORMAT_I420, i, 0),
+            synthetic (GST_VIDEO_FORMAT_I420, i, 12)));
+  g_list_free_full (pop_vmaf (&p), (GDestroyNotify) gst_message_unref);
+
+  /* As a flushing seek sends them: one seqnum on both pads. */
+  ev = gst_event_new_flush_start ();
+  fail_unless (gst_harness_push_event (p.ref, gst_event_ref (ev)));
+  fail_unless (gst_harness_push_event (p.dist, ev));
+  ev = gst_event_new_flush_stop (TRUE);
+  fail_unless (gst_harness_push_event (p.ref, gst_event_ref (ev)));
+  fail_unless (gst_harness_push_event (p.dist, ev));
+  msgs = pop_vmaf (&p);
+  fail_unless_equals_int (g_list_length (msgs), 1);
+  if (msgs) {
+    const GstStructure *s = gst_message_get_structure (msgs->data);
+
+    fail_unless_equals_uint64 (get_u64 (s, "frame"), 2);
+    fail_unless_equals_float (get_double (s, "integer_motion2"),
+        get_double (s, "integer_motion"));
+    fail_unless (get_double (s, "integer_motion") > 0);
+  }
+  g_list_free_full (msgs, (GDestroyNotify) gst_message_unref);
+
+  /* After the flush: a new segment, frames 3 and 4; frame 3 is a first. */
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (p.ref, gst_event_new_segment (&seg)));
+  fail_unless (gst_harness_push_event (p.dist, gst_event_new_segment (&seg)));
+  for (gint i = 3; i < 5; i++)
+    gst_buffer_unref (pair_push (&p, synthetic (GST_VIDEO_FORMAT_I420, i, 0),
+            synthetic (GST_VIDEO_FORMAT_I420, i, 12)));
+  summary = pair_eos (&p);
+  msgs = pop_vmaf (&p);
+  fail_unless_equals_int (g_list_length (msgs), 2);
+  if (msgs) {
+    const GstStructure *s = gst_message_get_structure (msgs->data);
+
+    fail_unless_equals_uint64 (get_u64 (s, "frame"), 3);
+    fail_unless_equals_float (get_double (s, "integer_motion"), 0.0);
+    fail_unless_equals_float (get_double (s, "integer_motion2"), 0.0);
+  }
+  g_list_free_full (msgs, (GDestroyNotify) gst_message_unref);
+  gst_message_unref (summary);
+  pair_stop (&p);
+  gst_caps_unref (caps);
+}
+
+GST_END_TEST;
+
+/* With `interval`, one compare-vmaf message per interval: the means of
+ * its frames' values and their count. */
+GST_START_TEST (test_vmaf_interval_means)
+{
+  GstCaps *caps = gst_caps_new_simple ("video/x-raw", "format",
+      G_TYPE_STRING, "I420", "width", G_TYPE_INT, SW, "height", G_TYPE_INT,
+      SH, "framerate", GST_TYPE_FRACTION, FPS, 1, NULL);
+  gdouble each[6], sum = 0;
+  GList *msgs, *l;
+  GstMessage *summary;
+  Pair p;
+  gint k = 0;
+
+  pair_start (&p, "metrics=vmaf", caps);
+  for (gint i = 0; i < 6; i++)
+    gst_buffer_unref (pair_push (&p, synthetic (GST_VIDEO_FORMAT_I420, i, 0),
+            synthetic (GST_VIDEO_FORMAT_I420, i, 12)));
+  summary = pair_eos (&p);
+  msgs = pop_vmaf (&p);
+  for (l = msgs; l; l = l->next)
+    each[k++] = get_double (gst_message_get_structure (l->data), "vmaf");
+  fail_unless_equals_int (k, 6);
+  g_list_free_full (msgs, (GDestroyNotify) gst_message_unref);
+  gst_message_unref (summary);
+  pair_stop (&p);
+
+  /* 3 frames of 40 ms: 120 ms intervals, two messages. */
+  pair_start (&p, "metrics=vmaf interval=120000000", caps);
+  for (gint i = 0; i < 6; i++)
+    gst_buffer_unref (pair_push (&p, synthetic (GST_VIDEO_FORMAT_I420, i, 0),
+            synthetic (GST_VIDEO_FORMAT_I420, i, 12)));
+  summary = pair_eos (&p);
+  msgs = pop_vmaf (&p);
+  fail_unless_equals_int (g_list_length (msgs), 2);
+  k = 0;
+  for (l = msgs; l; l = l->next, k++) {
+    const GstStructure *s = gst_message_get_structure (l->data);
+
+    sum = each[3 * k] + each[3 * k + 1] + each[3 * k + 2];
+    fail_unless_equals_uint64 (get_u64 (s, "frames"), 3);
+    fail_unless (fabs (get_double (s, "vmaf") - sum / 3) < 1e-9);
+  }
+  g_list_free_full (msgs, (GDestroyNotify) gst_message_unref);
+  gst_message_unref (summary);
+  pair_stop (&p);
+  gst_caps_unref (caps);
+}
+
+GST_END_TEST;
+
 /* The VMAF values of @n pairs of @format (P010's samples shifted). */
 static void
 vmaf_of_format (const gchar * format, gint n, gdouble * out)
@@ -749,6 +863,8 @@ cudacompare_vmaf_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_vmaf_one_frame_late_last_at_eos);
   tcase_add_test (tc, test_vmaf_p010_nv12_equal_planar);
+  tcase_add_test (tc, test_vmaf_flush_ends_sequence);
+  tcase_add_test (tc, test_vmaf_interval_means);
   tcase_add_test (tc, test_vmaf_bad_model_refused_with_reason);
   tcase_add_test (tc, test_compare_message_reader_reads_writers);
   tcase_add_test (tc, test_vmaf_golden_default_model_odd_size);
