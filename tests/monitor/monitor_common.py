@@ -523,6 +523,20 @@ def events(p, channel=None):
     return get_json(p, path)['events']
 
 
+def check_promtool_metrics(fx, body):
+    """promtool check metrics reports nothing on @body (a /metrics
+    answer); skipped, and said, where promtool is missing."""
+    if not shutil.which('promtool'):
+        log('skip: promtool missing (Debian package prometheus)')
+        return
+    r = subprocess.run(['promtool', 'check', 'metrics'], input=body,
+                       capture_output=True, timeout=60)
+    fx.check(r.returncode == 0 and not r.stdout.strip() and
+             not r.stderr.strip(), 'promtool check metrics: nothing to '
+             'report (%s%s)' % (r.stdout.decode()[:500],
+                                r.stderr.decode()[:500]))
+
+
 class Failures:
     def __init__(self):
         self.n = 0

@@ -22,7 +22,6 @@
 import calendar
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -199,13 +198,7 @@ def main():
         fx.check(b['frames'] == 0 and b['age'] is None and not b['present']
                  and counter(text, 'sharpness_caption_age_seconds', 'bare')
                  is None, 'bare: no captions, no age (%s)' % b)
-        if shutil.which('promtool'):
-            r = subprocess.run(['promtool', 'check', 'metrics'], input=body,
-                               capture_output=True, timeout=60)
-            fx.check(r.returncode == 0 and not r.stdout.strip() and
-                     not r.stderr.strip(), 'promtool check metrics: nothing '
-                     'to report (%s%s)' % (r.stdout.decode()[:500],
-                                           r.stderr.decode()[:500]))
+        mc.check_promtool_metrics(fx, body)
         fx.check(procs.stop(mon) == 0, 'the monitor stopped cleanly')
     fx.finish()
 

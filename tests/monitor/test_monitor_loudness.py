@@ -22,7 +22,6 @@
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(
@@ -158,13 +157,7 @@ def main():
                  'loud: one loudness-high start, its short-term values over '
                  '-24 LUFS, up to %g (%s)' % (LEVEL, ev))
         page_bar(procs, mon, fx)
-        if shutil.which('promtool'):
-            r = subprocess.run(['promtool', 'check', 'metrics'], input=body,
-                               capture_output=True, timeout=60)
-            fx.check(r.returncode == 0 and not r.stdout.strip() and
-                     not r.stderr.strip(), 'promtool check metrics: nothing '
-                     'to report (%s%s)' % (r.stdout.decode()[:500],
-                                           r.stderr.decode()[:500]))
+        mc.check_promtool_metrics(fx, body)
         fx.check(procs.stop(mon) == 0, 'the monitor stopped cleanly')
     fx.finish()
 

@@ -31,7 +31,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -312,15 +311,7 @@ def main():
             ('end', [('crc_error', 1), ('transport_error', 1)])],
             'tr101290-p2: started by TEI, ended with TEI and the CRC error '
             '(%s)' % [(e['event'], errs(e)) for e in p2])
-        if shutil.which('promtool'):
-            r = subprocess.run(['promtool', 'check', 'metrics'], input=body,
-                               capture_output=True, timeout=60)
-            fx.check(r.returncode == 0 and not r.stdout.strip() and
-                     not r.stderr.strip(), 'promtool check metrics: nothing '
-                     'to report (%s%s)' % (r.stdout.decode()[:500],
-                                           r.stderr.decode()[:500]))
-        else:
-            mc.log('skip: promtool missing (Debian package prometheus)')
+        mc.check_promtool_metrics(fx, body)
         page_badges(procs, mon, fx)
         # RTP and SRT: the clean stream, in sync, its rate, no packet lost
         # or corrupted (a probe on RTP packets would see no sync byte).
