@@ -168,6 +168,34 @@ fail (CompareBackendCuda * self, GError ** error)
   return FALSE;
 }
 
+/* Both frames mapped (the distorted frame may bring its context; a
+ * reference in another context is then read through the host rather than
+ * switching back and forth every frame) and the context pushed; FALSE
+ * with @error, nothing left mapped or pushed. */
+static gboolean
+map_and_push (CompareBackendCuda * self, GstBuffer * ref,
+    const GstVideoInfo * ref_info, GstBuffer * dist,
+    const GstVideoInfo * dist_info, SharpnessCudaFrame * rf,
+    SharpnessCudaFrame * df, GError ** error)
+{
+  if (!sharpness_cuda_session_ready (self->parent.session, error))
+    return FALSE;
+  if (!sharpness_cuda_session_map (self->parent.session, dist, dist_info,
+          TRUE, df, error))
+    return FALSE;
+  if (!sharpness_cuda_session_map (self->parent.session, ref, ref_info,
+          !df->device, rf, error)) {
+    sharpness_cuda_session_unmap (df);
+    return FALSE;
+  }
+  if (!sharpness_cuda_session_push (self->parent.session, error)) {
+    sharpness_cuda_session_unmap (rf);
+    sharpness_cuda_session_unmap (df);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 static gboolean
 cuda_compare (CompareBackend * b, const CompareLayout * layout,
     GstBuffer * ref, const GstVideoInfo * ref_info, GstBuffer * dist,
@@ -179,24 +207,8 @@ cuda_compare (CompareBackend * b, const CompareLayout * layout,
   ComparePair pair;
   gboolean ok, device_error = FALSE;
 
-  if (!sharpness_cuda_session_ready (self->parent.session, error))
+  if (!map_and_push (self, ref, ref_info, dist, dist_info, &rf, &df, error))
     return FALSE;
-  /* The distorted frame may bring its context; a reference in another
-   * context is then read through the host rather than switching back and
-   * forth every frame. */
-  if (!sharpness_cuda_session_map (self->parent.session, dist, dist_info, TRUE, &df,
-          error))
-    return FALSE;
-  if (!sharpness_cuda_session_map (self->parent.session, ref, ref_info, !df.device,
-          &rf, error)) {
-    sharpness_cuda_session_unmap (&df);
-    return FALSE;
-  }
-  if (!sharpness_cuda_session_push (self->parent.session, error)) {
-    sharpness_cuda_session_unmap (&rf);
-    sharpness_cuda_session_unmap (&df);
-    return FALSE;
-  }
 
   compare_layout_pair (layout, ref_info, &pair);
   ok = fill_device (self, layout, &rf, 0, &pair, error) &&
@@ -297,27 +309,16 @@ cuda_read_luma (CompareBackend * b, const CompareLayout * layout,
     GError ** error)
 {
   CompareBackendCuda *self = (CompareBackendCuda *) b;
-  CUstream stream = sharpness_cuda_session_stream (self->parent.session);
   SharpnessCudaFrame rf, df;
   ComparePair pair;
   gint shift = GST_VIDEO_FORMAT_INFO_SHIFT (ref_info->finfo, layout->comp[0]);
   gboolean ok;
+  CUstream stream;
 
-  if (!sharpness_cuda_session_ready (self->parent.session, error))
+  if (!map_and_push (self, ref, ref_info, dist, dist_info, &rf, &df, error))
     return FALSE;
-  if (!sharpness_cuda_session_map (self->parent.session, dist, dist_info,
-          TRUE, &df, error))
-    return FALSE;
-  if (!sharpness_cuda_session_map (self->parent.session, ref, ref_info,
-          !df.device, &rf, error)) {
-    sharpness_cuda_session_unmap (&df);
-    return FALSE;
-  }
-  if (!sharpness_cuda_session_push (self->parent.session, error)) {
-    sharpness_cuda_session_unmap (&rf);
-    sharpness_cuda_session_unmap (&df);
-    return FALSE;
-  }
+  /* After ready (in map_and_push), which may make the stream again. */
+  stream = sharpness_cuda_session_stream (self->parent.session);
   compare_layout_pair (layout, ref_info, &pair);
   pair.n_planes = 1;
   ok = luma_to_host (self, layout, &rf, 0, &pair, error) &&

@@ -72,6 +72,27 @@ cpu_is_open (SharpnessBackend * backend)
   return ((CompareBackendCpu *) backend)->scratch != NULL;
 }
 
+/* Both frames mapped for reading (CUDA memory is downloaded by the map:
+ * slow, but only a fallback); FALSE with @error, none left mapped. */
+static gboolean
+map_pair (GstBuffer * ref, const GstVideoInfo * ref_info, GstBuffer * dist,
+    const GstVideoInfo * dist_info, GstVideoFrame * rf, GstVideoFrame * df,
+    GError ** error)
+{
+  if (!gst_video_frame_map (rf, ref_info, ref, GST_MAP_READ)) {
+    g_set_error (error, SHARPNESS_BACKEND_ERROR, SHARPNESS_BACKEND_ERROR_MAP,
+        "could not map a reference frame for reading");
+    return FALSE;
+  }
+  if (!gst_video_frame_map (df, dist_info, dist, GST_MAP_READ)) {
+    gst_video_frame_unmap (rf);
+    g_set_error (error, SHARPNESS_BACKEND_ERROR, SHARPNESS_BACKEND_ERROR_MAP,
+        "could not map a distorted frame for reading");
+    return FALSE;
+  }
+  return TRUE;
+}
+
 static gboolean
 cpu_compare (CompareBackend * backend, const CompareLayout * layout,
     GstBuffer * ref, const GstVideoInfo * ref_info, GstBuffer * dist,
@@ -85,18 +106,8 @@ cpu_compare (CompareBackend * backend, const CompareLayout * layout,
 
   g_return_val_if_fail (self->scratch != NULL, FALSE);
 
-  /* CUDA memory is downloaded by the map: slow, but only a fallback. */
-  if (!gst_video_frame_map (&rf, ref_info, ref, GST_MAP_READ)) {
-    g_set_error (error, SHARPNESS_BACKEND_ERROR, SHARPNESS_BACKEND_ERROR_MAP,
-        "could not map a reference frame for reading");
+  if (!map_pair (ref, ref_info, dist, dist_info, &rf, &df, error))
     return FALSE;
-  }
-  if (!gst_video_frame_map (&df, dist_info, dist, GST_MAP_READ)) {
-    gst_video_frame_unmap (&rf);
-    g_set_error (error, SHARPNESS_BACKEND_ERROR, SHARPNESS_BACKEND_ERROR_MAP,
-        "could not map a distorted frame for reading");
-    return FALSE;
-  }
 
   compare_layout_pair (layout, ref_info, &pair);
   ok = compare_frame_fill_host (layout, &rf, 0, &self->host, &pair) &&
@@ -122,17 +133,8 @@ cpu_read_luma (CompareBackend * backend, const CompareLayout * layout,
   ComparePair pair;
   gboolean ok;
 
-  if (!gst_video_frame_map (&rf, ref_info, ref, GST_MAP_READ)) {
-    g_set_error (error, SHARPNESS_BACKEND_ERROR, SHARPNESS_BACKEND_ERROR_MAP,
-        "could not map a reference frame for reading");
+  if (!map_pair (ref, ref_info, dist, dist_info, &rf, &df, error))
     return FALSE;
-  }
-  if (!gst_video_frame_map (&df, dist_info, dist, GST_MAP_READ)) {
-    gst_video_frame_unmap (&rf);
-    g_set_error (error, SHARPNESS_BACKEND_ERROR, SHARPNESS_BACKEND_ERROR_MAP,
-        "could not map a distorted frame for reading");
-    return FALSE;
-  }
   compare_layout_pair (layout, ref_info, &pair);
   pair.n_planes = 1;
   /* Planar luma is read in place; P010's shifted samples are moved to the

@@ -600,6 +600,16 @@ GST_START_TEST (test_vmaf_one_frame_late_last_at_eos)
 
 GST_END_TEST;
 
+/* Pushes I420 pairs @from .. @to - 1 (the distorted ones noisy), the
+ * outputs dropped. */
+static void
+push_i420 (Pair * p, gint from, gint to)
+{
+  for (gint i = from; i < to; i++)
+    gst_buffer_unref (pair_push (p, synthetic (GST_VIDEO_FORMAT_I420, i, 0),
+            synthetic (GST_VIDEO_FORMAT_I420, i, 12)));
+}
+
 /* A flush (a flushing seek) ends the sequence as libvmaf's end: the
  * pending frame's VMAF is posted then, with motion2 its own motion, and
  * the next frame starts a new sequence (motion 0). */
@@ -615,9 +625,7 @@ GST_START_TEST (test_vmaf_flush_ends_sequence)
   Pair p;
 
   pair_start (&p, "metrics=vmaf", caps);
-  for (gint i = 0; i < 3; i++)
-    gst_buffer_unref (pair_push (&p, synthetic (GST_VIDEO_FORMAT_I420, i, 0),
-            synthetic (GST_VIDEO_FORMAT_I420, i, 12)));
+  push_i420 (&p, 0, 3);
   g_list_free_full (pop_vmaf (&p), (GDestroyNotify) gst_message_unref);
 
   /* As a flushing seek sends them: one seqnum on both pads. */
@@ -643,9 +651,7 @@ GST_START_TEST (test_vmaf_flush_ends_sequence)
   gst_segment_init (&seg, GST_FORMAT_TIME);
   fail_unless (gst_harness_push_event (p.ref, gst_event_new_segment (&seg)));
   fail_unless (gst_harness_push_event (p.dist, gst_event_new_segment (&seg)));
-  for (gint i = 3; i < 5; i++)
-    gst_buffer_unref (pair_push (&p, synthetic (GST_VIDEO_FORMAT_I420, i, 0),
-            synthetic (GST_VIDEO_FORMAT_I420, i, 12)));
+  push_i420 (&p, 3, 5);
   summary = pair_eos (&p);
   msgs = pop_vmaf (&p);
   fail_unless_equals_int (g_list_length (msgs), 2);
@@ -678,9 +684,7 @@ GST_START_TEST (test_vmaf_interval_means)
   gint k = 0;
 
   pair_start (&p, "metrics=vmaf", caps);
-  for (gint i = 0; i < 6; i++)
-    gst_buffer_unref (pair_push (&p, synthetic (GST_VIDEO_FORMAT_I420, i, 0),
-            synthetic (GST_VIDEO_FORMAT_I420, i, 12)));
+  push_i420 (&p, 0, 6);
   summary = pair_eos (&p);
   msgs = pop_vmaf (&p);
   for (l = msgs; l; l = l->next)
@@ -692,9 +696,7 @@ GST_START_TEST (test_vmaf_interval_means)
 
   /* 3 frames of 40 ms: 120 ms intervals, two messages. */
   pair_start (&p, "metrics=vmaf interval=120000000", caps);
-  for (gint i = 0; i < 6; i++)
-    gst_buffer_unref (pair_push (&p, synthetic (GST_VIDEO_FORMAT_I420, i, 0),
-            synthetic (GST_VIDEO_FORMAT_I420, i, 12)));
+  push_i420 (&p, 0, 6);
   summary = pair_eos (&p);
   msgs = pop_vmaf (&p);
   fail_unless_equals_int (g_list_length (msgs), 2);
