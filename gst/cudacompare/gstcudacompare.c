@@ -9,9 +9,10 @@
  * the same running time (`ref_sink`): PSNR and SSIM exactly as FFmpeg's
  * psnr and ssim filters, SSIM as Wang et al. 2004, MS-SSIM as msssim.m, on
  * a CUDA device or on the CPU; VMAF exactly as libvmaf 3.0.0, on the CPU
- * for both backends for now (the CUDA backend downloads the luma).  The distorted frames leave on `src`
- * unchanged, with a "GstCompareMeta" custom meta (compare-meta.h), and
- * optionally a stats file in FFmpeg's stats_file formats, CSV or JSON.
+ * for both backends for now (the CUDA backend downloads the luma).  The
+ * distorted frames leave on `src` unchanged, with a "GstCompareMeta"
+ * custom meta (compare-meta.h), and optionally a stats file in FFmpeg's
+ * stats_file formats, CSV, JSON or libvmaf's logs.
  * Reference: docs/reference/cudacompare.md.
  *
  * The element posts these element messages:
