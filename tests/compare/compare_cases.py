@@ -121,6 +121,22 @@ def jpeg(rgb, quality, tmp):
     return np.fromfile(back, dtype=np.uint8).reshape(h, w, 3)
 
 
+def jpegs(rgbs, quality, tmp):
+    """jpeg() of each of @rgbs (all of one size), with one encoder and one
+    decoder run for them all: MJPEG codes each frame alone at -q:v
+    @quality, so each comes back as jpeg() gives it (process start-ups
+    were most of the cases' cost)."""
+    h, w = rgbs[0].shape[:2]
+    src, out = os.path.join(tmp, "j.rgb"), os.path.join(tmp, "j.mjpeg")
+    np.concatenate([r.reshape(-1) for r in rgbs]).tofile(src)
+    ffmpeg("-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "%dx%d" % (w, h),
+           "-i", src, "-q:v", str(quality), "-f", "mjpeg", out)
+    back = os.path.join(tmp, "j2.rgb")
+    ffmpeg("-f", "mjpeg", "-i", out, "-f", "rawvideo", "-pix_fmt", "rgb24",
+           back)
+    return list(np.fromfile(back, dtype=np.uint8).reshape(len(rgbs), h, w, 3))
+
+
 def blur(rgb, sigma):
     x = ndimage.gaussian_filter(rgb.astype(np.float64), (sigma, sigma, 0),
                                 mode="reflect")
@@ -159,6 +175,7 @@ def cases(tmp, quick=False):
     # 511 x 393: ssim.m downsamples it by 2
     sizes = [(511, 393)] if quick else [(449, 299), (383, 257), (457, 299),
                                         (463, 263)]
+    jpegged = {}
     for fmt in ("yuv420p", "yuv420p10le"):
         for (w, h) in sizes:
             refs = [rgb_image(n, w, h) for n in IMAGES]
@@ -172,7 +189,10 @@ def cases(tmp, quick=False):
             }
             if have_ffmpeg():
                 for q in (2, 8, 20):
-                    dists["jpeg-q%d" % q] = [jpeg(r, q, tmp) for r in refs]
+                    # RGB distortions: made once for both formats.
+                    if (w, h, q) not in jpegged:
+                        jpegged[w, h, q] = jpegs(refs, q, tmp)
+                    dists["jpeg-q%d" % q] = jpegged[w, h, q]
             for dname, drgb in dists.items():
                 dpath = os.path.join(tmp, "dist-%s-%s-%dx%d.yuv"
                                      % (dname, fmt, w, h))
