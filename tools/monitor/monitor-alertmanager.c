@@ -18,20 +18,13 @@
 #include "monitor-app.h"
 #include "sharpness-tool-json.h"
 
-static void
-add_string (JsonBuilder * b, const gchar * key, const gchar * v)
-{
-  json_builder_set_member_name (b, key);
-  json_builder_add_string_value (b, v);
-}
-
 /* Alertmanager reads RFC 3339; milliseconds, as Prometheus sends. */
 static void
 add_time (JsonBuilder * b, const gchar * key, gint64 us)
 {
   gchar *t = monitor_rfc3339 (us, 3);
 
-  add_string (b, key, t);
+  sharpness_json_add_string (b, key, t);
   g_free (t);
 }
 
@@ -48,17 +41,17 @@ alert (JsonBuilder * b, const MonitorEvent * e, gint64 ends_at_us)
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "labels");
   json_builder_begin_object (b);
-  add_string (b, "alertname", "SharpnessAlarm");
-  add_string (b, "channel", e->channel);
-  add_string (b, "kind", kind);
-  add_string (b, "severity", e->kind == MONITOR_KIND_NO_SIGNAL ? "critical" :
-      "warning");
+  sharpness_json_add_string (b, "alertname", "SharpnessAlarm");
+  sharpness_json_add_string (b, "channel", e->channel);
+  sharpness_json_add_string (b, "kind", kind);
+  sharpness_json_add_string (b, "severity",
+      e->kind == MONITOR_KIND_NO_SIGNAL ? "critical" : "warning");
   json_builder_end_object (b);
   json_builder_set_member_name (b, "annotations");
   json_builder_begin_object (b);
-  add_string (b, "summary", summary);
-  add_string (b, "description", description);
-  add_string (b, "event", ev->str);
+  sharpness_json_add_string (b, "summary", summary);
+  sharpness_json_add_string (b, "description", description);
+  sharpness_json_add_string (b, "event", ev->str);
   json_builder_end_object (b);
   add_time (b, "startsAt", e->start_wall_us);
   add_time (b, "endsAt", e->is_end ? e->end_wall_us : ends_at_us);
@@ -74,15 +67,12 @@ monitor_alertmanager_body (MonitorEvent * const *events, guint n,
 {
   JsonBuilder *b = json_builder_new ();
   GString *o = g_string_new (NULL);
-  JsonNode *root;
 
   json_builder_begin_array (b);
   for (guint i = 0; i < n; i++)
     alert (b, events[i], ends_at_us);
   json_builder_end_array (b);
-  root = json_builder_get_root (b);
-  sharpness_json_node (o, root);
-  json_node_unref (root);
+  sharpness_json_write_builder (o, b, SHARPNESS_JSON_COMPACT);
   g_object_unref (b);
   return g_string_free_to_bytes (o);
 }

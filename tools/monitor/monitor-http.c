@@ -152,11 +152,16 @@ void
 monitor_http_error (MonitorHttpExchange * x, MonitorHttpStatus status,
     const gchar * message)
 {
-  GString *b = g_string_new ("{\"error\":");
+  JsonBuilder *jb = json_builder_new ();
+  GString *b = g_string_new (NULL);
 
-  sharpness_json_string (b, message);
-  g_string_append (b, "}\n");
+  json_builder_begin_object (jb);
+  sharpness_json_add_string (jb, "error", message);
+  json_builder_end_object (jb);
+  sharpness_json_write_builder (b, jb, SHARPNESS_JSON_COMPACT);
+  g_string_append_c (b, '\n');
   monitor_http_reply (x, status, "application/json", b);
+  g_object_unref (jb);
 }
 
 gboolean
