@@ -5,7 +5,8 @@
  *   VMAF_CLIP_DIR, else those tests skip): every frame's `vmaf` and
  *   features of the compare-vmaf messages equal libvmaf's 6 printed
  *   decimals, for the default model (8-bit, odd sizes), the neg model and
- *   the phone transform (10-bit), the 4K model;
+ *   the phone transform (10-bit), the 4K model; the summary's pooled min,
+ *   max, mean and harmonic mean equal libvmaf's pooled digits;
  * - stats-format=vmaf-json|vmaf-xml|vmaf-csv: the bytes of libvmaf's own
  *   `vmaf --json/--xml/--csv` logs of the pair (tests/vmaf/golden-logs),
  *   but for the "fps" each run measures;
@@ -322,6 +323,24 @@ check_golden_pair (const gchar * pair, const gchar * props,
     }
   }
   fail_unless_equals_int (n, g.frames);
+  /* The summary's pooled score: libvmaf's min, max, mean, harmonic mean
+   * (golden pooled_micro, in that order). */
+  {
+    static const gchar *const pooled[] = { "vmaf-min", "vmaf-max",
+      "vmaf-mean", "vmaf-harmonic-mean"
+    };
+    const VmafJson *pm = vmaf_json_member (vmaf_json_member (g.root,
+            "pooled_micro"), score);
+    const VmafJson *v = pm ? pm->child : NULL;
+    const GstStructure *s = gst_message_get_structure (summary);
+
+    for (guint k = 0; k < G_N_ELEMENTS (pooled); k++, v = v->next) {
+      fail_unless (v != NULL, "golden has no pooled %s", score);
+      fail_unless (same_digits (get_double (s, pooled[k]),
+              (long long) v->number), "%s: %s %.6f, libvmaf %.0f", pair,
+          pooled[k], get_double (s, pooled[k]), v->number);
+    }
+  }
   g_list_free_full (msgs, (GDestroyNotify) gst_message_unref);
   pair_stop (&p);
   fclose (rf);
