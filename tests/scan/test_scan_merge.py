@@ -5,6 +5,10 @@
 # same list: the same JSON (segments of every kind, per-frame scores,
 # states and measurements, thumbnails; timing apart), byte for byte the
 # same CSV, the same report (frame rates apart), the same exit status.
+# The JSON's frames as written: each time the CSV's pts to the nanosecond
+# (the CSV's is made from the integer), each number the digits of the
+# shortest text that reads back (Python's repr) where that has at most 15,
+# else those of %.17g.
 # Parts that do not make one scan are refused, naming why: a setting that
 # differs (with both values), a shard missing or given twice, a part
 # without --json-full; so is an option of the scans given to --merge.
@@ -20,6 +24,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
 import scaffold  # noqa: E402
 scaffold.require('jsonschema')
 
+import csv  # noqa: E402
+import json  # noqa: E402
 import re  # noqa: E402
 import shutil  # noqa: E402
 import tempfile  # noqa: E402
@@ -74,6 +80,41 @@ def fpsless(html):
     return re.sub(r'; \d+ fps', '', html)
 
 
+def digits(literal):
+    """The significant digits of a number's text."""
+    mantissa = re.split('[eE]', literal.lstrip('-'))[0]
+    return mantissa.replace('.', '').strip('0')
+
+
+def check_frame_numbers(json_path, csv_path):
+    """The --json-full frames as written, against the CSV and repr."""
+    with open(json_path, encoding='utf-8') as f:
+        doc = json.load(f, parse_float=str, parse_int=str)
+    with open(csv_path, encoding='utf-8', newline='') as f:
+        rows = list(csv.DictReader(f))
+    times, pts = [], [r['pts'] for r in rows if r['kind'] == 'video']
+    bad, numbers = [], 0
+    for fl in doc['files']:
+        if not fl.get('frames'):
+            continue
+        fr = fl['frames']
+        times += ['' if t is None else t for t in fr['time']]
+        columns = list(fr['scores'].values()) + [
+            fr['black_ratio'], fr['freeze_mafd'], fr['structure']]
+        for lit in (v for col in columns for v in col if v is not None):
+            numbers += 1
+            shortest = digits(repr(float(lit)))
+            if len(shortest) > 15:
+                shortest = digits('%.17g' % float(lit))
+            if digits(lit) != shortest:
+                bad.append((lit, repr(float(lit))))
+    check(times == pts and len(times) > 100, 'JSON frame times == the CSV '
+          'pts, as text (%d frames)' % len(times))
+    check(numbers > 100 and not bad, '%d frame numbers: the shortest text '
+          'that reads back (15 digits at most, else %%.17g): %s' % (
+              numbers, bad[:3]))
+
+
 def merge(*args):
     return sc.run('--merge', *args, timeout=120)
 
@@ -87,6 +128,7 @@ def main():
     rc_one, _, _ = sc.run(*(OPTIONS + ['--jobs', '1', '--json-full',
                                        '--json', one[0], '--csv', one[1],
                                        '--report', one[2]] + inputs))
+    check_frame_numbers(one[0], one[1])
     parts = []
     for i in range(4):
         parts.append(os.path.join(tmp, 'part-%d.json' % i))
