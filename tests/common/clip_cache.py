@@ -87,6 +87,19 @@ def files(name, names, definition, sources, make, default_dir):
     return paths
 
 
+def folder(name, default_dir):
+    """A folder for a suite that keys and locks its own clips (e.g. a
+    truth file with a key per clip): $SHARPNESS_CLIP_CACHE/@name when
+    that is set, else @default_dir (one build tree's).  Marked as used,
+    as files() marks its entries."""
+    top = os.environ.get(ENV)
+    path = os.path.join(top, name) if top else default_dir
+    os.makedirs(path, exist_ok=True)
+    if top:
+        os.utime(path)
+    return path
+
+
 def made_by(path):
     """Which FFmpeg made the cached clip at @path ("" outside the cache)."""
     try:

@@ -108,8 +108,22 @@ with tempfile.TemporaryDirectory() as tmp:
     with open(again[0]) as f:
         check(f.read() == 'whole', 'after a failed make(), made again whole')
 
+    # A suite that keys its own clips gets a folder in the cache, marked
+    # as used (CI removes what no run used for 30 days).
+    old = time.time() - 40 * 86400
+    shared = os.path.join(top, 'suite')
+    os.makedirs(shared)
+    os.utime(shared, (old, old))
+    check(clip_cache.folder('suite', '/nonexistent') == shared and
+          os.path.getmtime(shared) > old + 86400,
+          'folder(): in the cache, marked as used')
+
     # Without the variable: the build tree's folder, as before.
     del os.environ[clip_cache.ENV]
+    check(clip_cache.folder('suite', os.path.join(tmp, 'tree-suite')) ==
+          os.path.join(tmp, 'tree-suite') and
+          os.path.isdir(os.path.join(tmp, 'tree-suite')),
+          'folder() without SHARPNESS_CLIP_CACHE: the build tree\'s')
     tree = os.path.join(tmp, 'build', 'data')
     local = clip_cache.files('clip', ['a.mp4'], ('def', 1), [source],
                              maker(log), tree)
