@@ -162,8 +162,9 @@ def add_captions(codec, src, dst, with_captions):
     return n, packets
 
 
-def mux(src, dst, rate, fmt):
-    """@src's elementary stream in MPEG-TS or MP4, as it is."""
+def mux(src, dst, rate, fmt, options=()):
+    """@src's elementary stream in MPEG-TS or MP4, as it is; @options: the
+    muxer's."""
     subprocess.run(['ffmpeg', '-nostdin', '-v', 'error', '-y', '-r',
-                    str(rate), '-i', src, '-c', 'copy', '-f', fmt, dst],
-                   check=True, timeout=120)
+                    str(rate), '-i', src, '-c', 'copy'] + list(options) +
+                   ['-f', fmt, dst], check=True, timeout=120)

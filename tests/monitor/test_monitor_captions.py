@@ -10,7 +10,9 @@
 #   subcc output) reads "HELLO" from the same files;
 # - the no-captions alarm (onset 3 s here): on the channels that enable
 #   it, raised 3 s after the last picture with captions and ended where
-#   they come back (10 s later), with one start and one end event; a
+#   they come back (10 s later), with one start and one end event, on the
+#   files and on the H.264 TS sent over UDP (live: its counts in the
+#   writer's proportions, from the picture where the monitor came in); a
 #   file without any captions raises it after the start-up grace; the
 #   same captioned files on channels that do not enable it raise nothing;
 # - the API's captions object, /metrics (promtool-clean), and the page's
@@ -87,6 +89,30 @@ def utc(s):
         float('0.' + frac)
 
 
+def check_alarm(fx, mon, name, enabled):
+    """@name's no-captions events: none where the alarm is not @enabled,
+    else one start, @ONSET after the last picture with captions, and one
+    end, the cut later."""
+    ev = [e for e in mc.events(mon, name) if e['kind'] == 'no-captions']
+    if not enabled:
+        fx.check(not ev, '%s (not enabled): no no-captions event (%s)' % (
+            name, ev))
+        return
+    starts = [e for e in ev if e['event'] == 'start']
+    ends = [e for e in ev if e['event'] == 'end']
+    fx.check(len(starts) == 1 and len(ends) == 1, '%s: one no-captions '
+             'start and one end (%s)' % (name, ev))
+    if len(starts) != 1 or len(ends) != 1:
+        return
+    raised = utc(starts[0]['time']) - utc(starts[0]['start_utc'])
+    fx.check(abs(raised - ONSET) <= TOLERANCE, '%s: raised %.2f s after '
+             'the last picture with captions (onset %g s)' % (name, raised,
+                                                               ONSET))
+    d = ends[0]['duration']
+    fx.check(abs(d - (BACK - CUT)) <= TOLERANCE, '%s: the alarm lasted '
+             '%.2f s, the cut %d s' % (name, d, BACK - CUT))
+
+
 def counter(text, name, channel, extra=''):
     m = re.search(r'^%s\{channel="%s"%s\} (\S+)$' % (name, channel, extra),
                   text, re.M)
@@ -103,6 +129,9 @@ def main():
             'h265-ts': make(procs.tmp, 'h265', 'mpegts'),
             'h264-mp4': make(procs.tmp, 'h264', 'mp4'),
         }
+        live = os.path.join(procs.tmp, 'live.ts')
+        cs.mux(os.path.join(procs.tmp, 'cc.h264'), live, RATE, 'mpegts',
+               ['-muxrate', '1000000'])
         bare = os.path.join(procs.tmp, 'bare.ts')
         cs.mux(os.path.join(procs.tmp, 'raw.h264'), bare, RATE, 'mpegts')
         for name, (path, n, packets) in files.items():
@@ -113,6 +142,7 @@ def main():
             fx.check(cs.TEXT in text, '%s: FFmpeg\'s CEA-608 decoder reads '
                      '%r (%s)' % (name, cs.TEXT, text))
         alarm = {'no-captions': {'enabled': True, 'onset': ONSET}}
+        port = mc.free_port(socket.SOCK_DGRAM)
         cfg = mc.write_config(procs, [
             {'name': 'h264-ts', 'uri': 'file://' + files['h264-ts'][0],
              'alarms': alarm},
@@ -121,11 +151,19 @@ def main():
             {'name': 'h265-ts', 'uri': 'file://' + files['h265-ts'][0]},
             {'name': 'h264-mp4', 'uri': 'file://' + files['h264-mp4'][0]},
             {'name': 'bare', 'uri': 'file://' + bare, 'alarms': alarm},
-            # A channel that never ends (no sender): the monitor stops
-            # once every channel has, and the files' end is read after.
-            {'name': 'idle', 'uri': 'udp://%s:%d' % (
-                mc.HOST, mc.free_port(socket.SOCK_DGRAM))}])
+            # Live: the H.264 TS sent once over UDP; a channel that never
+            # ends (the monitor stops once every channel has, and the
+            # files' end is read after).
+            {'name': 'udp', 'uri': 'udp://%s:%d' % (mc.HOST, port),
+             'alarms': alarm}])
         mon = mc.start_monitor(procs, ['--config', cfg])
+        # A constant 1 Mbit/s (null packets) in datagrams of 7 packets, as
+        # a headend sends: the pictures arrive at their pace (the stream
+        # alone, some 40 kbit/s, would come in bursts of half a second).
+        procs.start(['gst-launch-1.0', '-q', 'filesrc', 'blocksize=1316',
+                     'location=%s' % live, '!', 'tsparse',
+                     'set-timestamps=true', '!', 'udpsink', 'host=%s' %
+                     mc.HOST, 'port=%d' % port, 'sync=true'], 'udp-sender')
 
         def chan(n):
             return mc.get_json(mon, '/api/channels/' + n)
@@ -174,26 +212,18 @@ def main():
             fx.check(api['frames'] == n and api['packets'] == got and
                      not api['present'], '%s: the API as /metrics, not '
                      'present after the end (%s)' % (name, api))
-            ev = [e for e in mc.events(mon, name)
-                  if e['kind'] == 'no-captions']
-            if 'alarms' not in chan(name) or 'no-captions' not in chan(
-                    name)['alarms']:
-                fx.check(not ev, '%s (not enabled): no no-captions event '
-                         '(%s)' % (name, ev))
-                continue
-            starts = [e for e in ev if e['event'] == 'start']
-            ends = [e for e in ev if e['event'] == 'end']
-            fx.check(len(starts) == 1 and len(ends) == 1, '%s: one '
-                     'no-captions start and one end (%s)' % (name, ev))
-            if len(starts) != 1 or len(ends) != 1:
-                continue
-            raised = utc(starts[0]['time']) - utc(starts[0]['start_utc'])
-            fx.check(abs(raised - ONSET) <= TOLERANCE, '%s: raised %.2f s '
-                     'after the last picture with captions (onset %g s)' %
-                     (name, raised, ONSET))
-            d = ends[0]['duration']
-            fx.check(abs(d - (BACK - CUT)) <= TOLERANCE, '%s: the alarm '
-                     'lasted %.2f s, the cut %d s' % (name, d, BACK - CUT))
+            check_alarm(fx, mon, name, 'no-captions' in chan(name).get(
+                'alarms', {}))
+        # Live: the stream from where the channel came in, its cut
+        # included.
+        c = chan('udp')['captions']
+        fx.check(c['frames'] > 0 and c['packets']['cea608-field1'] == c[
+            'frames'] and abs(c['packets']['cea608-field2'] - c['frames'] /
+                              2) <= 1 and
+            abs(c['packets']['cea708'] - 0.4 * c['frames']) <= 2,
+            'udp: a field 1 packet on every picture with captions, field 2 '
+            'on every second, DTVCC on every fifth (2 packets) (%s)' % c)
+        check_alarm(fx, mon, 'udp', True)
         b = chan('bare')['captions']
         fx.check(b['frames'] == 0 and b['age'] is None and not b['present']
                  and counter(text, 'sharpness_caption_age_seconds', 'bare')

@@ -117,7 +117,7 @@ static gboolean
 monotonic_kind (MonitorKind k)
 {
   return k == MONITOR_KIND_NO_SIGNAL || transport_priority (k) ||
-      k == MONITOR_KIND_LOUDNESS_HIGH || k == MONITOR_KIND_LOUDNESS_LOW ||
+      k == MONITOR_KIND_NO_SCTE35 || k == MONITOR_KIND_LOUDNESS_HIGH || k == MONITOR_KIND_LOUDNESS_LOW ||
       k == MONITOR_KIND_TRUE_PEAK || k == MONITOR_KIND_NO_AUDIO ||
       k == MONITOR_KIND_NO_CAPTIONS;
 }
@@ -434,6 +434,41 @@ transport_tick (MonitorAlarms * al, const MonitorAlarmsNow * now)
   al->ts_now = NULL;
 }
 
+/* No SCTE 35 cue (splice_insert or time_signal): the condition holds
+ * from the last cue, or from the channel's start before the first, on
+ * the monotonic clock; only while a pipeline plays (a channel down is
+ * no-signal's).  Each cue ends the run and starts the next one. */
+static void
+scte35_tick (MonitorAlarms * al, const MonitorAlarmsNow * now)
+{
+  SharpnessAlarm *alarm = &al->kinds[MONITOR_KIND_NO_SCTE35].alarm;
+  const MonitorTransportStats *ts = now->transport;
+  gint64 last = ts && ts->seen ? ts->last_cue_mono_us : 0;
+  guint64 since = (guint64) (last ? last : now->started_us) * 1000;
+  SharpnessAlarmEvent ev;
+  SharpnessAlarmChange ch;
+
+  if (!al->cfg->kinds[MONITOR_KIND_NO_SCTE35].enabled)
+    return;
+  if (now->finished || !now->playing) {
+    ch = sharpness_alarm_finish (alarm, &ev);
+  } else {
+    if (alarm->condition && alarm->run_start != SHARPNESS_ALARM_TIME_NONE &&
+        since > alarm->run_start) {
+      /* A cue since the run began: the run ends there, and the next one
+       * starts from it. */
+      ch = sharpness_alarm_push (alarm, since, FALSE, NAN, &ev);
+      handle (al, MONITOR_KIND_NO_SCTE35, ch, &ev, NULL);
+    }
+    if (!alarm->condition) {
+      ch = sharpness_alarm_push (alarm, since, TRUE, NAN, &ev);
+      handle (al, MONITOR_KIND_NO_SCTE35, ch, &ev, NULL);
+    }
+    ch = sharpness_alarm_tick (alarm, (guint64) now->now_us * 1000, &ev);
+  }
+  handle (al, MONITOR_KIND_NO_SCTE35, ch, &ev, NULL);
+}
+
 /* Loudness: the short-term loudness (3 s) out of its range, the true
  * peak over its maximum, read at the tick (no audio: no condition); and
  * no audio buffer while pictures come. */
@@ -569,6 +604,7 @@ monitor_alarms_tick (MonitorAlarms * al, const MonitorAlarmsNow * now)
   handle (al, MONITOR_KIND_NO_SIGNAL, ch, &ev, NULL);
 
   transport_tick (al, now);
+  scte35_tick (al, now);
   loudness_tick (al, now);
   captions_tick (al, now);
 

@@ -17,6 +17,7 @@
 #include <json-glib/json-glib.h>
 
 #include "monitor-app.h"
+#include "monitor-scte35.h"
 #include "sharpness-tool-redact.h"
 
 #define EVENTS_LIMIT 500
@@ -78,6 +79,7 @@ channel_json (MonitorChannel * c, GString * o, gboolean detail)
   }
   if (c->transport) {
     MonitorTransportStats ts;
+    JsonNode *scte35;
 
     monitor_transport_snapshot (c->transport, &ts);
     if (ts.seen) {
@@ -103,7 +105,14 @@ channel_json (MonitorChannel * c, GString * o, gboolean detail)
             l->value, l->expected, l->wall_us / 1e6);
         first = 0;
       }
-      g_string_append (o, "}}");
+      g_string_append_c (o, '}');
+      /* "scte35", where the transport declares it (monitor-scte35.c). */
+      if ((scte35 = monitor_scte35_api_node (&ts))) {
+        g_string_append (o, ",\"scte35\":");
+        sharpness_json_node (o, scte35);
+        json_node_unref (scte35);
+      }
+      g_string_append_c (o, '}');
     }
   }
   {

@@ -22,6 +22,14 @@ on_channel_event (MonitorEvent * e, gpointer data)
   Monitor *m = data;
 
   monitor_events_add (m->events, e);
+  /* A SCTE 35 cue (an event with a body) is no alarm: not for the
+   * webhooks and Alertmanagers, which take starts and ends. */
+  if (e->body) {
+    if (!m->settings->quiet)
+      g_print ("%s scte35 %s\n", e->channel, json_object_get_string_member
+          (json_node_get_object (e->body), "event"));
+    return;
+  }
   if (m->webhooks)
     monitor_webhooks_send (m->webhooks, e);
   if (!m->settings->quiet)

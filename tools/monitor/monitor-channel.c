@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "monitor-channel.h"
+#include "monitor-scte35.h"
 #include "sharpness-tool-redact.h"
 
 #define BACKOFF_MIN_S 1
@@ -557,6 +558,19 @@ monitor_channel_tick (MonitorChannel * c, gint64 now_us)
   /* The transport's absences are counted while a pipeline receives. */
   if (c->transport && c->pipeline)
     monitor_transport_tick (c->transport);
+  /* Its SCTE 35 cues since the last tick, each an event. */
+  if (c->transport) {
+    MonitorTransportCue cues[MONITOR_TRANSPORT_CUES];
+    guint n = monitor_transport_take_cues (c->transport, cues,
+        G_N_ELEMENTS (cues));
+
+    for (guint i = 0; i < n; i++) {
+      MonitorEvent *e = monitor_scte35_event (c->cfg->name, &cues[i]);
+
+      c->host->event (e, c->host->owner);
+      monitor_event_unref (e);
+    }
+  }
 
   if (now_us / SPARK_PERIOD_US != (now_us - 100000) / SPARK_PERIOD_US) {
     c->spark[c->spark_pos] = c->state == MONITOR_CHANNEL_UP ? score : NAN;

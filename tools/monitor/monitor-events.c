@@ -82,6 +82,8 @@ monitor_event_unref (MonitorEvent * e)
     g_bytes_unref (e->jpeg);
   if (e->errors)
     json_node_unref (e->errors);
+  if (e->body)
+    json_node_unref (e->body);
   g_free (e);
 }
 
@@ -153,9 +155,21 @@ add_string (JsonBuilder * b, const gchar * key, const gchar * v)
   json_builder_add_string_value (b, v);
 }
 
+/* An event made whole by its maker (a SCTE 35 cue), with its id. */
+static JsonNode *
+body_node (const MonitorEvent * e)
+{
+  JsonNode *n = json_node_copy (e->body);
+
+  json_object_set_int_member (json_node_get_object (n), "id", (gint64) e->id);
+  return n;
+}
+
 JsonNode *
 monitor_event_to_node (const MonitorEvent * e, gboolean thumbnail_inline)
 {
+  if (e->body)
+    return body_node (e);
   JsonBuilder *b = json_builder_new ();
   JsonNode *root;
 

@@ -41,6 +41,9 @@ typedef struct
    * in the tick that raised it; the end: while it lasted), each with its
    * count and its last error's packet, PID and values; else NULL. */
   JsonNode *errors;
+  /* Not an alarm's: the event's JSON whole (a SCTE 35 cue,
+   * monitor-scte35.c), written as it is with its id; NULL for alarms. */
+  JsonNode *body;
 } MonitorEvent;
 
 MonitorEvent *monitor_event_new (const gchar * channel, MonitorKind kind,

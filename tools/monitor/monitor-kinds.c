@@ -54,6 +54,13 @@ const MonitorKindInfo monitor_kinds[MONITOR_N_KINDS] = {
       {FALSE, 0, 10.0, 0}},
   [MONITOR_KIND_TR101290_P2] = {"tr101290-p2", -1, NULL, NULL,
       {FALSE, 0, 10.0, 0}},
+  /* No SCTE 35 splice_insert or time_signal for 30 minutes, on a channel
+   * that should carry cues (off unless enabled: most feeds carry none; a
+   * channel with breaks every quarter hour sets its own onset).  A cue
+   * ends it at once.  splice_null heartbeats do not count: they say the
+   * inserter is up, not that breaks are signalled. */
+  [MONITOR_KIND_NO_SCTE35] = {"no-scte35", -1, NULL, NULL,
+      {FALSE, 1800.0, 0, 0}},
   /* EBU R 128's target, -23 LUFS, +-1 LU (its tolerance for live
    * programmes), on the short-term loudness (3 s) for 10 s: a loud or
    * quiet passage of a few seconds is programme, ten seconds of it a

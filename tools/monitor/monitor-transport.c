@@ -19,6 +19,10 @@
  * stream: its first continuity counter is no error); the counts go on
  * from the previous one's, so that the counters only grow.
  *
+ * ANSI/SCTE 35 cues come from the same analyser (the PIDs its PMTs
+ * declare): counted, and the splice_insert and time_signal ones queued
+ * for the main loop, which makes them events.
+ *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -45,6 +49,15 @@ struct _MonitorTransport
    * (G_MAXUINT64: none read yet); the last errors before this analyser. */
   guint64 next_offset;
   MonitorTransportError last_before[SHARPNESS_TR101290_N_INDICATORS];
+  /* SCTE 35: the counts of the analysers before this one; the cues for
+   * the main loop (a ring); the last one and its time. */
+  guint64 scte35_base[SHARPNESS_SCTE35_N_COUNTS];
+  guint64 scte35_errors_base[SHARPNESS_SCTE35_N_RESULTS];
+  MonitorTransportCue cues[MONITOR_TRANSPORT_CUES];
+  guint cue_head, n_cues;
+  guint64 cues_dropped;
+  MonitorTransportCue last_cue;
+  gint64 last_cue_mono_us;
 };
 
 /* What a probe holds: buffers of an older pipeline (torn down while this
@@ -139,6 +152,42 @@ on_error (const SharpnessTr101290Error * e, gpointer user_data)
   l->wall_us = g_get_real_time ();
 }
 
+/* A splice_info_section read, under the lock (from push).  Only the
+ * commands that place a splice (splice_insert, time_signal) are events
+ * and feed the no-scte35 alarm: splice_null is a heartbeat, the others
+ * schedule or reserve. */
+static void
+on_scte35 (const SharpnessTr101290Scte35 * e, gpointer user_data)
+{
+  MonitorTransport *t = user_data;
+  MonitorTransportCue *c;
+
+  if (!e->cue || e->cue->encrypted ||
+      (e->cue->command_type != SHARPNESS_SCTE35_SPLICE_INSERT &&
+          e->cue->command_type != SHARPNESS_SCTE35_TIME_SIGNAL))
+    return;
+  t->last_cue.cue = *e->cue;
+  t->last_cue.pid = e->pid;
+  t->last_cue.packet = e->packet;
+  t->last_cue.wall_us = g_get_real_time ();
+  t->last_cue_mono_us = g_get_monotonic_time ();
+  if (t->n_cues == MONITOR_TRANSPORT_CUES) {
+    t->cues_dropped++;
+    return;
+  }
+  c = &t->cues[(t->cue_head + t->n_cues++) % MONITOR_TRANSPORT_CUES];
+  *c = t->last_cue;
+}
+
+static SharpnessTr101290 *
+new_analyser (MonitorTransport * t)
+{
+  SharpnessTr101290 *a = sharpness_tr101290_new (&t->settings, on_error, t);
+
+  sharpness_tr101290_set_scte35_func (a, on_scte35, t);
+  return a;
+}
+
 static void
 push_memory (MonitorTransport * t, GstBuffer * buf, gint64 now)
 {
@@ -158,7 +207,7 @@ pulled_in_order (MonitorTransport * t, guint64 offset, gsize size)
   if (offset == 0 && t->next_offset != G_MAXUINT64) {
     /* From the start again: the scan's measures are not the stream's. */
     sharpness_tr101290_free (t->analyser);
-    t->analyser = sharpness_tr101290_new (&t->settings, on_error, t);
+    t->analyser = new_analyser (t);
     memcpy (t->last, t->last_before, sizeof (t->last));
   } else if (t->next_offset != G_MAXUINT64 && offset != t->next_offset) {
     return FALSE;
@@ -216,9 +265,14 @@ monitor_transport_attach (MonitorTransport * t, GstPad * pad, gboolean live)
   if (t->analyser) {
     for (gint i = 0; i < SHARPNESS_TR101290_N_INDICATORS; i++)
       t->base[i] += sharpness_tr101290_count (t->analyser, i);
+    for (gint i = 0; i < SHARPNESS_SCTE35_N_COUNTS; i++)
+      t->scte35_base[i] += sharpness_tr101290_scte35_count (t->analyser, i);
+    for (gint i = 0; i < SHARPNESS_SCTE35_N_RESULTS; i++)
+      t->scte35_errors_base[i] +=
+          sharpness_tr101290_scte35_errors (t->analyser, i);
     sharpness_tr101290_free (t->analyser);
   }
-  t->analyser = sharpness_tr101290_new (&t->settings, on_error, t);
+  t->analyser = new_analyser (t);
   t->live = live;
   t->next_offset = G_MAXUINT64;
   memcpy (t->last_before, t->last, sizeof (t->last));
@@ -250,10 +304,36 @@ monitor_transport_snapshot (MonitorTransport * t, MonitorTransportStats * st)
     st->errors[i] = t->base[i] + (t->analyser ?
         sharpness_tr101290_count (t->analyser, i) : 0);
   memcpy (st->last, t->last, sizeof (st->last));
+  for (gint i = 0; i < SHARPNESS_SCTE35_N_COUNTS; i++)
+    st->scte35[i] = t->scte35_base[i] + (t->analyser ?
+        sharpness_tr101290_scte35_count (t->analyser, i) : 0);
+  for (gint i = 0; i < SHARPNESS_SCTE35_N_RESULTS; i++)
+    st->scte35_errors[i] = t->scte35_errors_base[i] + (t->analyser ?
+        sharpness_tr101290_scte35_errors (t->analyser, i) : 0);
+  st->last_cue = t->last_cue;
+  st->last_cue_mono_us = t->last_cue_mono_us;
+  st->cues_dropped = t->cues_dropped;
   if (t->analyser) {
+    st->scte35_pids = sharpness_tr101290_scte35_pids (t->analyser);
     st->in_sync = sharpness_tr101290_in_sync (t->analyser);
     st->packets = sharpness_tr101290_packets (t->analyser, -1);
     st->bitrate = sharpness_tr101290_bitrate (t->analyser, -1);
   }
   g_mutex_unlock (&t->lock);
+}
+
+guint
+monitor_transport_take_cues (MonitorTransport * t, MonitorTransportCue * out,
+    guint max)
+{
+  guint n;
+
+  g_mutex_lock (&t->lock);
+  n = MIN (max, t->n_cues);
+  for (guint i = 0; i < n; i++)
+    out[i] = t->cues[(t->cue_head + i) % MONITOR_TRANSPORT_CUES];
+  t->cue_head = (t->cue_head + n) % MONITOR_TRANSPORT_CUES;
+  t->n_cues -= n;
+  g_mutex_unlock (&t->lock);
+  return n;
 }

@@ -28,6 +28,20 @@ typedef struct
   gint64 wall_us;               /* when it was counted */
 } MonitorTransportError;
 
+/* A SCTE 35 splice_info_section read (ANSI/SCTE 35), as its event
+ * reports it. */
+typedef struct
+{
+  SharpnessScte35 cue;
+  gint pid;
+  guint64 packet;               /* the section's last packet */
+  gint64 wall_us;               /* when it was read */
+} MonitorTransportCue;
+
+/* Cues kept between two ticks for their events; more are counted, not
+ * logged (a stream sends a few a minute). */
+#define MONITOR_TRANSPORT_CUES 32
+
 typedef struct
 {
   gboolean seen;                /* a transport stream was analysed */
@@ -36,6 +50,15 @@ typedef struct
   gdouble bitrate;              /* bit/s over the last second, 0: none */
   guint64 errors[SHARPNESS_TR101290_N_INDICATORS];
   MonitorTransportError last[SHARPNESS_TR101290_N_INDICATORS];
+  /* ANSI/SCTE 35: sections read by command, not read by reason; the SCTE
+   * 35 PIDs declared; when the last splice_insert or time_signal came
+   * (monotonic µs, 0: none) and what it was. */
+  guint64 scte35[SHARPNESS_SCTE35_N_COUNTS];
+  guint64 scte35_errors[SHARPNESS_SCTE35_N_RESULTS];
+  guint scte35_pids;
+  gint64 last_cue_mono_us;
+  MonitorTransportCue last_cue;
+  guint64 cues_dropped;         /* not logged: too many between ticks */
 } MonitorTransportStats;
 
 typedef struct _MonitorTransport MonitorTransport;
@@ -54,6 +77,10 @@ void monitor_transport_attach (MonitorTransport * t, GstPad * pad,
 void monitor_transport_tick (MonitorTransport * t);
 void monitor_transport_snapshot (MonitorTransport * t,
     MonitorTransportStats * st);
+/* The splice_insert and time_signal cues read since the last call, at
+ * most @max, oldest first (main loop). */
+guint monitor_transport_take_cues (MonitorTransport * t,
+    MonitorTransportCue * out, guint max);
 
 /* The indicator's name in metrics, events and the API: TR 101 290's,
  * lower case ("ts_sync_loss", ... "cat_error"); its priority (1 or 2). */
