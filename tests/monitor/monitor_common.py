@@ -241,17 +241,41 @@ def novideo_ts():
     return _locked_make('novideo.ts', make)
 
 
-def tiny_ts():
-    """A 160x90, 10 fps, 6 s test pattern with an audio tone (the page
-    and soak tests' many channels)."""
+def _small_ts(name, seconds, black=False, audio=True, video_filter=None,
+              timeout=120):
+    """A 160x90, 10 fps MPEG-TS (H.264, a key frame a second) of a moving
+    test pattern, or black, lasting @seconds, with a 440 Hz tone (AAC) when
+    @audio, @video_filter applied; made once as @name."""
+    source = 'color=c=black:' if black else 'testsrc2='
+
     def make(part):
-        subprocess.run(['ffmpeg', '-nostdin', '-v', 'error', '-y', '-f',
-                        'lavfi', '-i', 'testsrc2=s=160x90:r=10:d=6', '-f',
-                        'lavfi', '-i', 'sine=f=440:d=6', '-c:v', 'libx264',
-                        '-preset', 'veryfast', '-g', '10', '-pix_fmt',
-                        'yuv420p', '-c:a', 'aac', '-threads', '1', '-f',
-                        'mpegts', part], check=True, timeout=120)
-    return _locked_make('tiny.ts', make)
+        cmd = ['ffmpeg', '-nostdin', '-v', 'error', '-y', '-f', 'lavfi',
+               '-i', '%ss=160x90:r=10:d=%d' % (source, seconds)]
+        if audio:
+            cmd += ['-f', 'lavfi', '-i', 'sine=f=440:d=%d' % seconds]
+        if video_filter:
+            cmd += ['-vf', video_filter]
+        cmd += ['-c:v', 'libx264', '-preset', 'veryfast', '-g', '10',
+                '-pix_fmt', 'yuv420p']
+        if audio:
+            cmd += ['-c:a', 'aac']
+        subprocess.run(cmd + ['-threads', '1', '-f', 'mpegts', part],
+                       check=True, timeout=timeout)
+    return _locked_make(name, make)
+
+
+def tiny_ts():
+    """A 6 s test pattern with an audio tone (the page and soak tests'
+    many channels)."""
+    return _small_ts('tiny.ts', 6)
+
+
+def black_boxes_ts(name, seconds, black):
+    """A test pattern of @seconds, no audio, black from a to b - 50 ms
+    for each (a, b) of @black (s): alarms at known times."""
+    boxes = ','.join("drawbox=enable='between(t,%g,%g)':color=black:"
+                     "t=fill" % (a, b - 0.05) for a, b in black)
+    return _small_ts(name, seconds, audio=False, video_filter=boxes)
 
 
 def free_port(kind=socket.SOCK_STREAM):
@@ -506,15 +530,45 @@ def wait_http(p, path, seconds):
                                                             seconds))
 
 
-def wait_until(what, cond, seconds, step=0.5):
-    """Polls @cond (bounded in time) until it returns a true value."""
+def poll_until(cond, seconds, step=0.5):
+    """@cond's first true value within @seconds (polled every @step s),
+    else None."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         v = cond()
         if v:
             return v
         time.sleep(step)
-    raise AssertionError('timed out (%d s) waiting for %s' % (seconds, what))
+    return None
+
+
+def wait_until(what, cond, seconds, step=0.5):
+    """Polls @cond (bounded in time) until it returns a true value; an
+    AssertionError naming @what when none comes in @seconds."""
+    v = poll_until(cond, seconds, step)
+    if not v:
+        raise AssertionError('timed out (%d s) waiting for %s'
+                             % (seconds, what))
+    return v
+
+
+def check_still_scoring(fx, mon, what, channel='tiny.ts'):
+    """Checks that @mon runs and its @channel scores frames (more after
+    1.5 s): what a request the monitor refused must leave as it was."""
+    f0 = get_json(mon, '/api/channels/' + channel)['frames_scored']
+    time.sleep(1.5)
+    f1 = get_json(mon, '/api/channels/' + channel)['frames_scored']
+    fx.check(mon.poll() is None and f1 > f0, '%s (%d -> %d frames)'
+             % (what, f0, f1))
+
+
+def rss_kb(pid):
+    """The resident memory of process @pid, in KiB (0 once it is gone)."""
+    with open('/proc/%d/status' % pid) as f:
+        for line in f:
+            if line.startswith('VmRSS:'):
+                return int(line.split()[1])
+    return 0
 
 
 def events(p, channel=None):
@@ -555,30 +609,17 @@ class Failures:
 
 
 def black_ts():
-    """A 160x90, 10 fps, 240 s black clip: an alarmed channel whose
-    alarm stays on through a test.  A looping file's end ends its black
-    run, and the alarm comes back one onset after the next start: a
-    screenshot of a slow machine could land in between."""
-    def make(part):
-        subprocess.run(['ffmpeg', '-nostdin', '-v', 'error', '-y', '-f',
-                        'lavfi', '-i', 'color=c=black:s=160x90:r=10:d=240',
-                        '-c:v', 'libx264', '-preset', 'veryfast', '-g', '10',
-                        '-pix_fmt', 'yuv420p', '-threads', '1', '-f',
-                        'mpegts', part], check=True, timeout=120)
-    return _locked_make('black-240s.ts', make)
+    """A 240 s black clip, no audio: an alarmed channel whose alarm stays
+    on through a test.  A looping file's end ends its black run, and the
+    alarm comes back one onset after the next start: a screenshot of a
+    slow machine could land in between."""
+    return _small_ts('black-240s.ts', 240, black=True, audio=False)
 
 
 def long_ts():
-    """A 160x90, 10 fps, 320 s test pattern with a tone: channels that
-    play through a soak (5 minutes) without coming to the end."""
-    def make(part):
-        subprocess.run(['ffmpeg', '-nostdin', '-v', 'error', '-y', '-f',
-                        'lavfi', '-i', 'testsrc2=s=160x90:r=10:d=320', '-f',
-                        'lavfi', '-i', 'sine=f=440:d=320', '-c:v', 'libx264',
-                        '-preset', 'veryfast', '-g', '10', '-pix_fmt',
-                        'yuv420p', '-c:a', 'aac', '-threads', '1', '-f',
-                        'mpegts', part], check=True, timeout=300)
-    return _locked_make('long-320s.ts', make)
+    """A 320 s test pattern with a tone: channels that play through a
+    soak (5 minutes) without coming to the end."""
+    return _small_ts('long-320s.ts', 320, timeout=300)
 
 
 def degraded_ts():

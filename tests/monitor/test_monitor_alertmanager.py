@@ -25,7 +25,6 @@ import scaffold  # noqa: E402
 import calendar  # noqa: E402
 import http.server  # noqa: E402
 import json  # noqa: E402
-import subprocess  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
 
@@ -41,16 +40,7 @@ LAPSE_S = 180
 
 
 def clip():
-    def make(part):
-        boxes = ','.join("drawbox=enable='between(t,%g,%g)':color=black:"
-                         "t=fill" % (a, b - 0.05) for a, b in BLACK)
-        subprocess.run(['ffmpeg', '-nostdin', '-v', 'error', '-y', '-f',
-                        'lavfi', '-i', 'testsrc2=s=160x90:r=10:d=30',
-                        '-vf', boxes, '-c:v', 'libx264', '-preset',
-                        'veryfast', '-g', '10', '-pix_fmt', 'yuv420p',
-                        '-threads', '1', '-f', 'mpegts', part],
-                       check=True, timeout=120)
-    return mc._locked_make('two-blacks.ts', make)
+    return mc.black_boxes_ts('two-blacks.ts', 30, BLACK)
 
 
 class Receiver:

@@ -208,12 +208,8 @@ def main():
         st, _ = mc.get(mon, '/api/events?since=abc')
         fx.check(st == 400, 'since=abc: 400 (%d)' % st)
 
-        # Still running, still scoring.
-        f0 = mc.get_json(mon, '/api/channels/tiny.ts')['frames_scored']
-        time.sleep(1.5)
-        f1 = mc.get_json(mon, '/api/channels/tiny.ts')['frames_scored']
-        fx.check(mon.poll() is None and f1 > f0, 'the monitor runs, its '
-                 'channel scores (%d -> %d frames)' % (f0, f1))
+        mc.check_still_scoring(fx, mon, 'the monitor runs, its channel '
+                               'scores')
     fx.finish()
 
 

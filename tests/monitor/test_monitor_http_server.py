@@ -457,11 +457,8 @@ def main():
             if c['name'].startswith('secret-')), 30)
         check_secrets(fx, procs, mon)
         check_fd_limit(fx, procs, tiny)
-        f0 = mc.get_json(mon, '/api/channels/tiny.ts')['frames_scored']
-        time.sleep(1.5)
-        f1 = mc.get_json(mon, '/api/channels/tiny.ts')['frames_scored']
-        fx.check(mon.poll() is None and f1 > f0, 'after all of it the monitor'
-                 ' runs and its channel scores (%d -> %d)' % (f0, f1))
+        mc.check_still_scoring(fx, mon, 'after all of it the monitor runs '
+                               'and its channel scores')
     fx.finish()
 
 

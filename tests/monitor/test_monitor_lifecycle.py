@@ -47,13 +47,7 @@ CLIP_FRAMES = mc.SECONDS * mc.FPS
 
 def wait_for(cond, seconds, step=0.25):
     """@cond's first true value within @seconds, else None (bounded)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        v = cond()
-        if v:
-            return v
-        time.sleep(step)
-    return None
+    return mc.poll_until(cond, seconds, step)
 
 
 def read_log(path):

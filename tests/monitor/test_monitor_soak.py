@@ -26,14 +26,6 @@ WARMUP = 60
 SOAK = int(os.environ.get('MONITOR_SOAK_SECONDS', '240'))
 
 
-def rss_kb(pid):
-    with open('/proc/%d/status' % pid) as f:
-        for line in f:
-            if line.startswith('VmRSS:'):
-                return int(line.split()[1])
-    return 0
-
-
 def fds(pid):
     return len(os.listdir('/proc/%d/fd' % pid))
 
@@ -57,14 +49,14 @@ def main():
         first = []
         for _ in range(3):
             time.sleep(5)
-            first.append(rss_kb(mon.pid))
+            first.append(mc.rss_kb(mon.pid))
         r0, f0 = sorted(first)[1], fds(mon.pid)
         restarts0 = mc.get_json(mon, '/api/channels/refused')['restarts']
         samples = []
         deadline = time.monotonic() + SOAK
         while time.monotonic() < deadline:
             time.sleep(5)
-            samples.append(rss_kb(mon.pid))
+            samples.append(mc.rss_kb(mon.pid))
             mc.get(mon, '/metrics')
             mc.get(mon, '/api/channels')
         r1, f1 = sorted(samples[-3:])[1], fds(mon.pid)

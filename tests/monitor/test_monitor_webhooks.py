@@ -63,16 +63,7 @@ STOP = threading.Event()        # ends every handler's wait
 
 
 def clip():
-    def make(part):
-        boxes = ','.join("drawbox=enable='between(t,%g,%g)':color=black:"
-                         "t=fill" % (a, b - 0.05) for a, b in BLACK)
-        subprocess.run(['ffmpeg', '-nostdin', '-v', 'error', '-y', '-f',
-                        'lavfi', '-i', 'testsrc2=s=160x90:r=10:d=60',
-                        '-vf', boxes, '-c:v', 'libx264', '-preset',
-                        'veryfast', '-g', '10', '-pix_fmt', 'yuv420p',
-                        '-threads', '1', '-f', 'mpegts', part],
-                       check=True, timeout=120)
-    return mc._locked_make('black-every-3s.ts', make)
+    return mc.black_boxes_ts('black-every-3s.ts', 60, BLACK)
 
 
 def wait_closed(sock, seconds):
