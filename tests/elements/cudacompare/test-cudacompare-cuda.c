@@ -5,7 +5,8 @@
  * backend=cpu on the same frames (PSNR, SSIM ffmpeg mode and VMAF to the
  * bit, wang mode and MS-SSIM <= 1e-6 relative), the output buffers the
  * input ones (zero copy) and in the input's memory; VMAF of an H.264 clip
- * and its re-encode after nvh264dec.
+ * and its re-encode after nvh264dec, equal across backends and libvmaf's
+ * log of the same frames (tests/vmaf/golden-logs) but for fps.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -294,14 +295,41 @@ check_nvdec (const gchar * clip)
   g_print ("ok nvh264dec x2\n");
 }
 
+/* The file @ours the bytes of @theirs but for libvmaf's fps. */
+static gboolean
+same_but_fps (const gchar * ours, const gchar * theirs)
+{
+  GRegex *fps = g_regex_new ("fps(\"?[:=] ?\"?)[0-9.]+", 0, 0, NULL);
+  gchar *a = NULL, *b = NULL, *x, *y;
+  gboolean same = FALSE;
+
+  if (g_file_get_contents (ours, &a, NULL, NULL) &&
+      g_file_get_contents (theirs, &b, NULL, NULL)) {
+    x = g_regex_replace (fps, a, -1, 0, "fps\\1N", 0, NULL);
+    y = g_regex_replace (fps, b, -1, 0, "fps\\1N", 0, NULL);
+    same = g_strcmp0 (x, y) == 0;
+    g_free (x);
+    g_free (y);
+  }
+  g_free (a);
+  g_free (b);
+  g_regex_unref (fps);
+  return same;
+}
+
 /* VMAF of a real H.264 clip (reference) and its CRF 40 re-encode
  * (distorted), both through nvh264dec into CUDA memory: backend=cuda
  * (the luma downloaded from the decoder's frames) equal to backend=cpu
  * (the frames mapped to the host) to the bit, every frame's VMAF and
  * features; the outputs stay in CUDA memory. */
 static void
-check_nvdec_vmaf (const gchar * ref_clip, const gchar * dist_clip)
+check_nvdec_vmaf (const gchar * ref_clip, const gchar * dist_clip,
+    const gchar * golden_log)
 {
+  gchar *log = g_build_filename (g_get_tmp_dir (), "cudacompare-nvdec.json",
+      NULL);
+  gchar *gpu_props = g_strdup_printf ("backend=cuda metrics=psnr+vmaf "
+      "stats-file=%s stats-format=vmaf-json", log);
   gchar *ref = g_strdup_printf ("filesrc location=%s ! h264parse ! "
       "nvh264dec ! " CUDA_CAPS, ref_clip);
   gchar *dist = g_strdup_printf ("filesrc location=%s ! h264parse ! "
@@ -316,9 +344,16 @@ check_nvdec_vmaf (const gchar * ref_clip, const gchar * dist_clip)
     g_string_append (skipped, "nvdec-vmaf ");
     g_free (ref);
     g_free (dist);
+    g_free (log);
+    g_free (gpu_props);
     return;
   }
-  run (ref, dist, "backend=cuda metrics=psnr+vmaf", &gpu);
+  run (ref, dist, gpu_props, &gpu);
+  /* H.264 decoding is exact: nvh264dec's frames are FFmpeg's, and the
+   * GPU path's log libvmaf's of them. */
+  CHECK (same_but_fps (log, golden_log), "nvdec vmaf: %s is not libvmaf's "
+      "%s (but for fps)", log, golden_log);
+  remove (log);
   run (ref, dist, "backend=cpu metrics=psnr+vmaf", &cpu);
   CHECK (!gpu.error && !cpu.error, "nvdec vmaf: %s / %s", gpu.error_text,
       cpu.error_text);
@@ -342,6 +377,8 @@ check_nvdec_vmaf (const gchar * ref_clip, const gchar * dist_clip)
   run_clear (&cpu);
   g_free (ref);
   g_free (dist);
+  g_free (log);
+  g_free (gpu_props);
   g_print ("ok nvh264dec vmaf\n");
 }
 
@@ -421,9 +458,12 @@ main (int argc, char **argv)
   {
     gchar *dist = g_build_filename (root ? root : ".", "tests", "data",
         "testsrc2-320x240-crf40.h264", NULL);
+    gchar *golden = g_build_filename (root ? root : ".", "tests", "vmaf",
+        "golden-logs", "testsrc2-320x240-crf40.vmaf_v0.6.1.json", NULL);
 
-    check_nvdec_vmaf (clip, dist);
+    check_nvdec_vmaf (clip, dist, golden);
     g_free (dist);
+    g_free (golden);
   }
   g_free (clip);
 

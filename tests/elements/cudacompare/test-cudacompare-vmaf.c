@@ -408,6 +408,27 @@ GST_START_TEST (test_vmaf_golden_4k_model_with_psnr)
 
 GST_END_TEST;
 
+/* The files @ours_path and @theirs_path the same but for libvmaf's fps (each run's speed). */
+static void
+check_same_but_fps (const gchar * ours_path, const gchar * theirs_path)
+{
+  GRegex *fps = g_regex_new ("fps(\"?[:=] ?\"?)[0-9.]+", 0, 0, NULL);
+  gchar *ours, *theirs, *a, *b;
+
+  fail_unless (g_file_get_contents (ours_path, &ours, NULL, NULL), "%s",
+      ours_path);
+  fail_unless (g_file_get_contents (theirs_path, &theirs, NULL, NULL), "%s",
+      theirs_path);
+  a = g_regex_replace (fps, ours, -1, 0, "fps\\1N", 0, NULL);
+  b = g_regex_replace (fps, theirs, -1, 0, "fps\\1N", 0, NULL);
+  fail_unless_equals_string (a, b);
+  g_regex_unref (fps);
+  g_free (a);
+  g_free (b);
+  g_free (ours);
+  g_free (theirs);
+}
+
 /* Our log of @pair with @props in @format against libvmaf's own
  * (golden-logs/<pair>.<model>.<ext>): the same bytes but for the fps. */
 static void
@@ -415,9 +436,7 @@ check_log (const gchar * pair, const gchar * model, const gchar * format,
     const gchar * ext)
 {
   gchar *dir = golden_dir ();
-  gchar *theirs_path, *ours_path, *props, *ours, *theirs;
-  GRegex *fps;
-  gchar *a, *b;
+  gchar *theirs_path, *ours_path, *props;
   GstMessage *m;
 
   if (!dir)
@@ -432,18 +451,7 @@ check_log (const gchar * pair, const gchar * model, const gchar * format,
   gst_message_unref (m);
   theirs_path = g_strdup_printf ("%s/golden-logs/%s.%s.%s", dir, pair, model,
       ext);
-  fail_unless (g_file_get_contents (ours_path, &ours, NULL, NULL));
-  fail_unless (g_file_get_contents (theirs_path, &theirs, NULL, NULL));
-  /* The fps is each run's speed: "fps": 9.92 / fps="9.92". */
-  fps = g_regex_new ("fps(\"?[:=] ?\"?)[0-9.]+", 0, 0, NULL);
-  a = g_regex_replace (fps, ours, -1, 0, "fps\\1N", 0, NULL);
-  b = g_regex_replace (fps, theirs, -1, 0, "fps\\1N", 0, NULL);
-  fail_unless_equals_string (a, b);
-  g_regex_unref (fps);
-  g_free (a);
-  g_free (b);
-  g_free (ours);
-  g_free (theirs);
+  check_same_but_fps (ours_path, theirs_path);
   remove (ours_path);
   g_free (ours_path);
   g_free (theirs_path);
@@ -474,6 +482,51 @@ GST_START_TEST (test_vmaf_stats_csv_is_libvmafs)
 {
   check_log ("odd-1279x719-chelsea-zoom-scale3", "vmaf_v0.6.1", "vmaf-csv",
       "csv");
+}
+
+GST_END_TEST;
+
+/* A real H.264 clip and its CRF 40 re-encode (tests/data), decoded by
+ * avdec_h264 on both branches: the element's vmaf-json is libvmaf's log
+ * of the same frames (decoded by FFmpeg), but for fps. */
+GST_START_TEST (test_vmaf_h264_clip_equals_libvmaf)
+{
+  const gchar *root = g_getenv ("SHARPNESS_SOURCE_ROOT");
+  gchar *ours = g_build_filename (g_get_tmp_dir (), "cudacompare-h264.json",
+      NULL);
+  gchar *theirs, *desc;
+  GstElement *pipe;
+  GstMessage *m;
+  GError *err = NULL;
+
+  if (!root || !gst_element_factory_find ("avdec_h264")) {
+    g_print ("test_vmaf_h264_clip_equals_libvmaf SKIPPED: %s\n", root ?
+        "no avdec_h264" : "SHARPNESS_SOURCE_ROOT unset");
+    g_free (ours);
+    return;
+  }
+  desc = g_strdup_printf ("cudacompare name=c backend=cpu metrics=vmaf "
+      "stats-file=%s stats-format=vmaf-json ! fakesink "
+      "filesrc location=%s/tests/data/testsrc2-320x240.h264 ! h264parse ! "
+      "avdec_h264 ! c.ref_sink "
+      "filesrc location=%s/tests/data/testsrc2-320x240-crf40.h264 ! "
+      "h264parse ! avdec_h264 ! c.dist_sink", ours, root, root);
+  pipe = gst_parse_launch (desc, &err);
+  fail_unless (pipe != NULL, "%s", err ? err->message : desc);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  m = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipe), 120 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (m && GST_MESSAGE_TYPE (m) == GST_MESSAGE_EOS);
+  gst_message_unref (m);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (pipe);
+  theirs = g_build_filename (root, "tests", "vmaf", "golden-logs",
+      "testsrc2-320x240-crf40.vmaf_v0.6.1.json", NULL);
+  check_same_but_fps (ours, theirs);
+  remove (ours);
+  g_free (ours);
+  g_free (theirs);
+  g_free (desc);
 }
 
 GST_END_TEST;
@@ -895,6 +948,7 @@ cudacompare_vmaf_suite (void)
   tcase_add_test (tc, test_vmaf_stats_json_is_libvmafs);
   tcase_add_test (tc, test_vmaf_stats_xml_is_libvmafs);
   tcase_add_test (tc, test_vmaf_stats_csv_is_libvmafs);
+  tcase_add_test (tc, test_vmaf_h264_clip_equals_libvmaf);
   return s;
 }
 
