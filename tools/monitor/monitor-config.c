@@ -84,174 +84,183 @@ note_line (Ctx * x, const gchar * key, yaml_node_t * kn)
         GUINT_TO_POINTER (line_of (kn)));
 }
 
-/* Each value is read at its key node @kn (errors name the key's line). */
-static gboolean
-get_double (Ctx * x, yaml_node_t * kn, yaml_node_t * n, const gchar * key,
-    gdouble * out)
+/* How a key's value is read and where it goes: the tables below are the
+ * keys a mapping may hold, in the order the errors list them. */
+typedef enum
 {
-  const gchar *s = scalar_at (x, kn, n, key);
+  VALUE_DOUBLE,
+  VALUE_UINT,
+  VALUE_BOOL,
+  VALUE_STRING,
+  /* A channel's keys read apart: the metric (before the others), the
+   * alarms and transport mappings. */
+  VALUE_METRIC,
+  VALUE_ALARMS,
+  VALUE_TRANSPORT,
+} ValueType;
+
+typedef struct
+{
+  const gchar *key;
+  ValueType type;
+  gsize offset;                 /* of the member in the structure read */
+  gboolean channel_only;        /* refused in the defaults */
+} Setting;
+
+#define KIND_SETTING(key, type, member) \
+  { key, type, G_STRUCT_OFFSET (MonitorKindSettings, member), FALSE }
+static const Setting kind_settings[] = {
+  KIND_SETTING ("onset", VALUE_DOUBLE, onset),
+  KIND_SETTING ("clear", VALUE_DOUBLE, clear),
+  KIND_SETTING ("level", VALUE_DOUBLE, level),
+  KIND_SETTING ("enabled", VALUE_BOOL, enabled),
+};
+
+/* TR 101 290's switch and limits (s). */
+#define TRANSPORT_SETTING(key, type, member) \
+  { key, type, G_STRUCT_OFFSET (MonitorTransportConfig, member), FALSE }
+static const Setting transport_settings[] = {
+  TRANSPORT_SETTING ("enabled", VALUE_BOOL, enabled),
+  TRANSPORT_SETTING ("pat-interval", VALUE_DOUBLE, pat_interval),
+  TRANSPORT_SETTING ("pmt-interval", VALUE_DOUBLE, pmt_interval),
+  TRANSPORT_SETTING ("pid-interval", VALUE_DOUBLE, pid_interval),
+  TRANSPORT_SETTING ("pcr-repetition", VALUE_DOUBLE, pcr_repetition),
+  TRANSPORT_SETTING ("pcr-discontinuity", VALUE_DOUBLE, pcr_discontinuity),
+  TRANSPORT_SETTING ("pts-interval", VALUE_DOUBLE, pts_interval),
+};
+
+#define CHANNEL_SETTING(key, type, member, channel_only) \
+  { key, type, G_STRUCT_OFFSET (MonitorChannelConfig, member), channel_only }
+static const Setting channel_settings[] = {
+  CHANNEL_SETTING ("name", VALUE_STRING, name, TRUE),
+  CHANNEL_SETTING ("uri", VALUE_STRING, uri, TRUE),
+  CHANNEL_SETTING ("source", VALUE_STRING, source, TRUE),
+  CHANNEL_SETTING ("metric", VALUE_METRIC, metric, FALSE),
+  CHANNEL_SETTING ("threshold", VALUE_DOUBLE, threshold, FALSE),
+  CHANNEL_SETTING ("relative-threshold", VALUE_DOUBLE, relative_threshold,
+      FALSE),
+  CHANNEL_SETTING ("window", VALUE_UINT, window, FALSE),
+  CHANNEL_SETTING ("max-blurry-gap", VALUE_UINT, max_blurry_gap, FALSE),
+  CHANNEL_SETTING ("tiles", VALUE_STRING, tiles, FALSE),
+  CHANNEL_SETTING ("roi-types", VALUE_STRING, roi_types, FALSE),
+  CHANNEL_SETTING ("compare-with", VALUE_STRING, compare_with, TRUE),
+  CHANNEL_SETTING ("black-pixel-threshold", VALUE_DOUBLE,
+      black_pixel_threshold, FALSE),
+  CHANNEL_SETTING ("black-ratio", VALUE_DOUBLE, black_ratio, FALSE),
+  CHANNEL_SETTING ("freeze-noise", VALUE_DOUBLE, freeze_noise, FALSE),
+  CHANNEL_SETTING ("alarms", VALUE_ALARMS, kinds, FALSE),
+  CHANNEL_SETTING ("transport", VALUE_TRANSPORT, transport, FALSE),
+};
+
+static const Setting *
+setting_find (const Setting * table, guint n, const gchar * key)
+{
+  for (guint i = 0; i < n; i++)
+    if (g_str_equal (key, table[i].key))
+      return &table[i];
+  return NULL;
+}
+
+/* "onset, clear, level, enabled": the keys of @table, for the errors. */
+static gchar *
+setting_keys (const Setting * table, guint n)
+{
+  GString *keys = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (keys, "%s%s", i ? ", " : "", table[i].key);
+  return g_string_free (keys, FALSE);
+}
+
+/* A plain value (the four first types) into its member of @base, read at
+ * its key node @kn (errors name the key's line) and named @full. */
+static gboolean
+read_value (Ctx * x, yaml_node_t * kn, yaml_node_t * vn, const gchar * full,
+    const Setting * set, gpointer base)
+{
+  const gchar *s = scalar_at (x, kn, vn, full);
+  gpointer member = G_STRUCT_MEMBER_P (base, set->offset);
   gchar *end;
-  gdouble v;
+  gdouble d;
+  guint64 u;
 
   if (!s)
     return FALSE;
-  errno = 0;
-  v = g_ascii_strtod (s, &end);
-  if (end == s || *end || errno || !isfinite (v))
-    return fail (x, kn, "%s: '%s' is not a number", key, s);
-  *out = v;
-  return TRUE;
+  switch (set->type) {
+    case VALUE_DOUBLE:
+      errno = 0;
+      d = g_ascii_strtod (s, &end);
+      if (end == s || *end || errno || !isfinite (d))
+        return fail (x, kn, "%s: '%s' is not a number", full, s);
+      *(gdouble *) member = d;
+      return TRUE;
+    case VALUE_UINT:
+      if (!g_ascii_string_to_unsigned (s, 10, 0, G_MAXUINT, &u, NULL))
+        return fail (x, kn, "%s: '%s' is not a whole number >= 0", full, s);
+      *(guint *) member = (guint) u;
+      return TRUE;
+    case VALUE_BOOL:
+      if (!g_ascii_strcasecmp (s, "true") || !g_ascii_strcasecmp (s, "yes")
+          || !g_ascii_strcasecmp (s, "on"))
+        *(gboolean *) member = TRUE;
+      else if (!g_ascii_strcasecmp (s, "false") ||
+          !g_ascii_strcasecmp (s, "no") || !g_ascii_strcasecmp (s, "off"))
+        *(gboolean *) member = FALSE;
+      else
+        return fail (x, kn, "%s: '%s' is not true or false", full, s);
+      return TRUE;
+    case VALUE_STRING:
+      g_free (*(gchar **) member);
+      *(gchar **) member = g_strdup (s);
+      return TRUE;
+    default:
+      g_return_val_if_reached (FALSE);
+  }
 }
 
+/* A mapping of plain values, each a key of @table, into @base: an alarm
+ * kind's settings ("alarms: blur") or the transport's ("transport").
+ * Errors name @what and, about the mapping as a whole, @at's line (its
+ * key's). */
 static gboolean
-get_uint (Ctx * x, yaml_node_t * kn, yaml_node_t * n, const gchar * key,
-    guint * out)
+read_table (Ctx * x, yaml_node_t * at, yaml_node_t * map, const gchar * what,
+    const Setting * table, guint n, gpointer base)
 {
-  const gchar *s = scalar_at (x, kn, n, key);
-  guint64 v;
+  gchar *keys = setting_keys (table, n);
+  gboolean ok = TRUE;
 
-  if (!s)
+  if (map->type != YAML_MAPPING_NODE) {
+    fail (x, at, "%s: a mapping (%s) expected", what, keys);
+    g_free (keys);
     return FALSE;
-  if (!g_ascii_string_to_unsigned (s, 10, 0, G_MAXUINT, &v, NULL))
-    return fail (x, kn, "%s: '%s' is not a whole number >= 0", key, s);
-  *out = (guint) v;
-  return TRUE;
-}
-
-static gboolean
-get_bool (Ctx * x, yaml_node_t * kn, yaml_node_t * n, const gchar * key,
-    gboolean * out)
-{
-  const gchar *s = scalar_at (x, kn, n, key);
-
-  if (!s)
-    return FALSE;
-  if (!g_ascii_strcasecmp (s, "true") || !g_ascii_strcasecmp (s, "yes") ||
-      !g_ascii_strcasecmp (s, "on"))
-    *out = TRUE;
-  else if (!g_ascii_strcasecmp (s, "false") || !g_ascii_strcasecmp (s, "no")
-      || !g_ascii_strcasecmp (s, "off"))
-    *out = FALSE;
-  else
-    return fail (x, kn, "%s: '%s' is not true or false", key, s);
-  return TRUE;
-}
-
-static gboolean
-get_string (Ctx * x, yaml_node_t * kn, yaml_node_t * n, const gchar * key,
-    gchar ** out)
-{
-  const gchar *s = scalar_at (x, kn, n, key);
-
-  if (!s)
-    return FALSE;
-  g_free (*out);
-  *out = g_strdup (s);
-  return TRUE;
-}
-
-/* One kind's settings: @kn_kind is the kind's key (errors about the
- * mapping as a whole name its line). */
-static gboolean
-read_alarm (Ctx * x, yaml_node_t * kn_kind, yaml_node_t * map,
-    MonitorKindSettings * k, const gchar * kind)
-{
-  if (map->type != YAML_MAPPING_NODE)
-    return fail (x, kn_kind, "alarms: %s: a mapping (onset, clear, level, "
-        "enabled) expected", kind);
+  }
   for (yaml_node_pair_t * p = map->data.mapping.pairs.start;
-      p < map->data.mapping.pairs.top; p++) {
+      ok && p < map->data.mapping.pairs.top; p++) {
     yaml_node_t *kn = yaml_document_get_node (x->doc, p->key);
     yaml_node_t *vn = yaml_document_get_node (x->doc, p->value);
     const gchar *key = scalar (x, kn, "key");
+    const Setting *s = key ? setting_find (table, n, key) : NULL;
     gchar *full;
-    gboolean ok;
 
     if (!key)
-      return FALSE;
-    full = g_strdup_printf ("alarms: %s: %s", kind, key);
-    if (g_str_equal (key, "onset"))
-      ok = get_double (x, kn, vn, full, &k->onset);
-    else if (g_str_equal (key, "clear"))
-      ok = get_double (x, kn, vn, full, &k->clear);
-    else if (g_str_equal (key, "level"))
-      ok = get_double (x, kn, vn, full, &k->level);
-    else if (g_str_equal (key, "enabled"))
-      ok = get_bool (x, kn, vn, full, &k->enabled);
-    else
-      ok = fail (x, kn, "alarms: %s: unknown key '%s' (onset, clear, level, "
-          "enabled)", kind, key);
-    if (ok)
+      ok = FALSE;
+    else if (!s)
+      ok = fail (x, kn, "%s: unknown key '%s' (%s)", what, key, keys);
+    if (!ok)
+      break;
+    full = g_strdup_printf ("%s: %s", what, key);
+    if ((ok = read_value (x, kn, vn, full, s, base)))
       note_line (x, full, kn);
     g_free (full);
-    if (!ok)
-      return FALSE;
   }
-  return TRUE;
-}
-
-/* The transport mapping: TR 101 290's switch and limits (s). */
-static gboolean
-read_transport (Ctx * x, yaml_node_t * tkn, yaml_node_t * map,
-    MonitorTransportConfig * t)
-{
-  static const struct
-  {
-    const gchar *key;
-    gsize offset;
-  } limits[] = {
-    {"pat-interval", G_STRUCT_OFFSET (MonitorTransportConfig, pat_interval)},
-    {"pmt-interval", G_STRUCT_OFFSET (MonitorTransportConfig, pmt_interval)},
-    {"pid-interval", G_STRUCT_OFFSET (MonitorTransportConfig, pid_interval)},
-    {"pcr-repetition", G_STRUCT_OFFSET (MonitorTransportConfig,
-            pcr_repetition)},
-    {"pcr-discontinuity", G_STRUCT_OFFSET (MonitorTransportConfig,
-            pcr_discontinuity)},
-    {"pts-interval", G_STRUCT_OFFSET (MonitorTransportConfig, pts_interval)},
-  };
-
-  if (map->type != YAML_MAPPING_NODE)
-    return fail (x, tkn, "transport: a mapping (enabled, pat-interval, "
-        "pmt-interval, pid-interval, pcr-repetition, pcr-discontinuity, "
-        "pts-interval) expected");
-  for (yaml_node_pair_t * p = map->data.mapping.pairs.start;
-      p < map->data.mapping.pairs.top; p++) {
-    yaml_node_t *kn = yaml_document_get_node (x->doc, p->key);
-    yaml_node_t *vn = yaml_document_get_node (x->doc, p->value);
-    const gchar *key = scalar (x, kn, "key");
-    gchar *full;
-    gboolean ok = FALSE, known = FALSE;
-
-    if (!key)
-      return FALSE;
-    full = g_strdup_printf ("transport: %s", key);
-    if (g_str_equal (key, "enabled")) {
-      known = TRUE;
-      ok = get_bool (x, kn, vn, full, &t->enabled);
-    }
-    for (guint i = 0; i < G_N_ELEMENTS (limits) && !known; i++)
-      if (g_str_equal (key, limits[i].key)) {
-        known = TRUE;
-        ok = get_double (x, kn, vn, full, &G_STRUCT_MEMBER (gdouble, t,
-                limits[i].offset));
-      }
-    if (!known)
-      ok = fail (x, kn, "transport: unknown key '%s' (enabled, "
-          "pat-interval, pmt-interval, pid-interval, pcr-repetition, "
-          "pcr-discontinuity, pts-interval)", key);
-    if (ok)
-      note_line (x, full, kn);
-    g_free (full);
-    if (!ok)
-      return FALSE;
-  }
-  return TRUE;
+  g_free (keys);
+  return ok;
 }
 
 /* The alarms mapping: one mapping of settings per kind. */
 static gboolean
 read_alarms (Ctx * x, yaml_node_t * kn, yaml_node_t * vn,
-    MonitorChannelConfig * c)
+    MonitorKindSettings * kinds)
 {
   if (vn->type != YAML_MAPPING_NODE)
     return fail (x, kn, "alarms: a mapping of alarm kinds expected");
@@ -261,16 +270,26 @@ read_alarms (Ctx * x, yaml_node_t * kn, yaml_node_t * vn,
     yaml_node_t *avn = yaml_document_get_node (x->doc, q->value);
     const gchar *kind = scalar (x, akn, "alarm kind");
     gint k = kind ? monitor_kind_from_name (kind) : -1;
+    gchar *what;
+    gboolean ok;
 
     if (!kind)
       return FALSE;
-    if (k < 0)
-      return fail (x, akn, "alarms: unknown kind '%s' (blur, black, "
-          "freeze, silence, no-signal, psnr-drop, ssim-drop, tr101290-p1, "
-          "tr101290-p2, loudness-high, loudness-low, true-peak, no-audio, "
-          "no-captions)",
-          kind);
-    if (!read_alarm (x, akn, avn, &c->kinds[k], kind))
+    if (k < 0) {
+      GString *names = g_string_new (NULL);
+
+      for (gint i = 0; i < MONITOR_N_KINDS; i++)
+        g_string_append_printf (names, "%s%s", i ? ", " : "",
+            monitor_kind_name (i));
+      fail (x, akn, "alarms: unknown kind '%s' (%s)", kind, names->str);
+      g_string_free (names, TRUE);
+      return FALSE;
+    }
+    what = g_strdup_printf ("alarms: %s", kind);
+    ok = read_table (x, akn, avn, what, kind_settings,
+        G_N_ELEMENTS (kind_settings), &kinds[k]);
+    g_free (what);
+    if (!ok)
       return FALSE;
   }
   return TRUE;
@@ -312,50 +331,36 @@ read_settings (Ctx * x, yaml_node_t * map, MonitorChannelConfig * c,
     yaml_node_t *kn = yaml_document_get_node (x->doc, p->key);
     yaml_node_t *vn = yaml_document_get_node (x->doc, p->value);
     const gchar *key = scalar (x, kn, "key");
-    gboolean ok = TRUE;
+    const Setting *s = key ? setting_find (channel_settings,
+        G_N_ELEMENTS (channel_settings), key) : NULL;
+    gboolean ok;
 
     if (!key)
       return FALSE;
-    if (g_str_equal (key, "metric"))
-      continue;
-    if (channel && g_str_equal (key, "name"))
-      ok = get_string (x, kn, vn, key, &c->name);
-    else if (channel && g_str_equal (key, "uri"))
-      ok = get_string (x, kn, vn, key, &c->uri);
-    else if (channel && g_str_equal (key, "source"))
-      ok = get_string (x, kn, vn, key, &c->source);
-    else if (channel && g_str_equal (key, "compare-with"))
-      ok = get_string (x, kn, vn, key, &c->compare_with);
-    else if (g_str_equal (key, "threshold"))
-      ok = get_double (x, kn, vn, key, &c->threshold);
-    else if (g_str_equal (key, "relative-threshold"))
-      ok = get_double (x, kn, vn, key, &c->relative_threshold);
-    else if (g_str_equal (key, "window"))
-      ok = get_uint (x, kn, vn, key, &c->window);
-    else if (g_str_equal (key, "max-blurry-gap"))
-      ok = get_uint (x, kn, vn, key, &c->max_blurry_gap);
-    else if (g_str_equal (key, "tiles"))
-      ok = get_string (x, kn, vn, key, &c->tiles);
-    else if (g_str_equal (key, "roi-types"))
-      ok = get_string (x, kn, vn, key, &c->roi_types);
-    else if (g_str_equal (key, "black-pixel-threshold"))
-      ok = get_double (x, kn, vn, key, &c->black_pixel_threshold);
-    else if (g_str_equal (key, "black-ratio"))
-      ok = get_double (x, kn, vn, key, &c->black_ratio);
-    else if (g_str_equal (key, "freeze-noise"))
-      ok = get_double (x, kn, vn, key, &c->freeze_noise);
-    else if (g_str_equal (key, "alarms"))
-      ok = read_alarms (x, kn, vn, c);
-    else if (g_str_equal (key, "transport"))
-      ok = read_transport (x, kn, vn, &c->transport);
-    else
-      return fail (x, kn, "unknown key '%s'%s", key, channel ?
-          " (name, uri, source, metric, threshold, relative-threshold, "
-          "window, max-blurry-gap, tiles, roi-types, compare-with, "
-          "black-pixel-threshold, black-ratio, freeze-noise, alarms, "
-          "transport)" :
-          " (in defaults: the channel keys but name, uri, source and "
-          "compare-with)");
+    if (!s || (s->channel_only && !channel)) {
+      gchar *keys = setting_keys (channel_settings,
+          G_N_ELEMENTS (channel_settings));
+
+      fail (x, kn, "unknown key '%s' (%s)", key, channel ? keys :
+          "in defaults: the channel keys but name, uri, source and "
+          "compare-with");
+      g_free (keys);
+      return FALSE;
+    }
+    switch (s->type) {
+      case VALUE_METRIC:
+        continue;
+      case VALUE_ALARMS:
+        ok = read_alarms (x, kn, vn, c->kinds);
+        break;
+      case VALUE_TRANSPORT:
+        ok = read_table (x, kn, vn, "transport", transport_settings,
+            G_N_ELEMENTS (transport_settings), &c->transport);
+        break;
+      default:
+        ok = read_value (x, kn, vn, key, s, c);
+        break;
+    }
     if (!ok)
       return FALSE;
     note_line (x, key, kn);
