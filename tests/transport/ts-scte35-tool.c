@@ -1,13 +1,14 @@
 /* SCTE 35 cues in a real multiplex, for the tests that hold the monitor
  * and the analyser to them:
- *   ts-scte35-tool inject IN.ts OUT.ts [PERIOD]
+ *   ts-scte35-tool inject [--no-bad-crc] IN.ts OUT.ts [PERIOD]
  *     IN (one programme, a constant rate: FFmpeg's -muxrate, whose null
  *     packets leave room) with its PMT declaring a SCTE 35 PID
  *     (TS_SCTE35_PID, stream_type 0x86, "CUEI" registered in its
  *     program_info) and the SCTE 35 test stream's cues (scte35-stream.h,
- *     one a second from 1 s, the fourth with a bad CRC_32) written in
- *     place of null packets, at their times from the first PCR; with
- *     PERIOD (s), the cues again every PERIOD s to the end;
+ *     one a second from 1 s, the fourth with a bad CRC_32 unless
+ *     --no-bad-crc) written in place of null packets, at their times from
+ *     the first PCR; with PERIOD (s), the cues again every PERIOD s to the
+ *     end;
  *   ts-scte35-tool analyse IN.ts
  *     the analyser on a file: "COMMAND COUNT" for each command,
  *     "crc_error COUNT", "malformed COUNT", then each TR 101 290
@@ -86,7 +87,8 @@ rewrite_pmt (guint8 * p)
 }
 
 static int
-inject (const gchar * in, const gchar * out, gdouble period)
+inject (const gchar * in, const gchar * out, gdouble period,
+    gboolean bad_crc)
 {
   gchar *data;
   gsize size;
@@ -94,7 +96,7 @@ inject (const gchar * in, const gchar * out, gdouble period)
   TsWriter *w = g_new0 (TsWriter, 1);
   Scte35Sent sent[SCTE35_STREAM_CUES];
   guint8 sections[SCTE35_STREAM_CUES][4096];
-  guint n = scte35_stream_init (w, sent, TRUE), next = 0, cc = 0;
+  guint n = scte35_stream_init (w, sent, bad_crc), next = 0, cc = 0;
   gint pmt_pid = -1, pcr_pid = -1;
   gint64 first_pcr = -1, now = 0, round = 0;
   gsize pos = 0, cue_pos = 0;
@@ -207,12 +209,20 @@ analyse (const gchar * in)
 int
 main (int argc, char **argv)
 {
+  gboolean bad_crc = !(argc > 2 && g_str_equal (argv[2], "--no-bad-crc"));
+
+  if (!bad_crc) {
+    argv[2] = argv[1];
+    argv++;
+    argc--;
+  }
   if ((argc == 4 || argc == 5) && g_str_equal (argv[1], "inject"))
     return inject (argv[2], argv[3], argc == 5 ? g_ascii_strtod (argv[4],
-            NULL) : 0);
+            NULL) : 0, bad_crc);
   if (argc == 3 && g_str_equal (argv[1], "analyse"))
     return analyse (argv[2]);
-  fprintf (stderr, "usage: ts-scte35-tool inject IN.ts OUT.ts [PERIOD]\n"
+  fprintf (stderr, "usage: ts-scte35-tool inject [--no-bad-crc] IN.ts "
+      "OUT.ts [PERIOD]\n"
       "       ts-scte35-tool analyse IN.ts\n");
   return 2;
 }
