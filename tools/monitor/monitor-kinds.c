@@ -3,8 +3,9 @@
  * them: a black or frozen stretch is never a blurry one); the monitor
  * decides silence (the level element on the first audio stream), no
  * signal (no frame for the onset), the compared pairs' PSNR and SSIM
- * drops, the transport's ETSI TR 101 290 errors of priority 1 and 2
- * (monitor-transport.c), the programme loudness and true peak
+ * drops, the transport's ETSI TR 101 290 errors of priority 1 and 2 and
+ * its SCTE 35 cues' absence (monitor-transport.c), the programme loudness
+ * and true peak
  * (monitor-loudness.c), and the captions' absence (monitor-captions.c).
  *
  * Copyright (C) 2026 The gst-sharpness authors

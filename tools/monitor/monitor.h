@@ -72,8 +72,9 @@ typedef struct
 extern const MonitorKindInfo monitor_kinds[MONITOR_N_KINDS];
 
 /* "blur", "black", "freeze", "silence", "no-signal", "psnr-drop",
- * "ssim-drop", "tr101290-p1", "tr101290-p2", "loudness-high",
- * "loudness-low", "true-peak", "no-audio", "no-captions";
+ * "ssim-drop", "tr101290-p1", "tr101290-p2", "no-scte35",
+ * "loudness-high", "loudness-low", "true-peak", "no-audio",
+ * "no-captions";
  * monitor_kind_from_name: -1 when unknown. */
 const gchar *monitor_kind_name (MonitorKind kind);
 gint monitor_kind_from_name (const gchar * name);
