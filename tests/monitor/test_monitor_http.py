@@ -56,6 +56,30 @@ def raw(port, data, timeout=10, half_close=True):
     return out.split(b'\r\n', 1)[0].decode(errors='replace')
 
 
+class Decimal(str):
+    """A JSON number with a fraction or an exponent, as its text."""
+
+
+def number_forms(node, key=None):
+    """The numbers of an API answer not in the documented form: wall-clock
+    times to the millisecond, other measurements to 10 significant
+    digits."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from number_forms(v, k)
+    elif isinstance(node, list):
+        for v in node:
+            yield from number_forms(v, key)
+    elif isinstance(node, Decimal):
+        mantissa = node.lstrip('-').split('e')[0]
+        if key in ('last_change', 'time'):
+            ok = 'e' not in node and len(mantissa.partition('.')[2]) <= 3
+        else:
+            ok = len(mantissa.replace('.', '').strip('0')) <= 10
+        if not ok:
+            yield (key, str(node))
+
+
 def main():
     mc.require_tools('ffmpeg')
     tiny = mc.tiny_ts()
@@ -189,6 +213,10 @@ def main():
         st, b = mc.get(mon, '/api/channels')
         fx.check(b'<img' not in b and json.loads(b)[-1]['name'] == evil,
                  'the API escapes it (\\u003c) and JSON gives it back')
+        bad = list(number_forms(json.loads(b, parse_float=Decimal)))
+        fx.check(b.endswith(b'\n') and b.count(b'\n') == 1 and not bad,
+                 'the API answers one line, measurements to 10 digits, '
+                 'wall-clock times to the millisecond (%s)' % bad[:3])
         st, m = mc.get(mon, '/metrics')
         fx.check(b'channel="<img src=x onerror=alert(1)>\\"\\\\"' in m,
                  '/metrics escapes its label value')
@@ -205,8 +233,9 @@ def main():
         st, _ = mc.get(mon, '/api/channels/' + mc.urllib.request.quote(
             evil, safe=''), method='DELETE', headers=auth)
         fx.check(st == 204, 'DELETE with the token: 204 (%d)' % st)
-        st, _ = mc.get(mon, '/api/events?since=abc')
-        fx.check(st == 400, 'since=abc: 400 (%d)' % st)
+        st, b = mc.get(mon, '/api/events?since=abc')
+        fx.check(st == 400 and 'an event id' in json.loads(b)['error'],
+                 'since=abc: 400, {"error": ...} (%d %s)' % (st, b[:100]))
 
         mc.check_still_scoring(fx, mon, 'the monitor runs, its channel '
                                'scores')

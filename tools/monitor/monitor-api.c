@@ -1,8 +1,9 @@
 /* sharpness-monitor's routes: the page, /metrics, /healthz and the JSON
- * API (docs/reference/sharpness-monitor.md, "HTTP API").  Channel names in paths are
- * percent-decoded and looked up, never used as paths; URIs and errors
- * shown are redacted (sharpness-tool-redact.h: user information and
- * credential-like query values).
+ * API (docs/reference/sharpness-monitor.md, "HTTP").  Channel names in
+ * paths are percent-decoded and looked up, never used as paths; URIs and
+ * errors shown are redacted (sharpness-tool-redact.h: user information
+ * and credential-like query values).  Answers are json-glib trees written
+ * by the tools' writer (sharpness-tool-json.h).
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -30,180 +31,224 @@ public_uri (const MonitorChannelConfig * cfg)
       g_strdup ("(source fragment)");
 }
 
+/* Wall-clock microseconds as seconds to the millisecond (0: never). */
 static void
-channel_json (MonitorChannel * c, GString * o, gboolean detail)
+add_wall_time (JsonBuilder * b, const gchar * key, gint64 us)
 {
+  sharpness_json_add_exact (b, key, (gdouble) ((us + 500) / 1000) / 1000);
+}
+
+/* "transport": the TR 101 290 counts and the last error of each
+ * indicator raised (where and what); nothing before the first packet. */
+static void
+add_transport (JsonBuilder * b, MonitorChannel * c)
+{
+  MonitorTransportStats ts;
+  JsonNode *scte35;
+
+  if (!c->transport)
+    return;
+  monitor_transport_snapshot (c->transport, &ts);
+  if (!ts.seen)
+    return;
+  sharpness_json_begin_object (b, "transport");
+  sharpness_json_add_bool (b, "in_sync", ts.in_sync);
+  sharpness_json_add_int (b, "packets", (gint64) ts.packets);
+  sharpness_json_add_number (b, "bitrate", ts.bitrate);
+  sharpness_json_begin_object (b, "errors");
+  for (gint k = 0; k < SHARPNESS_TR101290_N_INDICATORS; k++)
+    sharpness_json_add_int (b, monitor_transport_indicator_name (k),
+        (gint64) ts.errors[k]);
+  json_builder_end_object (b);
+  sharpness_json_begin_object (b, "last_errors");
+  for (gint k = 0; k < SHARPNESS_TR101290_N_INDICATORS; k++) {
+    const MonitorTransportError *l = &ts.last[k];
+
+    if (!ts.errors[k])
+      continue;
+    sharpness_json_begin_object (b, monitor_transport_indicator_name (k));
+    sharpness_json_add_int (b, "priority",
+        monitor_transport_indicator_priority (k));
+    sharpness_json_add_int (b, "packet", (gint64) l->packet);
+    sharpness_json_add_int (b, "pid", l->pid);
+    sharpness_json_add_int (b, "value", l->value);
+    sharpness_json_add_int (b, "expected", l->expected);
+    add_wall_time (b, "time", l->wall_us);
+    json_builder_end_object (b);
+  }
+  json_builder_end_object (b);
+  /* "scte35", where the transport declares it (monitor-scte35.c). */
+  if ((scte35 = monitor_scte35_api_node (&ts))) {
+    json_builder_set_member_name (b, "scte35");
+    json_builder_add_value (b, scte35);
+  }
+  json_builder_end_object (b);
+}
+
+/* "loudness": EBU R 128, once measured. */
+static void
+add_loudness (JsonBuilder * b, MonitorChannel * c)
+{
+  MonitorLoudnessReading lr;
+
+  monitor_loudness_peek (c->loudness, &lr);
+  if (!lr.measured)
+    return;
+  sharpness_json_begin_object (b, "loudness");
+  sharpness_json_add_number (b, "momentary", lr.momentary);
+  sharpness_json_add_number (b, "short_term", lr.short_term);
+  sharpness_json_add_number (b, "integrated", lr.integrated);
+  sharpness_json_add_number (b, "range", lr.range);
+  sharpness_json_add_number (b, "true_peak", lr.true_peak);
+  json_builder_end_object (b);
+}
+
+/* "captions": present while pictures with captions keep coming; the
+ * seconds since the last one (null: none yet); the counts. */
+static void
+add_captions (JsonBuilder * b, MonitorChannel * c)
+{
+  MonitorCaptionsStats cs;
+  gint64 age = 0;
+
+  monitor_captions_snapshot (c->captions, &cs);
+  if (cs.last_caption_us)
+    age = g_get_monotonic_time () - cs.last_caption_us;
+  sharpness_json_begin_object (b, "captions");
+  sharpness_json_add_bool (b, "present", cs.last_caption_us &&
+      age <= MONITOR_CAPTIONS_GAP_US);
+  sharpness_json_add_number (b, "age", cs.last_caption_us ? age / 1e6 : NAN);
+  sharpness_json_add_int (b, "frames", (gint64) cs.frames);
+  sharpness_json_begin_object (b, "packets");
+  for (gint t = 0; t < MONITOR_CAPTION_N_TYPES; t++)
+    sharpness_json_add_int (b, monitor_caption_type_name (t),
+        (gint64) cs.packets[t]);
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+}
+
+/* "alarms": each enabled kind's state. */
+static void
+add_alarms (JsonBuilder * b, MonitorChannel * c)
+{
+  sharpness_json_begin_object (b, "alarms");
+  for (gint k = 0; k < MONITOR_N_KINDS; k++) {
+    const MonitorAlarmState *a = &c->alarms.kinds[k];
+
+    if (!c->cfg->kinds[k].enabled)
+      continue;
+    sharpness_json_begin_object (b, monitor_kind_name (k));
+    sharpness_json_add_bool (b, "active", a->active);
+    sharpness_json_add_bool (b, "acked", a->acked);
+    sharpness_json_add_int (b, "events", (gint64) a->events_total);
+    add_wall_time (b, "last_change", a->last_change_us);
+    json_builder_end_object (b);
+  }
+  json_builder_end_object (b);
+}
+
+/* "tiles" (when scored by tiles) and "sparkline", oldest point first. */
+static void
+add_tiles_and_sparkline (JsonBuilder * b, MonitorChannel * c,
+    const MonitorChannelStats * st)
+{
+  if (st->tiles_cols)
+    sharpness_json_add_tiles (b, "tiles", st->tiles_cols, st->tiles_rows,
+        st->tiles);
+  sharpness_json_begin_array (b, "sparkline");
+  for (guint i = 0; i < c->spark_n; i++)
+    sharpness_json_add_number (b, NULL, c->spark[(c->spark_pos +
+                MONITOR_SPARK_POINTS - c->spark_n + i) %
+            MONITOR_SPARK_POINTS]);
+  json_builder_end_array (b);
+}
+
+/* "settings": every kind's, enabled or not. */
+static void
+add_kind_settings (JsonBuilder * b, MonitorChannel * c)
+{
+  const MonitorKindSettings *ks = c->cfg->kinds;
+
+  sharpness_json_begin_object (b, "settings");
+  for (gint k = 0; k < MONITOR_N_KINDS; k++) {
+    sharpness_json_begin_object (b, monitor_kind_name (k));
+    sharpness_json_add_bool (b, "enabled", ks[k].enabled);
+    sharpness_json_add_number (b, "onset", ks[k].onset);
+    sharpness_json_add_number (b, "clear", ks[k].clear);
+    json_builder_end_object (b);
+  }
+  json_builder_end_object (b);
+}
+
+/* The channel's object; @detail: with its settings. */
+static void
+add_channel_object (JsonBuilder * b, MonitorChannel * c, gboolean detail)
+{
+  const SharpnessMetricInfo *metric = &sharpness_metric_info[c->cfg->metric];
   MonitorChannelStats st;
-  gchar *uri = public_uri (c->cfg), *esc, *error;
+  gchar *uri = public_uri (c->cfg), *error = sharpness_redact (c->last_error);
+  gchar *esc = g_uri_escape_string (c->cfg->name, NULL, FALSE);
+  gchar *thumbnail = g_strdup_printf ("/api/channels/%s/thumbnail.jpg", esc);
   guint64 dropped = 0;
 
   monitor_channel_snapshot (c, &st);
   for (gint r = 0; r < MONITOR_N_DROP_REASONS; r++)
     dropped += st.dropped[r];
-  g_string_append (o, "{\"name\":");
-  sharpness_json_string (o, c->cfg->name);
-  g_string_append (o, ",\"uri\":");
-  sharpness_json_string (o, uri);
-  g_free (uri);
-  g_string_append_printf (o, ",\"state\":\"%s\",\"up\":%s,\"metric\":\"%s\","
-      "\"threshold\":", monitor_channel_state_name (c->state),
-      c->state == MONITOR_CHANNEL_UP ? "true" : "false",
-      sharpness_metric_info[c->cfg->metric].nick);
-  sharpness_json_number (o, c->cfg->threshold);
-  g_string_append_printf (o, ",\"direction\":%d,\"score\":",
-      sharpness_metric_info[c->cfg->metric].direction);
-  sharpness_json_number (o, st.score);
-  g_string_append (o, ",\"content_state\":");
-  sharpness_json_string (o, st.content_state);
-  g_string_append_printf (o, ",\"frames_decoded\":%" G_GUINT64_FORMAT
-      ",\"frames_scored\":%" G_GUINT64_FORMAT ",\"frames_dropped\":%"
-      G_GUINT64_FORMAT ",\"blurry_frames\":%" G_GUINT64_FORMAT
-      ",\"reconnects\":%" G_GUINT64_FORMAT ",\"restarts\":%" G_GUINT64_FORMAT
-      ",\"width\":%d,\"height\":%d,\"fps\":", st.decoded, st.scored,
-      dropped, st.blurry, c->reconnects, c->restarts,
-      st.width, st.height);
-  sharpness_json_number (o, st.fps_d ? (gdouble) st.fps_n / st.fps_d : NAN);
-  g_string_append (o, ",\"codec\":");
-  sharpness_json_string (o, c->codec);
-  g_string_append (o, ",\"last_error\":");
-  error = sharpness_redact (c->last_error);
-  sharpness_json_string (o, error);
-  g_free (error);
+  json_builder_begin_object (b);
+  sharpness_json_add_string (b, "name", c->cfg->name);
+  sharpness_json_add_string (b, "uri", uri);
+  sharpness_json_add_string (b, "state", monitor_channel_state_name
+      (c->state));
+  sharpness_json_add_bool (b, "up", c->state == MONITOR_CHANNEL_UP);
+  sharpness_json_add_string (b, "metric", metric->nick);
+  sharpness_json_add_number (b, "threshold", c->cfg->threshold);
+  sharpness_json_add_int (b, "direction", metric->direction);
+  sharpness_json_add_number (b, "score", st.score);
+  sharpness_json_add_string (b, "content_state", st.content_state);
+  sharpness_json_add_int (b, "frames_decoded", (gint64) st.decoded);
+  sharpness_json_add_int (b, "frames_scored", (gint64) st.scored);
+  sharpness_json_add_int (b, "frames_dropped", (gint64) dropped);
+  sharpness_json_add_int (b, "blurry_frames", (gint64) st.blurry);
+  sharpness_json_add_int (b, "reconnects", (gint64) c->reconnects);
+  sharpness_json_add_int (b, "restarts", (gint64) c->restarts);
+  sharpness_json_add_int (b, "width", st.width);
+  sharpness_json_add_int (b, "height", st.height);
+  sharpness_json_add_number (b, "fps", st.fps_d ? (gdouble) st.fps_n /
+      st.fps_d : NAN);
+  sharpness_json_add_string (b, "codec", c->codec);
+  sharpness_json_add_string (b, "last_error", error);
   if (c->cfg->compare_with) {
-    g_string_append (o, ",\"compare_with\":");
-    sharpness_json_string (o, c->cfg->compare_with);
-    g_string_append (o, ",\"psnr\":");
-    sharpness_json_number (o, st.psnr);
-    g_string_append (o, ",\"ssim\":");
-    sharpness_json_number (o, st.ssim);
+    sharpness_json_add_string (b, "compare_with", c->cfg->compare_with);
+    sharpness_json_add_number (b, "psnr", st.psnr);
+    sharpness_json_add_number (b, "ssim", st.ssim);
   }
-  if (c->transport) {
-    MonitorTransportStats ts;
-    JsonNode *scte35;
-
-    monitor_transport_snapshot (c->transport, &ts);
-    if (ts.seen) {
-      g_string_append_printf (o, ",\"transport\":{\"in_sync\":%s,"
-          "\"packets\":%" G_GUINT64_FORMAT ",\"bitrate\":",
-          ts.in_sync ? "true" : "false", ts.packets);
-      sharpness_json_number (o, ts.bitrate);
-      g_string_append (o, ",\"errors\":{");
-      for (gint k = 0; k < SHARPNESS_TR101290_N_INDICATORS; k++)
-        g_string_append_printf (o, "%s\"%s\":%" G_GUINT64_FORMAT, k ? "," :
-            "", monitor_transport_indicator_name (k), ts.errors[k]);
-      /* The last error of each indicator raised: where and what. */
-      g_string_append (o, "},\"last_errors\":{");
-      for (gint k = 0, first = 1; k < SHARPNESS_TR101290_N_INDICATORS; k++) {
-        const MonitorTransportError *l = &ts.last[k];
-        if (!ts.errors[k])
-          continue;
-        g_string_append_printf (o, "%s\"%s\":{\"priority\":%u,\"packet\":%"
-            G_GUINT64_FORMAT ",\"pid\":%d,\"value\":%" G_GINT64_FORMAT
-            ",\"expected\":%" G_GINT64_FORMAT ",\"time\":%.3f}",
-            first ? "" : ",", monitor_transport_indicator_name (k),
-            monitor_transport_indicator_priority (k), l->packet, l->pid,
-            l->value, l->expected, l->wall_us / 1e6);
-        first = 0;
-      }
-      g_string_append_c (o, '}');
-      /* "scte35", where the transport declares it (monitor-scte35.c). */
-      if ((scte35 = monitor_scte35_api_node (&ts))) {
-        g_string_append (o, ",\"scte35\":");
-        sharpness_json_node (o, scte35);
-        json_node_unref (scte35);
-      }
-      g_string_append_c (o, '}');
-    }
-  }
-  {
-    MonitorLoudnessReading lr;
-
-    monitor_loudness_peek (c->loudness, &lr);
-    if (lr.measured) {
-      g_string_append (o, ",\"loudness\":{\"momentary\":");
-      sharpness_json_number (o, lr.momentary);
-      g_string_append (o, ",\"short_term\":");
-      sharpness_json_number (o, lr.short_term);
-      g_string_append (o, ",\"integrated\":");
-      sharpness_json_number (o, lr.integrated);
-      g_string_append (o, ",\"range\":");
-      sharpness_json_number (o, lr.range);
-      g_string_append (o, ",\"true_peak\":");
-      sharpness_json_number (o, lr.true_peak);
-      g_string_append_c (o, '}');
-    }
-  }
-  {
-    /* Captions: present while pictures with captions keep coming; the
-     * seconds since the last one (null: none yet); the counts. */
-    MonitorCaptionsStats cs;
-    gint64 age = 0;
-
-    monitor_captions_snapshot (c->captions, &cs);
-    if (cs.last_caption_us)
-      age = g_get_monotonic_time () - cs.last_caption_us;
-    g_string_append_printf (o, ",\"captions\":{\"present\":%s,\"age\":",
-        cs.last_caption_us && age <= MONITOR_CAPTIONS_GAP_US ? "true" :
-        "false");
-    sharpness_json_number (o, cs.last_caption_us ? age / 1e6 : NAN);
-    g_string_append_printf (o, ",\"frames\":%" G_GUINT64_FORMAT
-        ",\"packets\":{", cs.frames);
-    for (gint t = 0; t < MONITOR_CAPTION_N_TYPES; t++)
-      g_string_append_printf (o, "%s\"%s\":%" G_GUINT64_FORMAT, t ? "," :
-          "", monitor_caption_type_name (t), cs.packets[t]);
-    g_string_append (o, "}}");
-  }
-  g_string_append (o, ",\"alarms\":{");
-  for (gint k = 0, first = 1; k < MONITOR_N_KINDS; k++) {
-    const MonitorAlarmState *a = &c->alarms.kinds[k];
-    if (!c->cfg->kinds[k].enabled)
-      continue;
-    g_string_append_printf (o, "%s\"%s\":{\"active\":%s,\"acked\":%s,"
-        "\"events\":%" G_GUINT64_FORMAT ",\"last_change\":%.3f}",
-        first ? "" : ",", monitor_kind_name (k), a->active ? "true" :
-        "false", a->acked ? "true" : "false", a->events_total,
-        a->last_change_us / 1e6);
-    first = 0;
-  }
-  g_string_append_c (o, '}');
-  if (st.tiles_cols) {
-    g_string_append_printf (o, ",\"tiles\":{\"cols\":%u,\"rows\":%u,"
-        "\"scores\":[", st.tiles_cols, st.tiles_rows);
-    for (guint i = 0; i < st.tiles_cols * st.tiles_rows; i++) {
-      if (i)
-        g_string_append_c (o, ',');
-      sharpness_json_number (o, st.tiles[i]);
-    }
-    g_string_append (o, "]}");
-  }
-  g_string_append (o, ",\"sparkline\":[");
-  for (guint i = 0; i < c->spark_n; i++) {
-    guint at = (c->spark_pos + MONITOR_SPARK_POINTS - c->spark_n + i) %
-        MONITOR_SPARK_POINTS;
-    if (i)
-      g_string_append_c (o, ',');
-    sharpness_json_number (o, c->spark[at]);
-  }
-  esc = g_uri_escape_string (c->cfg->name, NULL, FALSE);
-  g_string_append_printf (o, "],\"thumbnail\":\"/api/channels/%s/"
-      "thumbnail.jpg\",\"thumbnail_seq\":%" G_GUINT64_FORMAT, esc,
-      c->thumb_seen_seq);
+  add_transport (b, c);
+  add_loudness (b, c);
+  add_captions (b, c);
+  add_alarms (b, c);
+  add_tiles_and_sparkline (b, c, &st);
+  sharpness_json_add_string (b, "thumbnail", thumbnail);
+  sharpness_json_add_int (b, "thumbnail_seq", (gint64) c->thumb_seen_seq);
+  if (detail)
+    add_kind_settings (b, c);
+  json_builder_end_object (b);
+  g_free (thumbnail);
   g_free (esc);
-  if (detail) {
-    const MonitorKindSettings *ks = c->cfg->kinds;
-    g_string_append (o, ",\"settings\":{");
-    for (gint k = 0; k < MONITOR_N_KINDS; k++) {
-      g_string_append_printf (o, "%s\"%s\":{\"enabled\":%s,\"onset\":",
-          k ? "," : "", monitor_kind_name (k), ks[k].enabled ? "true" :
-          "false");
-      sharpness_json_number (o, ks[k].onset);
-      g_string_append (o, ",\"clear\":");
-      sharpness_json_number (o, ks[k].clear);
-      g_string_append_c (o, '}');
-    }
-    g_string_append_c (o, '}');
-  }
-  g_string_append_c (o, '}');
+  g_free (error);
+  g_free (uri);
+}
+
+/* Replies with the tree @b built (it is freed), one line. */
+static void
+reply_json (MonitorHttpExchange * x, MonitorHttpStatus status,
+    JsonBuilder * b)
+{
+  GString *o = g_string_new (NULL);
+
+  sharpness_json_write_builder (o, b, SHARPNESS_JSON_COMPACT);
+  g_string_append_c (o, '\n');
+  monitor_http_reply (x, status, "application/json", o);
+  g_object_unref (b);
 }
 
 static void
@@ -221,12 +266,12 @@ thumbnail_reply (MonitorHttpExchange * x, GBytes * jpeg)
  * second, not 200: Chromium spent about half of its main thread on 200
  * image requests a second, measured on a 2-core machine with the
  * multiviewer at 200 channels. */
-static void
-thumbnails_json (Monitor * m, GString * b)
+static JsonBuilder *
+thumbnails_tree (Monitor * m)
 {
-  gboolean first = TRUE;
+  JsonBuilder *b = json_builder_new ();
 
-  g_string_append_c (b, '[');
+  json_builder_begin_array (b);
   for (guint i = 0; i < m->channels->len; i++) {
     MonitorChannel *c = g_ptr_array_index (m->channels, i);
     guint64 seq = 0;
@@ -238,18 +283,19 @@ thumbnails_json (Monitor * m, GString * b)
       const guchar *d = g_bytes_get_data (jpeg, &n);
       gchar *b64 = g_base64_encode (d, n);
 
-      g_string_append (b, first ? "{\"name\":" : ",{\"name\":");
-      first = FALSE;
-      sharpness_json_string (b, c->cfg->name);
-      g_string_append_printf (b, ",\"thumbnail_seq\":%" G_GUINT64_FORMAT
-          ",\"thumbnail_jpeg_base64\":\"%s\"}", seq, b64);
+      json_builder_begin_object (b);
+      sharpness_json_add_string (b, "name", c->cfg->name);
+      sharpness_json_add_int (b, "thumbnail_seq", (gint64) seq);
+      sharpness_json_add_string (b, "thumbnail_jpeg_base64", b64);
+      json_builder_end_object (b);
       g_free (b64);
       g_bytes_unref (jpeg);
     }
     if (s)
       gst_sample_unref (s);
   }
-  g_string_append (b, "]\n");
+  json_builder_end_array (b);
+  return b;
 }
 
 /* The page, compiled in (monitor-page.html). */
@@ -366,9 +412,10 @@ add_channel (Monitor * m, MonitorHttpExchange * x)
             G_IO_ERROR_EXISTS) ? MONITOR_HTTP_CONFLICT :
         MONITOR_HTTP_BAD_REQUEST, error->message);
   } else {
-    GString *b = g_string_new (NULL);
-    channel_json (monitor_find_channel (m, cfg.name), b, TRUE);
-    monitor_http_reply (x, MONITOR_HTTP_CREATED, "application/json", b);
+    JsonBuilder *b = json_builder_new ();
+
+    add_channel_object (b, monitor_find_channel (m, cfg.name), TRUE);
+    reply_json (x, MONITOR_HTTP_CREATED, b);
   }
   g_free (cfg.uri);
   g_free (cfg.name);
@@ -398,7 +445,7 @@ monitor_api_route (MonitorHttpExchange * x, gpointer monitor)
   gboolean get = g_str_equal (method, "GET") || g_str_equal (method, "HEAD");
   gchar **seg;
   guint n;
-  GString *b;
+  JsonBuilder *b;
 
   if (g_str_equal (path, "/") || g_str_equal (path, "/index.html")) {
     if (get)
@@ -408,10 +455,11 @@ monitor_api_route (MonitorHttpExchange * x, gpointer monitor)
     return;
   }
   if (g_str_equal (path, "/metrics") && get) {
-    b = g_string_sized_new (64 * 1024);
-    monitor_metrics_render (m, b);
+    GString *text = g_string_sized_new (64 * 1024);
+
+    monitor_metrics_render (m, text);
     monitor_http_reply (x, MONITOR_HTTP_OK,
-        "text/plain; version=0.0.4; charset=utf-8", b);
+        "text/plain; version=0.0.4; charset=utf-8", text);
     return;
   }
   if (g_str_equal (path, "/healthz") && get) {
@@ -429,14 +477,12 @@ monitor_api_route (MonitorHttpExchange * x, gpointer monitor)
 
   if (n == 1 && g_str_equal (seg[0], "channels")) {
     if (get) {
-      b = g_string_new ("[");
-      for (guint i = 0; i < m->channels->len; i++) {
-        if (i)
-          g_string_append_c (b, ',');
-        channel_json (g_ptr_array_index (m->channels, i), b, FALSE);
-      }
-      g_string_append (b, "]\n");
-      monitor_http_reply (x, MONITOR_HTTP_OK, "application/json", b);
+      b = json_builder_new ();
+      json_builder_begin_array (b);
+      for (guint i = 0; i < m->channels->len; i++)
+        add_channel_object (b, g_ptr_array_index (m->channels, i), FALSE);
+      json_builder_end_array (b);
+      reply_json (x, MONITOR_HTTP_OK, b);
     } else if (g_str_equal (method, "POST")) {
       if (need_token (m, x))
         add_channel (m, x);
@@ -460,10 +506,9 @@ monitor_api_route (MonitorHttpExchange * x, gpointer monitor)
     } else if (n == 3) {
       monitor_http_error (x, MONITOR_HTTP_NOT_FOUND, "no such resource");
     } else if (get) {
-      b = g_string_new (NULL);
-      channel_json (c, b, TRUE);
-      g_string_append_c (b, '\n');
-      monitor_http_reply (x, MONITOR_HTTP_OK, "application/json", b);
+      b = json_builder_new ();
+      add_channel_object (b, c, TRUE);
+      reply_json (x, MONITOR_HTTP_OK, b);
     } else if (g_str_equal (method, "DELETE")) {
       if (need_token (m, x)) {
         monitor_remove_channel (m, c->cfg->name);
@@ -474,9 +519,7 @@ monitor_api_route (MonitorHttpExchange * x, gpointer monitor)
           "GET or DELETE");
     }
   } else if (n == 1 && g_str_equal (seg[0], "thumbnails") && get) {
-    b = g_string_sized_new (4096 * (m->channels->len + 1));
-    thumbnails_json (m, b);
-    monitor_http_reply (x, MONITOR_HTTP_OK, "application/json", b);
+    reply_json (x, MONITOR_HTTP_OK, thumbnails_tree (m));
   } else if (n == 1 && g_str_equal (seg[0], "events") && get) {
     const gchar *since = monitor_http_query (x, "since");
     const gchar *ch = monitor_http_query (x, "channel");
@@ -487,12 +530,14 @@ monitor_api_route (MonitorHttpExchange * x, gpointer monitor)
       monitor_http_error (x, MONITOR_HTTP_BAD_REQUEST, "since: an event id "
           "(a whole number) expected");
     } else {
-      b = g_string_new (NULL);
-      g_string_append_printf (b, "{\"last_id\":%" G_GUINT64_FORMAT
-          ",\"events\":", monitor_events_last_id (m->events));
-      monitor_events_json (m->events, s, ch, EVENTS_LIMIT, b);
-      g_string_append (b, "}\n");
-      monitor_http_reply (x, MONITOR_HTTP_OK, "application/json", b);
+      b = json_builder_new ();
+      json_builder_begin_object (b);
+      sharpness_json_add_int (b, "last_id",
+          (gint64) monitor_events_last_id (m->events));
+      json_builder_set_member_name (b, "events");
+      monitor_events_add_json (m->events, s, ch, EVENTS_LIMIT, b);
+      json_builder_end_object (b);
+      reply_json (x, MONITOR_HTTP_OK, b);
     }
   } else if (n == 3 && g_str_equal (seg[0], "events") &&
       g_str_equal (seg[2], "thumbnail.jpg") && get) {
@@ -516,9 +561,13 @@ monitor_api_route (MonitorHttpExchange * x, gpointer monitor)
     else if (!monitor_alarms_ack (&c->alarms, k))
       monitor_http_error (x, MONITOR_HTTP_CONFLICT, "that alarm is not "
           "active");
-    else
-      monitor_http_reply (x, MONITOR_HTTP_OK, "application/json",
-          g_string_new ("{\"acked\":true}\n"));
+    else {
+      b = json_builder_new ();
+      json_builder_begin_object (b);
+      sharpness_json_add_bool (b, "acked", TRUE);
+      json_builder_end_object (b);
+      reply_json (x, MONITOR_HTTP_OK, b);
+    }
   } else {
     monitor_http_error (x, MONITOR_HTTP_NOT_FOUND, "no such API call: see "
         "docs/reference/sharpness-monitor.md");

@@ -114,45 +114,18 @@ add_time (JsonBuilder * b, const gchar * key, gint64 us)
 {
   gchar *t = monitor_rfc3339 (us, 6);
 
-  json_builder_set_member_name (b, key);
-  if (t)
-    json_builder_add_string_value (b, t);
-  else
-    json_builder_add_null_value (b);
+  sharpness_json_add_string (b, key, t);
   g_free (t);
 }
 
-/* A stream time member in seconds, null when NONE. */
+/* A stream time member in seconds (10 digits), null when NONE. */
 static void
 add_ns (JsonBuilder * b, const gchar * key, guint64 t)
 {
-  json_builder_set_member_name (b, key);
   if (t == GST_CLOCK_TIME_NONE)
-    json_builder_add_null_value (b);
+    sharpness_json_add_null (b, key);
   else
-    json_builder_add_double_value (b, (gdouble) t / GST_SECOND);
-}
-
-/* A number member (not finite: null, as the writer writes it). */
-static void
-add_number (JsonBuilder * b, const gchar * key, gdouble v)
-{
-  json_builder_set_member_name (b, key);
-  json_builder_add_double_value (b, v);
-}
-
-static void
-add_count (JsonBuilder * b, const gchar * key, guint64 v)
-{
-  json_builder_set_member_name (b, key);
-  json_builder_add_int_value (b, (gint64) v);
-}
-
-static void
-add_string (JsonBuilder * b, const gchar * key, const gchar * v)
-{
-  json_builder_set_member_name (b, key);
-  json_builder_add_string_value (b, v);
+    sharpness_json_add_number (b, key, (gdouble) t / GST_SECOND);
 }
 
 /* An event made whole by its maker (a SCTE 35 cue), with its id. */
@@ -174,57 +147,48 @@ monitor_event_to_node (const MonitorEvent * e, gboolean thumbnail_inline)
   JsonNode *root;
 
   json_builder_begin_object (b);
-  add_count (b, "id", e->id);
-  add_string (b, "channel", e->channel);
-  add_string (b, "kind", monitor_kind_name (e->kind));
-  add_string (b, "event", e->is_end ? "end" : "start");
+  sharpness_json_add_int (b, "id", e->id);
+  sharpness_json_add_string (b, "channel", e->channel);
+  sharpness_json_add_string (b, "kind", monitor_kind_name (e->kind));
+  sharpness_json_add_string (b, "event", e->is_end ? "end" : "start");
   add_time (b, "time", e->emitted_us);
   add_time (b, "start_utc", e->start_wall_us);
   add_ns (b, "start_running_time", e->start_rt);
   add_ns (b, "start_pts", e->start_pts);
   if (e->start_frame != GST_CLOCK_TIME_NONE)
-    add_count (b, "start_frame", e->start_frame);
+    sharpness_json_add_int (b, "start_frame", e->start_frame);
   if (e->is_end) {
     add_time (b, "end_utc", e->end_wall_us);
     add_ns (b, "end_running_time", e->end_rt);
     add_ns (b, "end_pts", e->end_pts);
     if (e->end_frame != GST_CLOCK_TIME_NONE)
-      add_count (b, "end_frame", e->end_frame);
-    add_number (b, "duration", e->duration);
+      sharpness_json_add_int (b, "end_frame", e->end_frame);
+    sharpness_json_add_number (b, "duration", e->duration);
   }
-  add_number (b, "min", e->min);
-  add_number (b, "mean", e->mean);
-  add_number (b, "max", e->max);
+  sharpness_json_add_number (b, "min", e->min);
+  sharpness_json_add_number (b, "mean", e->mean);
+  sharpness_json_add_number (b, "max", e->max);
   if (!isnan (e->worst_score))
-    add_number (b, "worst_score", e->worst_score);
+    sharpness_json_add_number (b, "worst_score", e->worst_score);
   if (e->errors) {
     json_builder_set_member_name (b, "errors");
     json_builder_add_value (b, json_node_copy (e->errors));
   }
-  if (e->tiles) {
-    json_builder_set_member_name (b, "tiles");
-    json_builder_begin_object (b);
-    add_count (b, "cols", e->tiles_cols);
-    add_count (b, "rows", e->tiles_rows);
-    json_builder_set_member_name (b, "scores");
-    json_builder_begin_array (b);
-    for (guint i = 0; i < e->tiles_cols * e->tiles_rows; i++)
-      json_builder_add_double_value (b, e->tiles[i]);
-    json_builder_end_array (b);
-    json_builder_end_object (b);
-  }
+  if (e->tiles)
+    sharpness_json_add_tiles (b, "tiles", e->tiles_cols, e->tiles_rows,
+        e->tiles);
   if (e->jpeg && thumbnail_inline) {
     gsize n;
     const guchar *d = g_bytes_get_data (e->jpeg, &n);
     gchar *b64 = g_base64_encode (d, n);
 
-    add_string (b, "thumbnail_jpeg_base64", b64);
+    sharpness_json_add_string (b, "thumbnail_jpeg_base64", b64);
     g_free (b64);
   } else if (e->jpeg) {
     gchar *url = g_strdup_printf ("/api/events/%" G_GUINT64_FORMAT
         "/thumbnail.jpg", e->id);
 
-    add_string (b, "thumbnail", url);
+    sharpness_json_add_string (b, "thumbnail", url);
     g_free (url);
   }
   json_builder_end_object (b);
@@ -469,21 +433,20 @@ monitor_events_reopen (MonitorEvents * ev)
 }
 
 void
-monitor_events_json (MonitorEvents * ev, guint64 since, const gchar * channel,
-    guint limit, GString * out)
+monitor_events_add_json (MonitorEvents * ev, guint64 since,
+    const gchar * channel, guint limit, JsonBuilder * b)
 {
   guint n = 0;
 
-  g_string_append_c (out, '[');
+  json_builder_begin_array (b);
   for (GList * l = ev->kept.head; l && n < limit; l = l->next) {
     MonitorEvent *e = l->data;
     if (e->id <= since || (channel && g_strcmp0 (channel, e->channel)))
       continue;
-    if (n++)
-      g_string_append_c (out, ',');
-    monitor_event_to_json (e, out, FALSE);
+    json_builder_add_value (b, monitor_event_to_node (e, FALSE));
+    n++;
   }
-  g_string_append_c (out, ']');
+  json_builder_end_array (b);
 }
 
 MonitorEvent *

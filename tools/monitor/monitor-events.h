@@ -75,10 +75,10 @@ void monitor_events_free (MonitorEvents * ev);
  * (monitor_events_log_errors), the first one of a run and the recovery
  * said on stderr. */
 void monitor_events_add (MonitorEvents * ev, MonitorEvent * e);
-/* JSON array of the kept events with id > @since (of @channel, NULL:
- * all), at most @limit, oldest first. */
-void monitor_events_json (MonitorEvents * ev, guint64 since,
-    const gchar * channel, guint limit, GString * out);
+/* Adds to @b the array of the kept events with id > @since (of @channel,
+ * NULL: all), at most @limit, oldest first. */
+void monitor_events_add_json (MonitorEvents * ev, guint64 since,
+    const gchar * channel, guint limit, JsonBuilder * b);
 /* The kept event @id, or NULL (a reference). */
 MonitorEvent *monitor_events_get (MonitorEvents * ev, guint64 id);
 guint64 monitor_events_last_id (MonitorEvents * ev);
