@@ -512,17 +512,62 @@ alert_key (const MonitorEvent * e)
 }
 
 static void
-labels (GString * out, const MonitorEvent * e)
+add_labels (JsonBuilder * b, const gchar * key, const MonitorEvent * e)
 {
-  g_string_append (out, "{\"alertname\":\"SharpnessAlarm\",\"channel\":");
-  sharpness_json_string (out, e->channel);
-  g_string_append_printf (out, ",\"kind\":\"%s\"}",
-      monitor_kind_name (e->kind));
+  sharpness_json_begin_object (b, key);
+  sharpness_json_add_string (b, "alertname", "SharpnessAlarm");
+  sharpness_json_add_string (b, "channel", e->channel);
+  sharpness_json_add_string (b, "kind", monitor_kind_name (e->kind));
+  json_builder_end_object (b);
 }
 
+/* The one alert of the payload: its labels, the event (whole, as JSON
+ * text, and its thumbnail) as annotations. */
+static void
+add_alert (JsonBuilder * b, const MonitorEvent * e, const gchar * status,
+    const gchar * fingerprint)
+{
+  gchar *summary = g_strdup_printf ("%s on %s", monitor_kind_name (e->kind),
+      e->channel);
+  GString *ev = g_string_new (NULL);
+  /* Alertmanager's webhook times: RFC 3339 with milliseconds; a firing
+   * alert's end is Go's zero time, as Alertmanager sends it. */
+  gchar *starts = monitor_rfc3339 (e->start_wall_us, 3);
+  gchar *ends = e->is_end ? monitor_rfc3339 (e->end_wall_us, 3) : NULL;
+
+  monitor_event_to_json (e, ev, FALSE);
+  sharpness_json_begin_object (b, NULL);
+  sharpness_json_add_string (b, "status", status);
+  add_labels (b, "labels", e);
+  sharpness_json_begin_object (b, "annotations");
+  sharpness_json_add_string (b, "summary", summary);
+  sharpness_json_add_string (b, "event", ev->str);
+  if (e->jpeg) {
+    gsize n;
+    const guchar *d = g_bytes_get_data (e->jpeg, &n);
+    gchar *b64 = g_base64_encode (d, n);
+
+    sharpness_json_add_string (b, "thumbnail_jpeg_base64", b64);
+    g_free (b64);
+  }
+  json_builder_end_object (b);
+  sharpness_json_add_string (b, "startsAt", starts);
+  sharpness_json_add_string (b, "endsAt", ends ? ends :
+      "0001-01-01T00:00:00Z");
+  sharpness_json_add_string (b, "generatorURL", "");
+  sharpness_json_add_string (b, "fingerprint", fingerprint);
+  json_builder_end_object (b);
+  g_free (ends);
+  g_free (starts);
+  g_string_free (ev, TRUE);
+  g_free (summary);
+}
+
+/* Alertmanager's webhook payload (version 4) for one event. */
 static GBytes *
 payload (const MonitorEvent * e)
 {
+  JsonBuilder *b = json_builder_new ();
   GString *o = g_string_new (NULL);
   const gchar *status = e->is_end ? "resolved" : "firing";
   gchar *key = alert_key (e);
@@ -531,53 +576,23 @@ payload (const MonitorEvent * e)
       e->channel, monitor_kind_name (e->kind));
 
   fp[16] = '\0';
-  g_string_append_printf (o, "{\"version\":\"4\",\"groupKey\":");
-  sharpness_json_string (o, group);
-  g_string_append_printf (o, ",\"truncatedAlerts\":0,\"status\":\"%s\","
-      "\"receiver\":\"sharpness-monitor\",\"groupLabels\":", status);
-  labels (o, e);
-  g_string_append (o, ",\"commonLabels\":");
-  labels (o, e);
-  g_string_append (o, ",\"commonAnnotations\":{},\"externalURL\":\"\","
-      "\"alerts\":[{\"status\":");
-  g_string_append_printf (o, "\"%s\",\"labels\":", status);
-  labels (o, e);
-  g_string_append (o, ",\"annotations\":{\"summary\":");
-  {
-    gchar *summary = g_strdup_printf ("%s on %s", monitor_kind_name (e->kind),
-        e->channel);
-    sharpness_json_string (o, summary);
-    g_free (summary);
-  }
-  g_string_append (o, ",\"event\":");
-  {
-    GString *ev = g_string_new (NULL);
-    monitor_event_to_json (e, ev, FALSE);
-    sharpness_json_string (o, ev->str);
-    g_string_free (ev, TRUE);
-  }
-  if (e->jpeg) {
-    gsize n;
-    const guchar *d = g_bytes_get_data (e->jpeg, &n);
-    gchar *b64 = g_base64_encode (d, n);
-    g_string_append_printf (o, ",\"thumbnail_jpeg_base64\":\"%s\"", b64);
-    g_free (b64);
-  }
-  g_string_append (o, "},\"startsAt\":");
-  {
-    /* Alertmanager's webhook times: RFC 3339 with milliseconds; a firing
-     * alert's end is Go's zero time, as Alertmanager sends it. */
-    gchar *starts = monitor_rfc3339 (e->start_wall_us, 3);
-    gchar *ends = e->is_end ? monitor_rfc3339 (e->end_wall_us, 3) : NULL;
-
-    sharpness_json_string (o, starts);
-    g_string_append (o, ",\"endsAt\":");
-    sharpness_json_string (o, ends ? ends : "0001-01-01T00:00:00Z");
-    g_free (starts);
-    g_free (ends);
-  }
-  g_string_append_printf (o, ",\"generatorURL\":\"\",\"fingerprint\":\"%s\""
-      "}]}", fp);
+  json_builder_begin_object (b);
+  sharpness_json_add_string (b, "version", "4");
+  sharpness_json_add_string (b, "groupKey", group);
+  sharpness_json_add_int (b, "truncatedAlerts", 0);
+  sharpness_json_add_string (b, "status", status);
+  sharpness_json_add_string (b, "receiver", "sharpness-monitor");
+  add_labels (b, "groupLabels", e);
+  add_labels (b, "commonLabels", e);
+  sharpness_json_begin_object (b, "commonAnnotations");
+  json_builder_end_object (b);
+  sharpness_json_add_string (b, "externalURL", "");
+  sharpness_json_begin_array (b, "alerts");
+  add_alert (b, e, status, fp);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  sharpness_json_write_builder (o, b, SHARPNESS_JSON_COMPACT);
+  g_object_unref (b);
   g_free (fp);
   g_free (key);
   g_free (group);
