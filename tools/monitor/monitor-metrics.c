@@ -215,14 +215,14 @@ monitor_metrics_render (Monitor * m, GString * out)
         series (out, "sharpness_ts_rate_bytes_per_second", c->cfg->name,
             NULL, NULL, ts[i].bitrate / 8);
     }
-    /* ANSI/SCTE 35: channels whose transport declares a SCTE 35 PID. */
+    /* ANSI/SCTE 35: channels whose transport carries it. */
     head (out, "sharpness_scte35_commands_total", "counter", "ANSI/SCTE 35 "
         "splice_info_sections read on the channel's MPEG-TS, by command "
         "(encrypted: its command is ciphertext).");
     for (guint i = 0; i < n; i++) {
       MonitorChannel *c = g_ptr_array_index (m->channels, i);
-      for (gint k = 0; ts[i].scte35_pids && k < SHARPNESS_SCTE35_N_COUNTS;
-          k++)
+      for (gint k = 0; monitor_transport_has_scte35 (&ts[i]) &&
+          k < SHARPNESS_SCTE35_N_COUNTS; k++)
         series (out, "sharpness_scte35_commands_total", c->cfg->name,
             "command", sharpness_scte35_count_name (k),
             (gdouble) ts[i].scte35[k]);
@@ -232,7 +232,8 @@ monitor_metrics_render (Monitor * m, GString * out)
         "malformed).");
     for (guint i = 0; i < n; i++) {
       MonitorChannel *c = g_ptr_array_index (m->channels, i);
-      for (gint k = SHARPNESS_SCTE35_CRC_ERROR; ts[i].scte35_pids &&
+      for (gint k = SHARPNESS_SCTE35_CRC_ERROR;
+          monitor_transport_has_scte35 (&ts[i]) &&
           k < SHARPNESS_SCTE35_N_RESULTS; k++)
         series (out, "sharpness_scte35_errors_total", c->cfg->name,
             "error", sharpness_scte35_result_name (k),

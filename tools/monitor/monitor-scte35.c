@@ -140,7 +140,7 @@ monitor_scte35_api_node (const MonitorTransportStats * ts)
   JsonNode *root;
   const MonitorTransportCue *last = &ts->last_cue;
 
-  if (!ts->scte35_pids)
+  if (!monitor_transport_has_scte35 (ts))
     return NULL;
   b = json_builder_new ();
   json_builder_begin_object (b);

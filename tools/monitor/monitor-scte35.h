@@ -20,8 +20,8 @@ MonitorEvent *monitor_scte35_event (const gchar * channel,
     const MonitorTransportCue * cue);
 
 /* The API's transport.scte35 of a channel: its SCTE 35 PIDs, the
- * commands and errors counted, the last cue; NULL where no SCTE 35 PID
- * was declared. */
+ * commands and errors counted, the last cue; NULL where the transport
+ * never carried SCTE 35 (monitor_transport_has_scte35). */
 JsonNode *monitor_scte35_api_node (const MonitorTransportStats * ts);
 
 G_END_DECLS

@@ -322,6 +322,20 @@ monitor_transport_snapshot (MonitorTransport * t, MonitorTransportStats * st)
   g_mutex_unlock (&t->lock);
 }
 
+gboolean
+monitor_transport_has_scte35 (const MonitorTransportStats * st)
+{
+  if (st->scte35_pids)
+    return TRUE;
+  for (gint i = 0; i < SHARPNESS_SCTE35_N_COUNTS; i++)
+    if (st->scte35[i])
+      return TRUE;
+  for (gint i = 0; i < SHARPNESS_SCTE35_N_RESULTS; i++)
+    if (st->scte35_errors[i])
+      return TRUE;
+  return FALSE;
+}
+
 guint
 monitor_transport_take_cues (MonitorTransport * t, MonitorTransportCue * out,
     guint max)

@@ -77,6 +77,10 @@ void monitor_transport_attach (MonitorTransport * t, GstPad * pad,
 void monitor_transport_tick (MonitorTransport * t);
 void monitor_transport_snapshot (MonitorTransport * t,
     MonitorTransportStats * st);
+/* Whether the channel's transport has carried SCTE 35: a PID declared
+ * now, or sections counted before (a rebuilt pipeline's analyser has not
+ * read its PMT yet: the counters stay listed). */
+gboolean monitor_transport_has_scte35 (const MonitorTransportStats * st);
 /* The splice_insert and time_signal cues read since the last call, at
  * most @max, oldest first (main loop). */
 guint monitor_transport_take_cues (MonitorTransport * t,
