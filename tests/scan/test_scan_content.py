@@ -36,13 +36,8 @@ import tempfile  # noqa: E402
 import scan_common as sc  # noqa: E402
 
 FPS = 25
-failures = []
-
-
-def check(cond, what):
-    print('%s: %s' % ('ok' if cond else 'FAIL', what), flush=True)
-    if not cond:
-        failures.append(what)
+# Each check printed as made, the failed ones counted.
+check = scaffold.Checks()
 
 
 def ffmpeg_intervals(path):
@@ -235,10 +230,7 @@ def main():
                                                   err.strip()))
 
     shutil.rmtree(tmp, ignore_errors=True)
-    for f in failures:
-        print('FAIL: %s' % f)
-    if failures:
-        sys.exit(1)
+    check.finish()
     print('content states: FFmpeg\'s black and frozen segments, the same '
           'times in MP4 and MPEG-TS')
 

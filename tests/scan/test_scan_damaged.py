@@ -26,18 +26,13 @@ import tempfile  # noqa: E402
 
 import scan_common as sc  # noqa: E402
 
-failures = []
+# Each check printed as made, the failed ones counted.
+check = scaffold.Checks()
 PACKET = 188
 VIDEO_PID = 0x100       # ffmpeg's first video stream in MPEG-TS
 SMASHED = (40, 41)      # frames whose PES header is destroyed
 FLIPPED = range(60, 71)  # frames with flipped payload bytes
 SEED = 17
-
-
-def check(cond, what):
-    print('%s: %s' % ('ok' if cond else 'FAIL', what), flush=True)
-    if not cond:
-        failures.append(what)
 
 
 def corrupt(data):
@@ -127,9 +122,7 @@ def main():
     check(rc == 0, '--fail-on-damaged, clean file: exit 0 (got %d)' % rc)
 
     shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print('%d check(s) failed' % len(failures))
-        sys.exit(1)
+    check.finish()
     print('damaged files: all checks passed')
 
 

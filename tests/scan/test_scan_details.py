@@ -35,15 +35,10 @@ import time  # noqa: E402
 
 import scan_common as sc  # noqa: E402
 
-failures = []
+# Each check printed as made, the failed ones counted.
+check = scaffold.Checks()
 X264 = ['-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p',
         '-threads', '1']
-
-
-def check(cond, what):
-    print('%s: %s' % ('ok' if cond else 'FAIL', what), flush=True)
-    if not cond:
-        failures.append(what)
 
 
 def jpeg_size(b64):
@@ -236,9 +231,7 @@ def main():
         print('ETA case left out: GStreamer element udpsrc missing')
 
     shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print('%d check(s) failed' % len(failures))
-        sys.exit(1)
+    check.finish()
     print('details: all checks passed')
 
 

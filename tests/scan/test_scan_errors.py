@@ -36,13 +36,8 @@ RUNS = 10
 # "Promptly": far more than a healthy run takes, far less than the
 # watchdog's stall time.
 PROMPT_S = 15
-failures = []
-
-
-def check(cond, what):
-    print('%s: %s' % ('ok' if cond else 'FAIL', what), flush=True)
-    if not cond:
-        failures.append(what)
+# Each check printed as made, the failed ones counted.
+check = scaffold.Checks()
 
 
 def error_line(err, path):
@@ -82,7 +77,7 @@ def main():
               time.monotonic() - t0 < PROMPT_S,
               'MP4 without moov, run %d: exit %s in %.1f s: %s' % (
                   i + 1, rc, time.monotonic() - t0, line))
-        if failures:
+        if check.failures:
             break
 
     text = os.path.join(tmp, 'notes.mp4')
@@ -128,9 +123,7 @@ def main():
             thread.join(timeout=10)
 
     shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print('%d check(s) failed' % len(failures))
-        sys.exit(1)
+    check.finish()
     print('errors: all checks passed')
 
 

@@ -33,13 +33,8 @@ import scan_common as sc  # noqa: E402
 # How long the scan may take to end after the signal ("a second or two",
 # with room for a loaded machine).
 STOP_S = 3.0
-failures = []
-
-
-def check(cond, what):
-    print('%s: %s' % ('ok' if cond else 'FAIL', what), flush=True)
-    if not cond:
-        failures.append(what)
+# Each check printed as made, the failed ones counted.
+check = scaffold.Checks()
 
 
 class Writer(threading.Thread):
@@ -190,9 +185,7 @@ def main():
         whole(tmp, ts)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print('%d check(s) failed' % len(failures))
-        sys.exit(1)
+    check.finish()
     print('FIFO inputs: all checks passed')
 
 

@@ -26,13 +26,8 @@ import tempfile  # noqa: E402
 
 import scan_common as sc  # noqa: E402
 
-failures = []
-
-
-def check(cond, what):
-    print('%s: %s' % ('ok' if cond else 'FAIL', what), flush=True)
-    if not cond:
-        failures.append(what)
+# Each check printed as made, the failed ones counted.
+check = scaffold.Checks()
 
 
 def image(path, source):
@@ -101,9 +96,7 @@ def main():
               ' %r)' % (rc, doc['files'][0]['image']))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print('%d check(s) failed' % len(failures))
-        sys.exit(1)
+    check.finish()
     print('flat images: all checks passed')
 
 

@@ -57,13 +57,8 @@ CASES = [
         '-c:v', 'libx264', '-pix_fmt', 'yuv420p'] + X264, 'avdec_h264', True),
 ]
 
-failures = []
-
-
-def check(cond, what):
-    print('%s: %s' % ('ok' if cond else 'FAIL', what), flush=True)
-    if not cond:
-        failures.append(what)
+# Each check printed as made, the failed ones counted.
+check = scaffold.Checks()
 
 
 def main():
@@ -116,9 +111,7 @@ def main():
                   '%s: decoded %s (not in the element\'s list), scored as '
                   '%s' % (name, decoded, scored))
     shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print('%d check(s) failed' % len(failures))
-        sys.exit(1)
+    check.finish()
     print('formats: all checks passed')
 
 

@@ -42,13 +42,8 @@ import urllib.parse  # noqa: E402
 
 import scan_common as sc  # noqa: E402
 
-failures = []
-
-
-def check(cond, what):
-    print('%s: %s' % ('ok' if cond else 'FAIL', what), flush=True)
-    if not cond:
-        failures.append(what)
+# Each check printed as made, the failed ones counted.
+check = scaffold.Checks()
 
 
 def run(args, cwd=None, timeout=120):
@@ -255,9 +250,7 @@ def main():
         colons(tmp, clip)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print('%d check(s) failed' % len(failures))
-        sys.exit(1)
+    check.finish()
     print('hostile paths: all checks passed')
 
 

@@ -25,14 +25,9 @@ import tempfile  # noqa: E402
 
 import scan_common as sc  # noqa: E402
 
-failures = []
+# Each check printed as made, the failed ones counted.
+check = scaffold.Checks()
 SRC = ['-f', 'lavfi', '-i', 'testsrc2=s=640x360:d=1', '-frames:v', '1']
-
-
-def check(cond, what):
-    print('%s: %s' % ('ok' if cond else 'FAIL', what), flush=True)
-    if not cond:
-        failures.append(what)
 
 
 def main():
@@ -126,9 +121,7 @@ def main():
           % rc)
 
     shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print('%d check(s) failed' % len(failures))
-        sys.exit(1)
+    check.finish()
     print('images: all checks passed')
 
 

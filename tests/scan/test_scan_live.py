@@ -24,14 +24,9 @@ import time  # noqa: E402
 
 import scan_common as sc  # noqa: E402
 
-failures = []
+# Each check printed as made, the failed ones counted.
+check = scaffold.Checks()
 VALIDATOR = None
-
-
-def check(cond, what):
-    print('%s: %s' % ('ok' if cond else 'FAIL', what), flush=True)
-    if not cond:
-        failures.append(what)
 
 
 def scan_json(tmp, *args, **kw):
@@ -96,9 +91,7 @@ def main():
         sender.wait(timeout=30)
 
     shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print('%d check(s) failed' % len(failures))
-        sys.exit(1)
+    check.finish()
     print('live inputs: all checks passed')
 
 

@@ -20,7 +20,8 @@ import tempfile  # noqa: E402
 
 import scan_common as sc  # noqa: E402
 
-failures = []
+# Each check printed as made, the failed ones counted.
+check = scaffold.Checks()
 
 # (arguments, words the message must have: the option and its range; a
 # bad value is named with the option: "--window 0: ...")
@@ -40,12 +41,6 @@ BAD = [
     (['--json', '-', '--report', '-'], ['--json', '--report',
                                         'standard output']),
 ]
-
-
-def check(cond, what):
-    print('%s: %s' % ('ok' if cond else 'FAIL', what), flush=True)
-    if not cond:
-        failures.append(what)
 
 
 def main():
@@ -89,9 +84,7 @@ def main():
           '--threshold 0 (off) with a relative rule: %r' % settings)
 
     shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print('%d check(s) failed' % len(failures))
-        sys.exit(1)
+    check.finish()
     print('options: all checks passed')
 
 

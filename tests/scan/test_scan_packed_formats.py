@@ -73,13 +73,8 @@ CASES = [
 # uninitialised or shifted crop is off by tens.
 MEAN_MAX, PEAK_MAX = 2.0, 40
 
-failures = []
-
-
-def check(cond, what):
-    print('%s: %s' % ('ok' if cond else 'FAIL', what), flush=True)
-    if not cond:
-        failures.append(what)
+# Each check printed as made, the failed ones counted.
+check = scaffold.Checks()
 
 
 def ffmpeg(args, data=None):
@@ -214,9 +209,7 @@ def main():
         under_valgrind(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print('%d check(s) failed' % len(failures))
-        sys.exit(1)
+    check.finish()
     print('packed formats: all checks passed')
 
 

@@ -32,13 +32,8 @@ from html.parser import HTMLParser  # noqa: E402
 import scan_common as sc  # noqa: E402
 
 OLD = 'the output from before the scan\n'
-failures = []
-
-
-def check(cond, what):
-    print('%s: %s' % ('ok' if cond else 'FAIL', what), flush=True)
-    if not cond:
-        failures.append(what)
+# Each check printed as made, the failed ones counted.
+check = scaffold.Checks()
 
 
 def read_lines(proc, want, timeout):
@@ -204,9 +199,7 @@ def main():
     check(whole, 'the JSON is the old one or a complete new one')
 
     shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print('%d check(s) failed' % len(failures))
-        sys.exit(1)
+    check.finish()
     print('signals: all checks passed')
 
 
