@@ -18,16 +18,6 @@
 #include "monitor-app.h"
 #include "sharpness-tool-json.h"
 
-/* Alertmanager reads RFC 3339; milliseconds, as Prometheus sends. */
-static void
-add_time (JsonBuilder * b, const gchar * key, gint64 us)
-{
-  gchar *t = monitor_rfc3339 (us, 3);
-
-  sharpness_json_add_string (b, key, t);
-  g_free (t);
-}
-
 static void
 alert (JsonBuilder * b, const MonitorEvent * e, gint64 ends_at_us)
 {
@@ -53,8 +43,10 @@ alert (JsonBuilder * b, const MonitorEvent * e, gint64 ends_at_us)
   sharpness_json_add_string (b, "description", description);
   sharpness_json_add_string (b, "event", ev->str);
   json_builder_end_object (b);
-  add_time (b, "startsAt", e->start_wall_us);
-  add_time (b, "endsAt", e->is_end ? e->end_wall_us : ends_at_us);
+  /* Alertmanager reads RFC 3339; milliseconds, as Prometheus sends. */
+  monitor_json_add_rfc3339 (b, "startsAt", e->start_wall_us, 3);
+  monitor_json_add_rfc3339 (b, "endsAt", e->is_end ? e->end_wall_us :
+      ends_at_us, 3);
   json_builder_end_object (b);
   g_string_free (ev, TRUE);
   g_free (description);

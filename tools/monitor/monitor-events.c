@@ -107,12 +107,11 @@ monitor_rfc3339 (gint64 us, guint digits)
   return text;
 }
 
-/* A wall-clock time member: RFC 3339 with microseconds, null when
- * unknown. */
-static void
-add_time (JsonBuilder * b, const gchar * key, gint64 us)
+void
+monitor_json_add_rfc3339 (JsonBuilder * b, const gchar * key, gint64 us,
+    guint digits)
 {
-  gchar *t = monitor_rfc3339 (us, 6);
+  gchar *t = monitor_rfc3339 (us, digits);
 
   sharpness_json_add_string (b, key, t);
   g_free (t);
@@ -151,14 +150,14 @@ monitor_event_to_node (const MonitorEvent * e, gboolean thumbnail_inline)
   sharpness_json_add_string (b, "channel", e->channel);
   sharpness_json_add_string (b, "kind", monitor_kind_name (e->kind));
   sharpness_json_add_string (b, "event", e->is_end ? "end" : "start");
-  add_time (b, "time", e->emitted_us);
-  add_time (b, "start_utc", e->start_wall_us);
+  monitor_json_add_rfc3339 (b, "time", e->emitted_us, 6);
+  monitor_json_add_rfc3339 (b, "start_utc", e->start_wall_us, 6);
   add_ns (b, "start_running_time", e->start_rt);
   add_ns (b, "start_pts", e->start_pts);
   if (e->start_frame != GST_CLOCK_TIME_NONE)
     sharpness_json_add_int (b, "start_frame", e->start_frame);
   if (e->is_end) {
-    add_time (b, "end_utc", e->end_wall_us);
+    monitor_json_add_rfc3339 (b, "end_utc", e->end_wall_us, 6);
     add_ns (b, "end_running_time", e->end_rt);
     add_ns (b, "end_pts", e->end_pts);
     if (e->end_frame != GST_CLOCK_TIME_NONE)

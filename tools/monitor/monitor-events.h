@@ -61,6 +61,10 @@ void monitor_event_to_json (const MonitorEvent * e, GString * out,
 /* @us (UTC, µs since the epoch) in RFC 3339 with @digits (1 to 6) of the
  * second's fraction; NULL when @us is 0 (unknown). */
 gchar *monitor_rfc3339 (gint64 us, guint digits);
+/* A member @key of @b: @us as monitor_rfc3339 () writes it, null when
+ * unknown. */
+void monitor_json_add_rfc3339 (JsonBuilder * b, const gchar * key,
+    gint64 us, guint digits);
 
 typedef struct _MonitorEvents MonitorEvents;
 
