@@ -6,16 +6,20 @@
 #   usage: tests/run-suite.sh [BUILD]     (default: build)
 #
 # Three meson test runs (lanes), by suite:
-#   alone     tests that must have the machine to themselves (a live
-#             monitor that must keep the source's rate): first, nothing
-#             beside them;
+#   alone     tests that must not share the machine with other tests (a
+#             live monitor that must keep the source's rate): first;
 #   realtime  tests that mostly wait on a clock (live sources paced at
-#             their rate, a five-minute soak, daemons polled): beside the
-#             rest, in a lane of their own, since they keep a meson
-#             process slot busy for minutes without keeping a core busy;
-#   the rest  CPU-bound: meson's default of one process per core.
-# With one lane, the soak alone held one of CI's two slots for five
-# minutes while its core idled (docs/ci.md: where the time goes).
+#             their rate, a five-minute soak, daemons polled): after
+#             them, three at a time;
+#   the rest  CPU-bound: from the start, meson's default of one process
+#             per core, at nice 19.
+# At nice 19 the CPU-bound lane gets a core only when the timed tests
+# leave it one (1.5 % of a core against one that wants it), so that the
+# faults test still has the machine to itself in all but its idle
+# cycles, and a paced source or a soak's channel gets a core at once.
+# With one meson run, the soak held one of CI's two process slots for
+# five minutes while its core idled, and the faults test left both idle
+# for a minute (docs/ci.md: where the time goes).
 # Each lane writes its own log (BUILD/meson-logs/{alone,realtime,testlog}
 # .json); the summary counts them all.  A plain `meson test -C BUILD`
 # still runs every test.
@@ -34,25 +38,30 @@ status=0
 meson compile -C "$build" || exit 1
 rm -f "$logs/alone.json" "$logs/realtime.json" "$logs/testlog.json"
 
-meson test -C "$build" --no-rebuild --print-errorlogs --suite alone \
-  --logbase alone || status=1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# lane NAME PREFIX NICE [ARGS...]: one meson test run at niceness NICE,
+# its lines marked with PREFIX (sed -u writes each line whole, so that
+# two lanes never mix within a line), its exit status in $tmp/NAME.
+lane() {
+  name=$1 prefix=$2 niceness=$3
+  shift 3
+  { nice -n "$niceness" meson test -C "$build" --no-rebuild \
+      --print-errorlogs "$@" 2>&1
+    echo $? >"$tmp/$name"
+  } | sed -u "s/^/$prefix/"
+}
 
-# The real-time lane's lines are marked, the CPU-bound lane's are not; sed
-# -u writes each line whole, so the two never mix within a line.
-rc=$(mktemp)
-( meson test -C "$build" --no-rebuild --print-errorlogs --suite realtime \
-    --no-suite alone --num-processes "${REALTIME_PROCESSES:-3}" \
-    --logbase realtime 2>&1
-  echo $? >"$rc"
-) | sed -u 's/^/realtime: /' &
-realtime=$!
-# The CPU-bound lane a little nicer than the real-time one: a paced
-# source or a soak's channel that needs a core now gets it first.
-nice -n 5 meson test -C "$build" --no-rebuild --print-errorlogs \
-  --no-suite alone --no-suite realtime --logbase testlog || status=1
-wait "$realtime"
-[ "$(cat "$rc")" = 0 ] || status=1
-rm -f "$rc"
+lane testlog "" 19 --no-suite alone --no-suite realtime \
+  --logbase testlog &
+cpu=$!
+lane alone "alone: " 0 --suite alone --logbase alone
+lane realtime "realtime: " 0 --suite realtime --no-suite alone \
+  --num-processes "${REALTIME_PROCESSES:-3}" --logbase realtime
+wait "$cpu"
+for name in testlog alone realtime; do
+  [ "$(cat "$tmp/$name" 2>/dev/null)" = 0 ] || status=1
+done
 
 set --
 for log in alone realtime testlog; do
