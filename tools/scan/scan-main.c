@@ -15,6 +15,7 @@
 #include "config.h"
 #endif
 
+#include "scan-reference.h"
 #include "scan-scheduler.h"
 #include "scan-setup.h"
 #include "sharpness-tool-gpu.h"
@@ -105,6 +106,8 @@ main (int argc, char **argv)
     return status;
   if (cl.merge)
     return scan_merge_run (&cl);
+  if (cl.reference)
+    return scan_reference_run (&cl);
   if (!(inputs = collect_inputs (&cl)))
     return 2;
   if (!scan_content_resolve (s, cl.content, &err)) {

@@ -38,6 +38,9 @@ static gint64 opt_max_frames = UNSET;
 static gchar *opt_csv, *opt_json, *opt_report, *opt_shard, *opt_list;
 static gboolean opt_cpu, opt_quiet, opt_fail, opt_fail_damaged, opt_version;
 static gboolean opt_json_full, opt_merge;
+static gchar *opt_reference, *opt_vmaf_model, *opt_compare_metrics;
+static gchar *opt_output_dir;
+static gint opt_worst = UNSET;
 static gchar *opt_detect;
 static gdouble opt_content[SCAN_CONTENT_N_OPTIONS] = { NAN, NAN, NAN, NAN,
   NAN, NAN
@@ -109,6 +112,20 @@ static GOptionEntry entries[] = {
   {"merge", 0, 0, G_OPTION_ARG_NONE, &opt_merge,
       "The inputs are the --json-full --json outputs of a --shard scan: "
       "write --json, --csv and --report for all of them", NULL},
+  {"reference", 0, 0, G_OPTION_ARG_FILENAME, &opt_reference,
+      "Compare each input with SRC (VMAF): a CSV, a JSON and a report page "
+      "per input in --output-dir", "SRC"},
+  {"vmaf-model", 0, 0, G_OPTION_ARG_STRING, &opt_vmaf_model,
+      "--reference: vmaf_v0.6.1 (default), vmaf_v0.6.1neg, vmaf_4k_v0.6.1 "
+      "or a model JSON file", "MODEL"},
+  {"compare-metrics", 0, 0, G_OPTION_ARG_STRING, &opt_compare_metrics,
+      "--reference: also psnr, ssim, ms-ssim (comma-separated)", "LIST"},
+  {"output-dir", 0, 0, G_OPTION_ARG_FILENAME, &opt_output_dir,
+      "--reference: where the outputs go (default: the current directory)",
+      "DIR"},
+  {"worst", 0, 0, G_OPTION_ARG_INT, &opt_worst,
+      "--reference: the report shows the N lowest-VMAF frames (default 6, "
+      "0 to 100)", "N"},
   {"cpu", 0, 0, G_OPTION_ARG_NONE, &opt_cpu,
       "Decode and score on the CPU even when a CUDA GPU is usable", NULL},
   {"jobs", 'j', 0, G_OPTION_ARG_INT, &opt_jobs,
@@ -206,6 +223,20 @@ static const gchar description[] =
     "  scans with the same settings (else the setting and both values are\n"
     "  named) and cover every shard once.\n"
     "\n"
+    "COMPARING ENCODES WITH THEIR SOURCE\n"
+    "  sharpness-scan --reference SRC [--vmaf-model M] [--compare-metrics L]\n"
+    "      [--output-dir D] [--worst N] DIST...\n"
+    "  compares each DIST with SRC through cudacompare metrics=vmaf (libvmaf\n"
+    "  3.0.0's numbers) and writes D/NAME.vmaf.csv (a row per frame: frame,\n"
+    "  pts, vmaf, the features, psnr/ssim if asked), D/NAME.vmaf.json (the\n"
+    "  same, and the pooled mean, harmonic mean, min, max, percentiles) and\n"
+    "  D/NAME.vmaf.html (the VMAF timeline, the N worst frames side by\n"
+    "  side), NAME being DIST's file name. Both files must have the same\n"
+    "  frame size (as libvmaf requires: scale the encode first); with\n"
+    "  different frame counts the common start is compared and a note\n"
+    "  names both counts. A signal keeps the outputs of the inputs\n"
+    "  finished and writes none for the one it stopped.\n"
+    "\n"
     "SIGNALS\n"
     "  SIGINT (Ctrl-C) or SIGTERM (a batch system's time limit) stops the\n"
     "  scan: the running files end with the frames they had (marked\n"
@@ -234,6 +265,7 @@ static const gchar description[] =
     "      --input-list archive.txt --json-full \\\n"
     "      --json part-$SLURM_ARRAY_TASK_ID.json\n"
     "  sharpness-scan --merge --json all.json --report all.html part-*.json\n"
+    "  sharpness-scan --reference source.mp4 --output-dir vmaf crf*.mp4\n"
     "\n"
     "See docs/reference/sharpness-scan.md.\n";
 
@@ -420,6 +452,17 @@ check_values (GError ** error)
         scan_only);
   if (opt_merge && !opt_csv && !opt_json && !opt_report)
     BAD ("--merge writes nothing without --json, --csv or --report");
+  if (!opt_reference && (opt_vmaf_model || opt_compare_metrics ||
+          opt_output_dir || opt_worst != UNSET))
+    BAD ("--vmaf-model, --compare-metrics, --output-dir and --worst are "
+        "options of --reference");
+  if (opt_reference && (opt_merge || opt_csv || opt_json || opt_report ||
+          opt_shard || opt_list || opt_json_full))
+    BAD ("--reference writes a CSV, a JSON and a report per input in "
+        "--output-dir: --csv, --json, --report, --json-full, --merge, "
+        "--shard and --input-list do not apply");
+  if (opt_worst != UNSET && (opt_worst < 0 || opt_worst > 100))
+    BAD ("--worst %d: must be an integer from 0 to 100", opt_worst);
 #undef BAD
   return TRUE;
 }
@@ -490,6 +533,11 @@ scan_options_parse (int *argc, char ***argv, ScanCommandLine * cl)
     cl->content[i] = opt_content[i];
   s->json_full = opt_json_full;
   cl->merge = opt_merge;
+  cl->reference = opt_reference;
+  cl->vmaf_model = opt_vmaf_model;
+  cl->compare_metrics = opt_compare_metrics;
+  cl->output_dir = opt_output_dir ? opt_output_dir : ".";
+  cl->worst = opt_worst == UNSET ? 6 : (guint) opt_worst;
   s->max_duration = isnan (opt_duration) ? 0.0 : opt_duration;
   s->max_frames = opt_max_frames == UNSET ? 0 : (guint64) opt_max_frames;
   cl->jobs = opt_jobs == UNSET ? 0 : (guint) opt_jobs;

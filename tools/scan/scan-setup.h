@@ -39,6 +39,10 @@ typedef struct
   gdouble content[SCAN_CONTENT_N_OPTIONS];
   /* --merge: the inputs are the JSON parts of a sharded scan. */
   gboolean merge;
+  /* --reference: the inputs are encodes of this file, compared with it
+   * (scan-reference.h); the comparison's options. */
+  const gchar *reference, *vmaf_model, *compare_metrics, *output_dir;
+  guint worst;
   gchar **inputs;
 } ScanCommandLine;
 

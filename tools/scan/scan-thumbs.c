@@ -259,6 +259,12 @@ thumbnail (GstSample * sample, GstVideoOrientationMethod m)
   return jpeg_base64 (sample, tw, th, m);
 }
 
+gchar *
+scan_thumb_jpeg (GstSample * sample)
+{
+  return thumbnail (sample, GST_VIDEO_ORIENTATION_IDENTITY);
+}
+
 void
 scan_thumbs_make (ScanFile * f)
 {

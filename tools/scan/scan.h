@@ -253,6 +253,8 @@ void scan_report_end (GString * out, gint signal, GPtrArray * not_scanned);
  * as a sample of @caps (system-memory caps of @info); NULL on failure. */
 GstSample *scan_thumb_copy_frame (const GstVideoInfo * info, GstCaps * caps,
     GstBuffer * buf);
+/* @sample's thumbnail (320 pixels wide) as a base64 JPEG, or NULL. */
+gchar *scan_thumb_jpeg (GstSample * sample);
 /* Encodes the frame of each of @f's segments (thumbnail and centre crop),
  * and a still image's frame, turned as its orientation tag says, and drops
  * the frames. */
