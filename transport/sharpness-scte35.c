@@ -195,6 +195,7 @@ static gboolean
 segmentation (const guint8 * p, gsize n, SharpnessScte35Segmentation * g)
 {
   Bits b;
+  gboolean has_duration;
   guint8 t;
 
   bits_init (&b, p, n);
@@ -207,7 +208,7 @@ segmentation (const guint8 * p, gsize n, SharpnessScte35Segmentation * g)
   if (g->cancel)
     return !b.over;
   g->program_segmentation = bits_read (&b, 1);
-  g->duration = bits_read (&b, 1) ? 0 : SHARPNESS_SCTE35_TIME_NONE;
+  has_duration = bits_read (&b, 1);
   g->delivery_not_restricted = bits_read (&b, 1);
   if (!g->delivery_not_restricted) {
     g->web_delivery_allowed = bits_read (&b, 1);
@@ -223,7 +224,7 @@ segmentation (const guint8 * p, gsize n, SharpnessScte35Segmentation * g)
     /* component_tag, 7 reserved, pts_offset: not kept. */
     bits_skip (&b, (gsize) count * 48);
   }
-  if (g->duration == 0)
+  if (has_duration)
     g->duration = bits_read (&b, 40);
   g->upid_type = bits_read (&b, 8);
   g->upid_length = bits_read (&b, 8);
