@@ -107,17 +107,10 @@ sharpness_json_double (GString * out, gdouble v)
   g_string_append (out, buf);
 }
 
-void
-sharpness_json_number (GString * out, gdouble v)
-{
-  if (isfinite (v))
-    g_string_append_printf (out, "%.10g", v);
-  else
-    g_string_append (out, "null");
-}
-
-gdouble
-sharpness_json_round (gdouble v, const gchar * format)
+/* @v rounded as the C format @format prints it: the double that text
+ * reads back as; not finite: as it is. */
+static gdouble
+round_as (gdouble v, const gchar * format)
 {
   gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
 
@@ -263,7 +256,7 @@ sharpness_json_add_exact (JsonBuilder * b, const gchar * key, gdouble v)
 void
 sharpness_json_add_number (JsonBuilder * b, const gchar * key, gdouble v)
 {
-  sharpness_json_add_exact (b, key, sharpness_json_round (v, "%.10g"));
+  sharpness_json_add_exact (b, key, round_as (v, "%.10g"));
 }
 
 void

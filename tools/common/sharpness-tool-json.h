@@ -32,15 +32,9 @@ typedef enum
 void sharpness_json_string (GString * out, const gchar * s);
 /* @v as the shortest of %.10g, %.15g and %.17g that reads back as @v
  * (every bit, and no noise digits: 0.1, not 0.10000000000000001); null
- * when not finite.  A value rounded by sharpness_json_round() to 10
- * digits is written as %.10g wrote it. */
+ * when not finite.  A measurement added by sharpness_json_add_number ()
+ * is written as %.10g wrote it. */
 void sharpness_json_double (GString * out, gdouble v);
-/* @v to 10 significant digits, as %.10g prints it; null when not
- * finite. */
-void sharpness_json_number (GString * out, gdouble v);
-/* @v rounded as the C format @format (e.g. "%.10g", "%.3f") prints it:
- * the double that text reads back as; not finite: as it is. */
-gdouble sharpness_json_round (gdouble v, const gchar * format);
 /* @node (built with json-glib's JsonBuilder) as JSON text: strings by
  * sharpness_json_string, doubles by sharpness_json_double, integers
  * whole, members in the order they were added.  Not json-glib's
@@ -68,8 +62,9 @@ void sharpness_json_add_string (JsonBuilder * b, const gchar * key,
 void sharpness_json_add_int (JsonBuilder * b, const gchar * key, gint64 v);
 void sharpness_json_add_bool (JsonBuilder * b, const gchar * key,
     gboolean v);
-/* A measurement to 10 significant digits (sharpness_json_round "%.10g");
- * not finite: null. */
+/* A measurement to 10 significant digits: the double that %.10g's text
+ * reads back as, so that it is written as %.10g wrote it; not finite:
+ * null. */
 void sharpness_json_add_number (JsonBuilder * b, const gchar * key,
     gdouble v);
 /* A double with every bit (a merge reads it back); not finite: null. */
