@@ -41,7 +41,6 @@ scte35_stream_init (TsWriter * w, Scte35Sent * sent, gboolean break_crc)
   guint8 buf[4096];
   guint n = 0;
   SharpnessScte35Splice *e;
-  SharpnessScte35 *s;
 
   memset (sent, 0, SCTE35_STREAM_CUES * sizeof (*sent));
   ts_writer_init (w, SCTE35_STREAM_RATE, TS_FAULT_NONE, 0);
@@ -57,9 +56,7 @@ scte35_stream_init (TsWriter * w, Scte35Sent * sent, gboolean break_crc)
   /* A CRC_32 that does not hold: a crc_error, no command. */
   scte35_describe_insert (&sent[n].s, 0x5002, 4000000, 0);
   sent[n++].bad_crc = break_crc;
-  scte35_describe_time_signal (&sent[n].s, NONE, 0);
-  sent[n].s.command_type = SHARPNESS_SCTE35_SPLICE_NULL;
-  sent[n++].s.time.pts = NONE;
+  scte35_describe_command (&sent[n++].s, SHARPNESS_SCTE35_SPLICE_NULL);
   /* Component splice: three components, the second without a time. */
   scte35_describe_insert (&sent[n].s, 0x5003, NONE, 3000);
   e = &sent[n++].s.splices[0];
@@ -75,23 +72,7 @@ scte35_stream_init (TsWriter * w, Scte35Sent * sent, gboolean break_crc)
   scte35_add_segmentation (&sent[n].s, 0x70, 0x30, 0, FALSE);
   scte35_add_segmentation (&sent[n].s, 0x71, 0x36, 10, TRUE);
   n++;
-  s = &sent[n++].s;
-  scte35_describe_time_signal (s, NONE, 0);
-  s->time.pts = NONE;
-  s->command_type = SHARPNESS_SCTE35_SPLICE_SCHEDULE;
-  s->splice_count = 1;
-  e = &s->splices[0];
-  e->splice_event_id = 0x5004;
-  e->out_of_network = TRUE;
-  e->program_splice = TRUE;
-  e->duration_flag = TRUE;
-  e->utc_splice_time = 1700000000;
-  e->auto_return = TRUE;
-  e->duration = 60 * 90000;
-  e->unique_program_id = 99;
-  e->avail_num = 1;
-  e->avails_expected = 1;
-  e->time.pts_time = e->time.pts = NONE;
+  scte35_describe_schedule (&sent[n++].s, 0x5004);
   g_assert (n == SCTE35_STREAM_CUES);
   for (guint i = 0; i < n; i++) {
     sent[i].at = (i + 1) * S;

@@ -245,7 +245,8 @@ scte35_describe_insert (SharpnessScte35 * s, guint32 event_id,
   e->duration_flag = TRUE;
   e->event_id_compliance = TRUE;
   e->time.pts_time = pts_time;
-  e->time.pts = (pts_time + adjustment) & SHARPNESS_SCTE35_PTS_MASK;
+  e->time.pts = pts_time == SHARPNESS_SCTE35_TIME_NONE ? pts_time :
+      (pts_time + adjustment) & SHARPNESS_SCTE35_PTS_MASK;
   e->auto_return = TRUE;
   e->duration = 30 * 90000 + 17;
   e->unique_program_id = 0x1234;
@@ -259,5 +260,32 @@ scte35_describe_time_signal (SharpnessScte35 * s, guint64 pts_time,
 {
   describe (s, SHARPNESS_SCTE35_TIME_SIGNAL, adjustment);
   s->time.pts_time = pts_time;
-  s->time.pts = (pts_time + adjustment) & SHARPNESS_SCTE35_PTS_MASK;
+  s->time.pts = pts_time == SHARPNESS_SCTE35_TIME_NONE ? pts_time :
+      (pts_time + adjustment) & SHARPNESS_SCTE35_PTS_MASK;
+}
+
+void
+scte35_describe_command (SharpnessScte35 * s, gint command_type)
+{
+  describe (s, command_type, 0);
+}
+
+void
+scte35_describe_schedule (SharpnessScte35 * s, guint32 event_id)
+{
+  SharpnessScte35Splice *e = &s->splices[0];
+
+  describe (s, SHARPNESS_SCTE35_SPLICE_SCHEDULE, 0);
+  s->splice_count = 1;
+  e->splice_event_id = event_id;
+  e->out_of_network = TRUE;
+  e->program_splice = TRUE;
+  e->duration_flag = TRUE;
+  e->utc_splice_time = 1700000000;
+  e->auto_return = TRUE;
+  e->duration = 60 * 90000;
+  e->unique_program_id = 99;
+  e->avail_num = 1;
+  e->avails_expected = 1;
+  e->time.pts_time = e->time.pts = SHARPNESS_SCTE35_TIME_NONE;
 }

@@ -25,11 +25,17 @@ gsize scte35_write (const SharpnessScte35 * s, guint8 * out, gsize max,
     gboolean bad_crc);
 
 /* A description of each command with every field set to something other
- * than its neighbour's, for the tests to start from. */
+ * than its neighbour's, for the tests to start from; a pts_time of
+ * SHARPNESS_SCTE35_TIME_NONE is a time not specified. */
 void scte35_describe_insert (SharpnessScte35 * s, guint32 event_id,
     guint64 pts_time, guint64 adjustment);
 void scte35_describe_time_signal (SharpnessScte35 * s, guint64 pts_time,
     guint64 adjustment);
+/* A command without fields (splice_null, bandwidth_reservation, or any
+ * @command_type the tests choose). */
+void scte35_describe_command (SharpnessScte35 * s, gint command_type);
+/* A splice_schedule of one programme splice, @event_id. */
+void scte35_describe_schedule (SharpnessScte35 * s, guint32 event_id);
 
 G_END_DECLS
 

@@ -212,33 +212,16 @@ make_cases (Case * c)
 
   c[n].name = "time_signal, time not specified";
   scte35_describe_time_signal (&c[n].s, NONE, 77);
-  c[n].s.time.pts = NONE;
   c[n++].count = SHARPNESS_SCTE35_COUNT_TIME_SIGNAL;
 
   c[n].name = "splice_null";
-  scte35_describe_time_signal (&c[n].s, NONE, 0);
-  c[n].s.command_type = SHARPNESS_SCTE35_SPLICE_NULL;
-  c[n].s.time.pts = NONE;
+  scte35_describe_command (&c[n].s, SHARPNESS_SCTE35_SPLICE_NULL);
   c[n++].count = SHARPNESS_SCTE35_COUNT_SPLICE_NULL;
 
   c[n].name = "splice_schedule, two events";
   s = &c[n].s;
-  scte35_describe_time_signal (s, NONE, 0);
-  s->time.pts = NONE;
-  s->command_type = SHARPNESS_SCTE35_SPLICE_SCHEDULE;
+  scte35_describe_schedule (s, 21);
   s->splice_count = 2;
-  e = &s->splices[0];
-  e->splice_event_id = 21;
-  e->out_of_network = TRUE;
-  e->program_splice = TRUE;
-  e->duration_flag = TRUE;
-  e->utc_splice_time = 1700000000;
-  e->auto_return = TRUE;
-  e->duration = 60 * 90000;
-  e->unique_program_id = 99;
-  e->avail_num = 1;
-  e->avails_expected = 1;
-  e->time.pts_time = e->time.pts = NONE;
   e = &s->splices[1];
   e->splice_event_id = 22;
   e->component_count = 2;
@@ -253,16 +236,12 @@ make_cases (Case * c)
   c[n++].count = SHARPNESS_SCTE35_COUNT_SPLICE_SCHEDULE;
 
   c[n].name = "bandwidth_reservation";
-  scte35_describe_time_signal (&c[n].s, NONE, 0);
-  c[n].s.command_type = SHARPNESS_SCTE35_BANDWIDTH_RESERVATION;
-  c[n].s.time.pts = NONE;
+  scte35_describe_command (&c[n].s, SHARPNESS_SCTE35_BANDWIDTH_RESERVATION);
   c[n++].count = SHARPNESS_SCTE35_COUNT_BANDWIDTH_RESERVATION;
 
   c[n].name = "private_command";
-  scte35_describe_time_signal (&c[n].s, NONE, 0);
-  c[n].s.command_type = SHARPNESS_SCTE35_PRIVATE_COMMAND;
+  scte35_describe_command (&c[n].s, SHARPNESS_SCTE35_PRIVATE_COMMAND);
   c[n].s.private_identifier = 0x47534854;
-  c[n].s.time.pts = NONE;
   c[n++].count = SHARPNESS_SCTE35_COUNT_PRIVATE_COMMAND;
 
   c[n].name = "encrypted";
@@ -273,9 +252,7 @@ make_cases (Case * c)
   c[n++].count = SHARPNESS_SCTE35_COUNT_ENCRYPTED;
 
   c[n].name = "reserved command type";
-  scte35_describe_time_signal (&c[n].s, NONE, 0);
-  c[n].s.command_type = 0x02;
-  c[n].s.time.pts = NONE;
+  scte35_describe_command (&c[n].s, 0x02);
   c[n++].count = SHARPNESS_SCTE35_COUNT_RESERVED;
   return n;
 }
