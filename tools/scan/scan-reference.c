@@ -72,6 +72,9 @@ typedef struct
                                  * converter is made) */
   gboolean gpu, convert_always, linked;
   SharpnessToolDecode *decode;
+  const gchar *path;
+  GstElement *src, *dec;
+  gint width, height;           /* of the decoded frames, 0: none yet */
 } Side;
 
 /* Decoded video to the branch: straight when it is NVDEC's CUDA memory
@@ -105,6 +108,25 @@ pad_added (GstElement * dec, GstPad * pad, gpointer user_data)
   sharpness_tool_decode_drain (pad);
 }
 
+/* The decoded frames' size, for the error when the two differ. */
+static GstPadProbeReturn
+caps_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  Side *side = data;
+  GstEvent *ev = GST_PAD_PROBE_INFO_EVENT (info);
+  GstCaps *caps;
+  GstVideoInfo vi;
+
+  if (GST_EVENT_TYPE (ev) == GST_EVENT_CAPS) {
+    gst_event_parse_caps (ev, &caps);
+    if (gst_video_info_from_caps (&vi, caps)) {
+      side->width = GST_VIDEO_INFO_WIDTH (&vi);
+      side->height = GST_VIDEO_INFO_HEIGHT (&vi);
+    }
+  }
+  return GST_PAD_PROBE_OK;
+}
+
 /* filesrc ! decodebin ... queue; the queue is returned (owned by the
  * pipeline). */
 static GstElement *
@@ -112,14 +134,22 @@ add_side (GstElement * pipeline, Side * side, const gchar * path)
 {
   GstElement *src = gst_element_factory_make ("filesrc", NULL);
   GstElement *dec = gst_element_factory_make ("decodebin", NULL);
+  GstPad *pad;
 
   side->pipeline = pipeline;
+  side->path = path;
+  side->src = src;
+  side->dec = dec;
   side->queue = gst_element_factory_make ("queue", NULL);
   g_object_set (src, "location", path, NULL);
   gst_bin_add_many (GST_BIN (pipeline), src, dec, side->queue, NULL);
   gst_element_link (src, dec);
   side->decode = sharpness_tool_decode_attach (dec, FALSE);
   g_signal_connect (dec, "pad-added", G_CALLBACK (pad_added), side);
+  pad = gst_element_get_static_pad (side->queue, "src");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, caps_probe,
+      side, NULL);
+  gst_object_unref (pad);
   return side->queue;
 }
 
@@ -181,9 +211,36 @@ take_summary (ScanRefResult * r, GstMessage * msg)
 
 /* Plays @pipeline to EOS, handing each element message to @on_message;
  * FALSE with @error set on an error or a signal. */
+/* The error of @msg for people: which file it is about (@sides: the
+ * reference's and the distorted file's decoding), and what to do when
+ * the two frame sizes differ. */
+static gchar *
+error_text (GstMessage * msg, const GError * err, const Side * sides)
+{
+  for (guint s = 0; s < 2; s++)
+    if (msg->src == GST_OBJECT (sides[s].src) || msg->src ==
+        GST_OBJECT (sides[s].dec) || gst_object_has_as_ancestor (msg->src,
+            GST_OBJECT (sides[s].dec)))
+      return g_strdup_printf ("%s%s: %s", s ? "" : "the reference ",
+          sides[s].path, err->message);
+  if (sides[0].width && sides[1].width && (sides[0].width !=
+          sides[1].width || sides[0].height != sides[1].height))
+    /* libvmaf takes frames of one size; scaling is a choice (the
+     * algorithm, which side) that changes the score: the user's. */
+    return g_strdup_printf ("its frames are %dx%d, the reference's %dx%d: "
+        "VMAF compares frames of one size, as libvmaf does; scale it to "
+        "the reference's size first (e.g. ffmpeg -i %s -vf scale=%d:%d:"
+        "flags=bicubic -c:v ffv1 scaled.mkv)", sides[1].width,
+        sides[1].height, sides[0].width, sides[0].height, sides[1].path,
+        sides[0].width, sides[0].height);
+  return g_strdup_printf ("%s: %s", GST_OBJECT_NAME (msg->src),
+      err->message);
+}
+
 static gboolean
-play (GstElement * pipeline, void (*on_message) (GstMessage *, gpointer),
-    gpointer data, gchar ** error)
+play (GstElement * pipeline, const Side * sides,
+    void (*on_message) (GstMessage *, gpointer), gpointer data,
+    gchar ** error)
 {
   GstBus *bus = gst_element_get_bus (pipeline);
   gboolean ok = FALSE, done = FALSE;
@@ -207,8 +264,7 @@ play (GstElement * pipeline, void (*on_message) (GstMessage *, gpointer),
 
       gst_message_parse_error (msg, &err, &debug);
       if (!sharpness_tool_decode_missing_not_video (msg))
-        *error = g_strdup_printf ("%s: %s", GST_OBJECT_NAME (msg->src),
-            err->message);
+        *error = error_text (msg, err, sides);
       g_clear_error (&err);
       g_free (debug);
     } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS) {
@@ -241,7 +297,7 @@ compare (ScanRefResult * r, const ScanCommandLine * cl, GstContext * cuda,
   GstElement *pipeline = gst_pipeline_new (NULL);
   GstElement *cmp = gst_element_factory_make ("cudacompare", NULL);
   GstElement *sink = gst_element_factory_make ("fakesink", NULL);
-  Side ref = { 0, }, dist = { 0, };
+  Side sides[2] = { {0,}, {0,} };       /* the reference, the distorted */
   GString *metrics = g_string_new ("vmaf");
   gboolean ok;
 
@@ -272,20 +328,23 @@ compare (ScanRefResult * r, const ScanCommandLine * cl, GstContext * cuda,
   gst_element_link (cmp, sink);
   if (cuda)
     gst_element_set_context (pipeline, cuda);
-  ref.gpu = dist.gpu = cuda != NULL && cl->settings.gpu_decode;
-  gst_element_link_pads (add_side (pipeline, &ref, r->reference), "src",
-      cmp, "ref_sink");
-  gst_element_link_pads (add_side (pipeline, &dist, r->distorted), "src",
-      cmp, "dist_sink");
+  sides[0].gpu = sides[1].gpu = cuda != NULL && cl->settings.gpu_decode;
+  gst_element_link_pads (add_side (pipeline, &sides[0], r->reference),
+      "src", cmp, "ref_sink");
+  gst_element_link_pads (add_side (pipeline, &sides[1], r->distorted),
+      "src", cmp, "dist_sink");
 
-  ok = play (pipeline, on_compare_message, r, error);
+  ok = play (pipeline, sides, on_compare_message, r, error);
   g_object_get (cmp, "vmaf-model", &r->model, NULL);
-  sharpness_tool_decode_unref (ref.decode);
-  sharpness_tool_decode_unref (dist.decode);
+  r->width = sides[0].width;
+  r->height = sides[0].height;
+  sharpness_tool_decode_unref (sides[0].decode);
+  sharpness_tool_decode_unref (sides[1].decode);
   gst_object_unref (pipeline);
-  if (ok && !ref.linked)
-    *error = g_strdup_printf ("%s has no video stream", r->reference);
-  else if (ok && !dist.linked)
+  if (ok && !sides[0].linked)
+    *error = g_strdup_printf ("the reference %s has no video stream",
+        r->reference);
+  else if (ok && !sides[1].linked)
     *error = g_strdup_printf ("%s has no video stream", r->distorted);
   return ok && !*error;
 }
@@ -348,7 +407,7 @@ thumbnails (ScanRefResult * r)
         NULL);
     gst_object_unref (pad);
   }
-  if (!play (pipeline, NULL, NULL, &error)) {
+  if (!play (pipeline, sides, NULL, NULL, &error)) {
     g_ptr_array_add (r->notes, g_strdup_printf ("the worst frames' "
             "thumbnails: %s", error));
     g_free (error);
@@ -603,6 +662,15 @@ scan_reference_run (const ScanCommandLine * cl)
       /* Its outputs would be a part: none is written for it. */
       g_printerr ("sharpness-scan: %s: stopped by %s: no outputs written "
           "for it\n", r.distorted, scan_signal_name (stop_signal));
+    } else if (error && g_str_has_prefix (error, "the reference ")) {
+      /* Every other comparison would fail the same way. */
+      gchar *name = scan_name_for_line (error + strlen ("the reference "));
+      g_printerr ("sharpness-scan: --reference %s\n", name);
+      g_free (name);
+      g_free (error);
+      result_clear (&r);
+      g_clear_pointer (&cuda, gst_context_unref);
+      return 2;
     } else if (error) {
       gchar *name = scan_name_for_line (r.distorted);
       g_printerr ("sharpness-scan: %s: %s\n", name, error);
