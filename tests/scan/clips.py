@@ -88,20 +88,26 @@ class Clip:
             img = np.clip(np.rint(img), 0, 255).astype(np.uint8)
         return np.ascontiguousarray(img)
 
-    def encode(self, path, codec='h264'):
-        """Writes the clip with ffmpeg: H.264 (libx264) in MP4 or VP9
+    def encoder(self, codec, path, threads=2):
+        """The ffmpeg command that encodes the clip's frames, read from its
+        standard input, to @path: H.264 (libx264) in MP4 or VP9
         (libvpx-vp9) in WebM, 4:2:0, @fps constant frame rate."""
         enc = {
             'h264': ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18',
-                     '-movflags', '+faststart'],
+                     '-movflags', '+faststart', '-f', 'mp4'],
             'vp9': ['-c:v', 'libvpx-vp9', '-deadline', 'realtime',
-                    '-cpu-used', '8', '-row-mt', '1', '-b:v', '6M'],
+                    '-cpu-used', '8', '-row-mt', '1', '-b:v', '6M',
+                    '-f', 'webm'],
         }[codec]
-        cmd = ['ffmpeg', '-v', 'error', '-y', '-f', 'rawvideo',
-               '-pix_fmt', 'rgb24', '-s', '%dx%d' % (self.width,
-                                                     self.height),
-               '-r', str(self.fps), '-i', '-'] + enc + [
-                   '-pix_fmt', 'yuv420p', '-threads', '2', path]
+        return ['ffmpeg', '-v', 'error', '-y', '-f', 'rawvideo',
+                '-pix_fmt', 'rgb24', '-s', '%dx%d' % (self.width,
+                                                      self.height),
+                '-r', str(self.fps), '-i', '-'] + enc + [
+                    '-pix_fmt', 'yuv420p', '-threads', str(threads), path]
+
+    def encode(self, path, codec='h264'):
+        """Writes the clip with ffmpeg (encoder())."""
+        cmd = self.encoder(codec, path)
         proc = subprocess.Popen(cmd, stdin=subprocess.PIPE)
         for i in range(self.frames):
             proc.stdin.write(self.frame(i).tobytes())

@@ -50,17 +50,7 @@ def _encode_both(clip, mp4, webm):
     cmds = {'h264': mp4, 'vp9': webm}
     encoders = []
     for codec, path in cmds.items():
-        enc = {
-            'h264': ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18',
-                     '-movflags', '+faststart'],
-            'vp9': ['-c:v', 'libvpx-vp9', '-deadline', 'realtime',
-                    '-cpu-used', '8', '-row-mt', '1', '-b:v', '6M'],
-        }[codec]
-        cmd = ['ffmpeg', '-v', 'error', '-y', '-f', 'rawvideo',
-               '-pix_fmt', 'rgb24', '-s', '%dx%d' % (clip.width, clip.height),
-               '-r', str(clip.fps), '-i', '-'] + enc + [
-                   '-pix_fmt', 'yuv420p', '-threads', '1',
-                   '-f', 'mp4' if codec == 'h264' else 'webm', path + '.part']
+        cmd = clip.encoder(codec, path + '.part', threads=1)
         encoders.append((subprocess.Popen(cmd, stdin=subprocess.PIPE), path))
     for i in range(clip.frames):
         data = clip.frame(i).tobytes()
