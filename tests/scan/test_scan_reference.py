@@ -13,7 +13,8 @@
 #   ones, each with a reference and a distorted thumbnail;
 # - errors: a missing or unreadable SRC, a DIST of another size (both sizes
 #   named), a DIST with fewer frames (the common start compared, both
-#   counts named in a note);
+#   counts named in a note); a 4:2:2 DIST of a 4:2:0 SRC converted to the
+#   SRC's format, its VMAF equal to that of FFmpeg's conversion;
 # - SIGINT while the second DIST is compared: status 130, the first DIST's
 #   outputs complete, none for the second, no temporary file left.
 #
@@ -224,6 +225,25 @@ def check_errors(tmp):
     short = sc.ffmpeg_clip('ref-short-20.mp4', [
         '-i', ref, '-frames:v', '20', '-c:v', 'libx264', '-preset',
         'veryfast', '-crf', '30', '-threads', '1'])
+    # Another pixel format: converted to the reference's (FFmpeg's libvmaf
+    # filter does so too), said in a note.  VMAF is of the luma alone,
+    # which 4:2:2 -> 4:2:0 leaves as it is: the scores equal those of the
+    # same frames converted by FFmpeg beforehand (lossless FFV1).
+    d422 = sc.ffmpeg_clip('ref-422.mp4', [
+        '-i', ref, '-pix_fmt', 'yuv422p', '-c:v', 'libx264', '-preset',
+        'veryfast', '-crf', '30', '-threads', '1'])
+    d420 = sc.ffmpeg_clip('ref-422-as-420.mkv', [
+        '-i', d422, '-pix_fmt', 'yuv420p', '-c:v', 'ffv1', '-threads', '1'])
+    r = scan([ref, d422, d420], tmp)
+    _, doc422, _ = outputs(tmp, d422)
+    _, doc420, _ = outputs(tmp, d420)
+    check(r.returncode == 0 and len(doc422['frames']) == 30 and
+          [f['vmaf'] for f in doc422['frames']] ==
+          [f['vmaf'] for f in doc420['frames']] and
+          any('(Y42B)' in n and '(I420)' in n for n in doc422['notes']) and
+          not doc420['notes'],
+          'a 4:2:2 DIST of a 4:2:0 SRC: converted, noted, every VMAF equal '
+          'to FFmpeg\'s conversion\'s (%r)' % doc422['notes'])
     r = scan([ref, short], tmp)
     rows, doc, page = outputs(tmp, short)
     check(r.returncode == 0 and len(rows) == 20 and

@@ -62,25 +62,87 @@ catch_signals (void)
   sigaction (SIGTERM, &sa, NULL);
 }
 
+/* The distorted frames take the reference's pixel format, as FFmpeg's
+ * libvmaf filter converts both inputs to one format (an encode is often
+ * 4:2:0 or 10-bit where its source is not; cudacompare compares one
+ * format): they wait, blocked on their decoder's pad, until the
+ * reference's first caps tell it. */
+typedef struct
+{
+  GMutex lock;
+  gchar *format;                /* the reference's, NULL: not known yet */
+  GstElement *filter;           /* the distorted side's capsfilter */
+  GstPad *blocked;              /* the distorted decoder's pad, blocked */
+  gulong block_id;
+} FormatMatch;
+
+/* Sets the filter's format and lets the distorted frames go, once both
+ * are there; @m->lock held. */
+static void
+format_match_apply (FormatMatch * m)
+{
+  GstCaps *caps;
+
+  if (!m->format || !m->filter)
+    return;
+  caps = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING,
+      m->format, NULL);
+  g_object_set (m->filter, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  if (m->blocked) {
+    gst_pad_remove_probe (m->blocked, m->block_id);
+    gst_clear_object (&m->blocked);
+  }
+}
+
+static GstPadProbeReturn
+block_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  return GST_PAD_PROBE_OK;
+}
+
 /* One side's decoding: filesrc ! decodebin, linked to @sink (a queue's
  * sink pad, or a converter's) when its video appears. */
 typedef struct
 {
   GstElement *pipeline;
-  GstPad *sink;                 /* where decoded video goes */
-  GstElement *queue;            /* the branch's queue (before @sink's
-                                 * converter is made) */
+  GstElement *queue;            /* the branch's queue */
   gboolean gpu, convert_always, linked;
   SharpnessToolDecode *decode;
   const gchar *path;
   GstElement *src, *dec;
-  gint width, height;           /* of the decoded frames, 0: none yet */
+  gint width, height;           /* of the frames compared, 0: none yet */
+  gchar *decoded_format;        /* what the decoder gave */
+  /* The reference's format, that the distorted side takes; NULL: none
+   * (the thumbnails' pass). */
+  FormatMatch *match;
+  gboolean reference;
 } Side;
+
+/* What the decoder gives, for the note that says it was converted. */
+static GstPadProbeReturn
+decoded_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  Side *side = data;
+  GstEvent *ev = GST_PAD_PROBE_INFO_EVENT (info);
+  GstCaps *caps;
+  const gchar *format;
+
+  if (GST_EVENT_TYPE (ev) == GST_EVENT_CAPS) {
+    gst_event_parse_caps (ev, &caps);
+    format = gst_structure_get_string (gst_caps_get_structure (caps, 0),
+        "format");
+    g_free (side->decoded_format);
+    side->decoded_format = g_strdup (format);
+  }
+  return GST_PAD_PROBE_OK;
+}
 
 /* Decoded video to the branch: straight when it is NVDEC's CUDA memory
  * and the comparison takes it, else through videoconvert (the decoder's
  * real caps are known only then: make_converter () in scan-pipeline.c
- * says why). */
+ * says why), and on the distorted side a capsfilter that takes the
+ * reference's format. */
 static void
 pad_added (GstElement * dec, GstPad * pad, gpointer user_data)
 {
@@ -93,13 +155,32 @@ pad_added (GstElement * dec, GstPad * pad, gpointer user_data)
     if (side->convert_always || !side->gpu ||
         !sharpness_tool_pad_offers_cuda (pad)) {
       GstElement *convert = gst_element_factory_make ("videoconvert", NULL);
+      GstElement *last = convert;
 
       gst_bin_add (GST_BIN (side->pipeline), convert);
-      gst_element_link (convert, side->queue);
+      if (side->match && !side->reference) {
+        last = gst_element_factory_make ("capsfilter", NULL);
+        gst_bin_add (GST_BIN (side->pipeline), last);
+        gst_element_link (convert, last);
+        gst_element_sync_state_with_parent (last);
+        g_mutex_lock (&side->match->lock);
+        side->match->filter = last;
+        if (!side->match->format) {
+          side->match->blocked = gst_object_ref (pad);
+          side->match->block_id = gst_pad_add_probe (pad,
+              GST_PAD_PROBE_TYPE_BLOCK | GST_PAD_PROBE_TYPE_DATA_DOWNSTREAM,
+              block_probe, NULL, NULL);
+        }
+        format_match_apply (side->match);
+        g_mutex_unlock (&side->match->lock);
+      }
+      gst_element_link (last, side->queue);
       gst_element_sync_state_with_parent (convert);
       gst_object_unref (in);
       in = gst_element_get_static_pad (convert, "sink");
     }
+    gst_pad_add_probe (in, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
+        decoded_probe, side, NULL);
     side->linked = sharpness_tool_decode_link (pad, in);
     gst_object_unref (in);
     if (side->linked)
@@ -122,6 +203,16 @@ caps_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
     if (gst_video_info_from_caps (&vi, caps)) {
       side->width = GST_VIDEO_INFO_WIDTH (&vi);
       side->height = GST_VIDEO_INFO_HEIGHT (&vi);
+      if (side->match && side->reference) {
+        g_mutex_lock (&side->match->lock);
+        if (!side->match->format) {
+          side->match->format =
+              g_strdup (gst_video_format_to_string (GST_VIDEO_INFO_FORMAT
+                  (&vi)));
+          format_match_apply (side->match);
+        }
+        g_mutex_unlock (&side->match->lock);
+      }
     }
   }
   return GST_PAD_PROBE_OK;
@@ -298,6 +389,7 @@ compare (ScanRefResult * r, const ScanCommandLine * cl, GstContext * cuda,
   GstElement *cmp = gst_element_factory_make ("cudacompare", NULL);
   GstElement *sink = gst_element_factory_make ("fakesink", NULL);
   Side sides[2] = { {0,}, {0,} };       /* the reference, the distorted */
+  FormatMatch match = { {0,}, };
   GString *metrics = g_string_new ("vmaf");
   gboolean ok;
 
@@ -329,6 +421,9 @@ compare (ScanRefResult * r, const ScanCommandLine * cl, GstContext * cuda,
   if (cuda)
     gst_element_set_context (pipeline, cuda);
   sides[0].gpu = sides[1].gpu = cuda != NULL && cl->settings.gpu_decode;
+  g_mutex_init (&match.lock);
+  sides[0].match = sides[1].match = &match;
+  sides[0].reference = TRUE;
   gst_element_link_pads (add_side (pipeline, &sides[0], r->reference),
       "src", cmp, "ref_sink");
   gst_element_link_pads (add_side (pipeline, &sides[1], r->distorted),
@@ -341,6 +436,17 @@ compare (ScanRefResult * r, const ScanCommandLine * cl, GstContext * cuda,
   sharpness_tool_decode_unref (sides[0].decode);
   sharpness_tool_decode_unref (sides[1].decode);
   gst_object_unref (pipeline);
+  if (ok && match.format && sides[1].decoded_format &&
+      !g_str_equal (match.format, sides[1].decoded_format))
+    g_ptr_array_add (r->notes, g_strdup_printf ("%s's frames (%s) were "
+            "converted to the reference's format (%s) by videoconvert, as "
+            "FFmpeg's libvmaf filter converts its inputs to one format",
+            r->distorted, sides[1].decoded_format, match.format));
+  gst_clear_object (&match.blocked);
+  g_free (match.format);
+  g_mutex_clear (&match.lock);
+  g_free (sides[0].decoded_format);
+  g_free (sides[1].decoded_format);
   if (ok && !sides[0].linked)
     *error = g_strdup_printf ("the reference %s has no video stream",
         r->reference);
@@ -412,8 +518,10 @@ thumbnails (ScanRefResult * r)
             "thumbnails: %s", error));
     g_free (error);
   }
-  for (guint s = 0; s < 2; s++)
+  for (guint s = 0; s < 2; s++) {
     sharpness_tool_decode_unref (sides[s].decode);
+    g_free (sides[s].decoded_format);
+  }
   gst_object_unref (pipeline);
 }
 
