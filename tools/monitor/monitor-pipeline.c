@@ -339,6 +339,81 @@ select_stream (GstElement * dec, GstStreamCollection * collection,
   return 1;
 }
 
+/* GStreamer 1.26's decodebin3 picks a stream's decoder when the stream
+ * starts on its multiqueue's output, from the caps of its GstStream.
+ * parsebin may expose a parsed pad before its parser has sent caps
+ * ("exposing pad with incomplete caps because it's parsed"), and the
+ * stream then still has the demuxer's caps (video/x-h265 or video/x-h264,
+ * stream-format=byte-stream, no alignment), of which no decoder's template
+ * is a superset: decodebin3 posts "missing a plug-in" with the decoder
+ * installed.  A race, lost mostly by a process' second and later
+ * pipelines (their plugins already loaded): a channel's restart.
+ * docs/reference/gstreamer-versions.md has the runs.
+ *
+ * So the stream gets, as the pad appears (before parsebin lets data
+ * through it), the caps the parser will send: the first of those the pad
+ * can send (downstream's preference: the decoders') that the demuxer's
+ * caps allow, fixated.  The parser's caps event replaces them. */
+static void
+parsebin_pad_added (GstElement * parsebin, GstPad * pad, gpointer user_data)
+{
+  GstStream *stream = gst_pad_get_stream (pad);
+  GstCaps *current = gst_pad_get_current_caps (pad);
+  GstCaps *have = stream ? gst_stream_get_caps (stream) : NULL;
+
+  if (have && !current) {
+    GstCaps *can = gst_pad_query_caps (pad, NULL);
+    GstCaps *caps = gst_caps_intersect_full (can, have,
+        GST_CAPS_INTERSECT_FIRST);
+
+    if (!gst_caps_is_empty (caps)) {
+      caps = gst_caps_fixate (caps);
+      gst_stream_set_caps (stream, caps);
+    }
+    gst_caps_unref (caps);
+    gst_caps_unref (can);
+  }
+  if (have)
+    gst_caps_unref (have);
+  if (current)
+    gst_caps_unref (current);
+  if (stream)
+    gst_object_unref (stream);
+}
+
+static gboolean
+made_by (GstElement * element, const gchar * factory)
+{
+  GstElementFactory *f = gst_element_get_factory (element);
+
+  return f && g_str_equal (gst_plugin_feature_get_name (f), factory);
+}
+
+/* A parsebin that decodebin3 (in @bin, or @bin itself) makes. */
+static void
+source_element_added (GstBin * bin, GstBin * sub_bin, GstElement * element,
+    gpointer user_data)
+{
+  if (made_by (element, "parsebin") && made_by (GST_ELEMENT (sub_bin),
+          "decodebin3"))
+    g_signal_connect (element, "pad-added", G_CALLBACK (parsebin_pad_added),
+        NULL);
+}
+
+/* Before anything is linked to @dec (decodebin3 makes its parsebin when
+ * its sink pad is linked); on 1.26 and later only: 1.22's decodebin3 did
+ * not lose the race in the same runs. */
+static void
+watch_parsebins (GstElement * dec)
+{
+  guint major, minor, micro, nano;
+
+  gst_version (&major, &minor, &micro, &nano);
+  if (major > 1 || minor >= 26)
+    g_signal_connect (dec, "deep-element-added",
+        G_CALLBACK (source_element_added), NULL);
+}
+
 /* The source of @cfg, added to @bin; returns the element whose pads
  * appear. */
 static GstElement *
@@ -358,6 +433,7 @@ add_source (GstElement * bin, const MonitorChannelConfig * cfg,
       gst_object_unref (src);
       return NULL;
     }
+    watch_parsebins (dec);
     gst_bin_add_many (GST_BIN (bin), src, dec, NULL);
     if (!gst_element_link (src, dec)) {
       g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
@@ -380,6 +456,7 @@ add_source (GstElement * bin, const MonitorChannelConfig * cfg,
     }
     g_object_set (src, "location", path, NULL);
     g_free (path);
+    watch_parsebins (dec);
     gst_bin_add_many (GST_BIN (bin), src, dec, NULL);
     gst_element_link (src, dec);
   } else {
@@ -395,6 +472,7 @@ add_source (GstElement * bin, const MonitorChannelConfig * cfg,
     }
     g_object_set (dec, "uri", uri, NULL);
     g_free (uri);
+    watch_parsebins (dec);
     gst_bin_add (GST_BIN (bin), dec);
   }
   g_signal_connect (dec, "select-stream", G_CALLBACK (select_stream), NULL);
