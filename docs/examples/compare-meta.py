@@ -20,7 +20,6 @@
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
-import argparse
 import sys
 
 import gi
@@ -30,7 +29,7 @@ gi.require_version("GstPbutils", "1.0")
 from gi.repository import GLib, Gst, GstPbutils  # noqa: E402
 
 from example_pipeline import (ElementWarnings, PipelineError,  # noqa: E402
-                              add_timeout_option, decoded, frames, launch,
+                              decoded, example_parser, frames, launch,
                               to_uri)
 from sharpness_meta import (MS_SSIM, PSNR_AVG, SSIM_ALL,  # noqa: E402
                             read_compare_meta)
@@ -54,13 +53,10 @@ def video_size(uri, timeout):
 
 
 def main():
-    parser = argparse.ArgumentParser(description="Print the PSNR/SSIM meta "
-                                     "cudacompare attaches to every frame")
-    parser.add_argument("--frames", type=int, default=10)
+    parser = example_parser("Print the PSNR/SSIM meta cudacompare attaches "
+                            "to every frame", frames=10)
     parser.add_argument("--quality", type=int, default=50)
     parser.add_argument("--metrics", default="psnr+ssim")
-    parser.add_argument("--backend", default="auto")
-    add_timeout_option(parser)
     parser.add_argument("files", nargs="*",
                         help="REFERENCE DISTORTED (default: a test pattern "
                         "and its JPEG encode)")

@@ -9,6 +9,7 @@
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
+import argparse
 import sys
 import time
 
@@ -25,11 +26,17 @@ class PipelineError(Exception):
     pass
 
 
-def add_timeout_option(parser):
-    """--timeout S, the limit frames() and a bus watch wait for a frame."""
+def example_parser(description, frames):
+    """The examples' command line: --frames N of the test pattern (@frames
+    by default), --backend, and --timeout S, the limit frames() and a bus
+    watch wait for a frame; each example adds its own options."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--frames", type=int, default=frames)
+    parser.add_argument("--backend", default="auto")
     parser.add_argument("--timeout", type=float, default=30.0,
                         help="seconds to wait for a frame before giving up "
                         "(default 30)")
+    return parser
 
 
 def to_uri(source):

@@ -12,7 +12,6 @@
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
-import argparse
 import sys
 import time
 
@@ -21,16 +20,13 @@ import gi
 gi.require_version("Gst", "1.0")
 from gi.repository import GLib, Gst  # noqa: E402
 
-from example_pipeline import (add_timeout_option, decoded,  # noqa: E402
-                              describe, launch)
+from example_pipeline import (decoded, describe,  # noqa: E402
+                              example_parser, launch)
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = example_parser(__doc__, frames=40)
     parser.add_argument("--metric", default="laplacian")
-    parser.add_argument("--frames", type=int, default=40)
-    parser.add_argument("--backend", default="auto")
-    add_timeout_option(parser)
     parser.add_argument("source", nargs="?",
                         help="video file or URI (default: a test pattern; "
                         "--frames applies to it only)")

@@ -16,7 +16,6 @@
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
-import argparse
 import sys
 
 import gi
@@ -25,19 +24,15 @@ gi.require_version("Gst", "1.0")
 from gi.repository import Gst  # noqa: E402
 
 from example_pipeline import (ElementWarnings, PipelineError,  # noqa: E402
-                              add_timeout_option, decoded, frames, launch)
+                              decoded, example_parser, frames, launch)
 from sharpness_meta import read_sharpness_meta  # noqa: E402
 
 
 def main():
-    parser = argparse.ArgumentParser(description="Print the sharpness meta "
-                                     "of every frame of a video or a test "
-                                     "pattern")
-    parser.add_argument("--frames", type=int, default=10)
+    parser = example_parser("Print the sharpness meta of every frame of a "
+                            "video or a test pattern", frames=10)
     parser.add_argument("--metric", default="laplacian")
-    parser.add_argument("--backend", default="auto")
     parser.add_argument("--threshold", type=float, default=0.0)
-    add_timeout_option(parser)
     parser.add_argument("source", nargs="?",
                         help="video file or URI (default: a test pattern of "
                         "--frames frames)")
