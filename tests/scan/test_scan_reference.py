@@ -12,7 +12,7 @@
 #   report page has the timeline and the worst frames, the lowest-VMAF
 #   ones, each with a reference and a distorted thumbnail;
 # - errors: a missing or unreadable SRC, a DIST of another size (both sizes
-#   named), a DIST with fewer frames (the common start compared, both
+#   named), a SRC or DIST without video, a DIST with fewer frames (the common start compared, both
 #   counts named in a note); a 4:2:2 DIST of a 4:2:0 SRC converted to the
 #   SRC's format, its VMAF equal to that of FFmpeg's conversion;
 # - SIGINT while the second DIST is compared: status 130, the first DIST's
@@ -214,6 +214,16 @@ def check_errors(tmp):
         not os.path.exists(os.path.join(tmp, os.path.basename(ref) +
                                         '.vmaf.csv')),
           'an unreadable SRC: status 2, named, no output (%r)' % r.stderr)
+    # No video: an error naming the file, not a wait for its frames.
+    audio = sc.ffmpeg_clip('ref-audio-only.mp4', [
+        '-f', 'lavfi', '-i', 'sine=d=1', '-c:a', 'aac'])
+    r = scan([audio, ref], tmp)
+    check(r.returncode == 2 and '--reference %s has no video stream' %
+          audio in r.stderr, 'an audio-only SRC: status 2, named (%r)' %
+          r.stderr)
+    r = scan([ref, audio], tmp)
+    check(r.returncode == 2 and '%s: no video stream' % audio in r.stderr,
+          'an audio-only DIST: status 2, named (%r)' % r.stderr)
     small = sc.ffmpeg_clip('ref-small-160x120.mp4', [
         '-i', ref, '-vf', 'scale=160:120', '-c:v', 'libx264', '-preset',
         'veryfast', '-threads', '1'])

@@ -358,6 +358,14 @@ play (GstElement * pipeline, const Side * sides,
         *error = error_text (msg, err, sides);
       g_clear_error (&err);
       g_free (debug);
+    } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_APPLICATION &&
+        gst_message_has_name (msg, SHARPNESS_TOOL_DECODE_NO_VIDEO)) {
+      /* The other side would wait for it for ever. */
+      for (guint s = 0; s < 2; s++)
+        if (msg->src == GST_OBJECT (sides[s].dec))
+          *error = s ? g_strdup ("no video stream") :
+              g_strdup_printf ("the reference %s has no video stream",
+              sides[s].path);
     } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS) {
       done = ok = TRUE;
     } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT && on_message) {
@@ -451,7 +459,7 @@ compare (ScanRefResult * r, const ScanCommandLine * cl, GstContext * cuda,
     *error = g_strdup_printf ("the reference %s has no video stream",
         r->reference);
   else if (ok && !sides[1].linked)
-    *error = g_strdup_printf ("%s has no video stream", r->distorted);
+    *error = g_strdup ("no video stream");
   return ok && !*error;
 }
 
