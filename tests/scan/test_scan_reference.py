@@ -12,7 +12,7 @@
 #   report page has the timeline and the worst frames, the lowest-VMAF
 #   ones, each with a reference and a distorted thumbnail;
 # - errors: a missing or unreadable SRC, a DIST of another size (both sizes
-#   named), a SRC or DIST without video, a DIST with fewer frames (the common start compared, both
+#   named), an unknown model, a SRC or DIST without video, a DIST with fewer frames (the common start compared, both
 #   counts named in a note); a 4:2:2 DIST of a 4:2:0 SRC converted to the
 #   SRC's format, its VMAF equal to that of FFmpeg's conversion;
 # - SIGINT while the second DIST is compared: status 130, the first DIST's
@@ -214,6 +214,11 @@ def check_errors(tmp):
         not os.path.exists(os.path.join(tmp, os.path.basename(ref) +
                                         '.vmaf.csv')),
           'an unreadable SRC: status 2, named, no output (%r)' % r.stderr)
+    r = scan([ref, '--vmaf-model', 'vmaf_v9', ref], tmp)
+    check(r.returncode == 2 and r.stderr.count('sharpness-scan:') == 1 and
+          '--vmaf-model vmaf_v9: ' in r.stderr and 'not a built-in model'
+          in r.stderr, 'an unknown --vmaf-model: status 2, one error with '
+          'the element\'s reason (%r)' % r.stderr)
     # No video: an error naming the file, not a wait for its frames.
     audio = sc.ffmpeg_clip('ref-audio-only.mp4', [
         '-f', 'lavfi', '-i', 'sine=d=1', '-c:a', 'aac'])

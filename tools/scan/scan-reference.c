@@ -337,8 +337,21 @@ play (GstElement * pipeline, const Side * sides,
   gboolean ok = FALSE, done = FALSE;
 
   if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE)
-    *error = g_strdup ("the pipeline could not start");
+      GST_STATE_CHANGE_FAILURE) {
+    /* The element that refused says why on the bus. */
+    GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+
+    if (msg) {
+      GError *err = NULL;
+
+      gst_message_parse_error (msg, &err, NULL);
+      *error = error_text (msg, err, sides);
+      g_clear_error (&err);
+      gst_message_unref (msg);
+    } else {
+      *error = g_strdup ("the pipeline could not start");
+    }
+  }
   while (!*error && !done) {
     /* Polled, so that a signal (a flag set by its handler) is seen within
      * a tenth of a second. */
@@ -675,7 +688,52 @@ summary_line (const ScanCommandLine * cl, const ScanRefResult * r)
   g_free (path);
 }
 
-/* The lowest-VMAF frames, at most cl->worst, in frame order. */
+/* Whether cudacompare takes --vmaf-model (it loads the model when it
+ * starts): checked once, before any file, since every comparison would
+ * fail the same way; FALSE with the element's message printed. */
+static gboolean
+check_model (const ScanCommandLine * cl)
+{
+  GstElement *cmp = gst_element_factory_make ("cudacompare", NULL);
+  GstBus *bus;
+  gboolean ok;
+
+  if (!cmp) {
+    g_printerr ("sharpness-scan: --reference: no cudacompare element (is "
+        "the gst-sharpness plugin installed?)\n");
+    return FALSE;
+  }
+  if (!cl->vmaf_model) {
+    gst_object_unref (cmp);
+    return TRUE;
+  }
+  bus = gst_bus_new ();
+  gst_element_set_bus (cmp, bus);
+  gst_util_set_object_arg (G_OBJECT (cmp), "metrics", "vmaf");
+  gst_util_set_object_arg (G_OBJECT (cmp), "backend", "cpu");
+  g_object_set (cmp, "vmaf-model", cl->vmaf_model, NULL);
+  ok = gst_element_set_state (cmp, GST_STATE_PAUSED) !=
+      GST_STATE_CHANGE_FAILURE;
+  if (!ok) {
+    GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    GError *err = NULL;
+
+    if (msg)
+      gst_message_parse_error (msg, &err, NULL);
+    g_printerr ("sharpness-scan: --vmaf-model %s: %s\n", cl->vmaf_model,
+        err ? err->message : "cudacompare does not take it");
+    g_clear_error (&err);
+    if (msg)
+      gst_message_unref (msg);
+  }
+  gst_element_set_state (cmp, GST_STATE_NULL);
+  gst_element_set_bus (cmp, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (cmp);
+  return ok;
+}
+
+/* The lowest-VMAF frames, at most cl->worst, lowest first. */
 static void
 pick_worst (const ScanCommandLine * cl, ScanRefResult * r)
 {
@@ -719,6 +777,8 @@ scan_reference_run (const ScanCommandLine * cl)
     g_free (error);
     return 2;
   }
+  if (!check_model (cl))
+    return 2;
   if (!g_file_test (cl->output_dir, G_FILE_TEST_IS_DIR)) {
     g_printerr ("sharpness-scan: --output-dir %s: not a directory\n",
         cl->output_dir);
