@@ -25,6 +25,10 @@
 #include "sharpness-tool-decode.h"
 #include "sharpness-tool-gpu.h"
 
+/* The application message that ends the thumbnails' pass once both
+ * sides are past the last frame it needs (play () ends on it as on EOS). */
+#define THUMBS_DONE "sharpness-scan-reference-thumbnails-done"
+
 /* The signal that stops the comparisons (0: none), set by the handler. */
 static volatile sig_atomic_t stop_signal;
 
@@ -379,7 +383,8 @@ play (GstElement * pipeline, const Side * sides,
           *error = s ? g_strdup ("no video stream") :
               g_strdup_printf ("the reference %s has no video stream",
               sides[s].path);
-    } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS) {
+    } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS ||
+        gst_message_has_name (msg, THUMBS_DONE)) {
       done = ok = TRUE;
     } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT && on_message) {
       on_message (msg, data);
@@ -476,12 +481,17 @@ compare (ScanRefResult * r, const ScanCommandLine * cl, GstContext * cuda,
   return ok && !*error;
 }
 
-/* The second pass: the frames of @r->worst, copied as they are decoded. */
+/* The second pass: the frames of @r->worst, copied as they are decoded
+ * (the n-th frame of each file: the pairs of a comparison of two files
+ * of one frame rate). */
 typedef struct
 {
   ScanRefResult *r;
   gboolean reference;
   guint64 n;                    /* frames seen */
+  guint64 last;                 /* the last frame needed */
+  gint *sides_done;             /* sides past it, shared */
+  GstElement *pipeline;
 } ThumbProbe;
 
 static GstPadProbeReturn
@@ -509,6 +519,9 @@ thumb_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
     if (caps)
       gst_caps_unref (caps);
   }
+  if (frame == tp->last && g_atomic_int_add (tp->sides_done, 1) == 1)
+    gst_element_post_message (tp->pipeline, gst_message_new_application
+        (GST_OBJECT (tp->pipeline), gst_structure_new_empty (THUMBS_DONE)));
   return GST_PAD_PROBE_OK;
 }
 
@@ -516,9 +529,16 @@ static void
 thumbnails (ScanRefResult * r)
 {
   GstElement *pipeline = gst_pipeline_new (NULL);
-  ThumbProbe tps[2] = { {r, TRUE, 0}, {r, FALSE, 0} };
+  gint sides_done = 0;
+  ThumbProbe tps[2] = { {r, TRUE, 0, 0, &sides_done, pipeline},
+  {r, FALSE, 0, 0, &sides_done, pipeline}
+  };
   Side sides[2] = { {0,}, {0,} };
   gchar *error = NULL;
+
+  for (guint i = 0; i < r->worst->len; i++)
+    tps[0].last = tps[1].last = MAX (tps[0].last,
+        g_array_index (r->worst, ScanRefWorst, i).frame);
 
   for (guint s = 0; s < 2; s++) {
     GstElement *sink = gst_element_factory_make ("fakesink", NULL);
