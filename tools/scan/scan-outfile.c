@@ -337,3 +337,24 @@ scan_outfile_discard_all_signal_safe (void)
     if (tmp_used[i])
       unlink (tmp_paths[i]);
 }
+
+/* Whatever the main loop is doing, remove the outputs' temporary files
+ * (the outputs stay as they were) and exit. */
+static void
+exit_at_once (int sig)
+{
+  scan_outfile_discard_all_signal_safe ();
+  _exit (128 + sig);
+}
+
+void
+scan_outfile_exit_on_signals (void)
+{
+  struct sigaction sa;
+
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = exit_at_once;
+  sigemptyset (&sa.sa_mask);
+  sigaction (SIGINT, &sa, NULL);
+  sigaction (SIGTERM, &sa, NULL);
+}

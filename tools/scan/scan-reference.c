@@ -32,26 +32,13 @@
 /* The signal that stops the comparisons (0: none), set by the handler. */
 static volatile sig_atomic_t stop_signal;
 
-/* A second signal: the outputs' temporary files removed, exit at once (as
- * the scan does). */
-static void
-exit_at_once (int sig)
-{
-  scan_outfile_discard_all_signal_safe ();
-  _exit (128 + sig);
-}
-
+/* The first signal: the comparisons stop; a second exits at once (as the
+ * scan's). */
 static void
 on_signal (int sig)
 {
-  struct sigaction sa;
-
   stop_signal = sig;
-  memset (&sa, 0, sizeof sa);
-  sa.sa_handler = exit_at_once;
-  sigemptyset (&sa.sa_mask);
-  sigaction (SIGINT, &sa, NULL);
-  sigaction (SIGTERM, &sa, NULL);
+  scan_outfile_exit_on_signals ();
 }
 
 static void
@@ -123,21 +110,38 @@ typedef struct
   gboolean reference;
 } Side;
 
-/* What the decoder gives, for the note that says it was converted. */
+/* The caps of the decoded frames (on a sink pad: where the decoder links;
+ * for the note that says they were converted) and of the frames compared
+ * (on the queue's source pad: their size, for the error when the two
+ * sides differ, and the reference's format, that the distorted side
+ * takes). */
 static GstPadProbeReturn
-decoded_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+caps_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
 {
   Side *side = data;
   GstEvent *ev = GST_PAD_PROBE_INFO_EVENT (info);
   GstCaps *caps;
-  const gchar *format;
+  GstVideoInfo vi;
 
-  if (GST_EVENT_TYPE (ev) == GST_EVENT_CAPS) {
-    gst_event_parse_caps (ev, &caps);
-    format = gst_structure_get_string (gst_caps_get_structure (caps, 0),
-        "format");
+  if (GST_EVENT_TYPE (ev) != GST_EVENT_CAPS)
+    return GST_PAD_PROBE_OK;
+  gst_event_parse_caps (ev, &caps);
+  if (!gst_video_info_from_caps (&vi, caps))
+    return GST_PAD_PROBE_OK;
+  if (GST_PAD_IS_SINK (pad)) {
     g_free (side->decoded_format);
-    side->decoded_format = g_strdup (format);
+    side->decoded_format = g_strdup (GST_VIDEO_INFO_NAME (&vi));
+    return GST_PAD_PROBE_OK;
+  }
+  side->width = GST_VIDEO_INFO_WIDTH (&vi);
+  side->height = GST_VIDEO_INFO_HEIGHT (&vi);
+  if (side->match && side->reference) {
+    g_mutex_lock (&side->match->lock);
+    if (!side->match->format) {
+      side->match->format = g_strdup (GST_VIDEO_INFO_NAME (&vi));
+      format_match_apply (side->match);
+    }
+    g_mutex_unlock (&side->match->lock);
   }
   return GST_PAD_PROBE_OK;
 }
@@ -184,42 +188,13 @@ pad_added (GstElement * dec, GstPad * pad, gpointer user_data)
       in = gst_element_get_static_pad (convert, "sink");
     }
     gst_pad_add_probe (in, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
-        decoded_probe, side, NULL);
+        caps_probe, side, NULL);
     side->linked = sharpness_tool_decode_link (pad, in);
     gst_object_unref (in);
     if (side->linked)
       return;
   }
   sharpness_tool_decode_drain (pad);
-}
-
-/* The decoded frames' size, for the error when the two differ. */
-static GstPadProbeReturn
-caps_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
-{
-  Side *side = data;
-  GstEvent *ev = GST_PAD_PROBE_INFO_EVENT (info);
-  GstCaps *caps;
-  GstVideoInfo vi;
-
-  if (GST_EVENT_TYPE (ev) == GST_EVENT_CAPS) {
-    gst_event_parse_caps (ev, &caps);
-    if (gst_video_info_from_caps (&vi, caps)) {
-      side->width = GST_VIDEO_INFO_WIDTH (&vi);
-      side->height = GST_VIDEO_INFO_HEIGHT (&vi);
-      if (side->match && side->reference) {
-        g_mutex_lock (&side->match->lock);
-        if (!side->match->format) {
-          side->match->format =
-              g_strdup (gst_video_format_to_string (GST_VIDEO_INFO_FORMAT
-                  (&vi)));
-          format_match_apply (side->match);
-        }
-        g_mutex_unlock (&side->match->lock);
-      }
-    }
-  }
-  return GST_PAD_PROBE_OK;
 }
 
 /* filesrc ! decodebin ... queue; the queue is returned (owned by the

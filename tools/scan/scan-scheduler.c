@@ -125,34 +125,13 @@ start_jobs (ScanScheduler * sched)
     g_main_loop_quit (sched->loop);
 }
 
-/* A second signal: whatever the main loop is doing, remove the outputs'
- * temporary files (the outputs stay as they were) and exit. */
-static void
-exit_at_once (int sig)
-{
-  scan_outfile_discard_all_signal_safe ();
-  _exit (128 + sig);
-}
-
-static void
-exit_on_signals (void)
-{
-  struct sigaction sa;
-
-  memset (&sa, 0, sizeof sa);
-  sa.sa_handler = exit_at_once;
-  sigemptyset (&sa.sa_mask);
-  sigaction (SIGINT, &sa, NULL);
-  sigaction (SIGTERM, &sa, NULL);
-}
-
 static void
 on_signal (ScanScheduler * sched, gint sig)
 {
   if (sched->signal)
     return;
   sched->signal = sig;
-  exit_on_signals ();
+  scan_outfile_exit_on_signals ();
   clear_progress (sched);
   g_printerr ("sharpness-scan: %s: stopping, writing the outputs of what "
       "was scanned (%s again to quit at once)\n", scan_signal_name (sig),
@@ -316,7 +295,7 @@ void
 scan_scheduler_write_all (ScanScheduler * sched)
 {
   /* No main loop: a signal removes the temporary files and exits. */
-  exit_on_signals ();
+  scan_outfile_exit_on_signals ();
   write_begins (sched);
   emit_ready (sched);
   write_ends (sched);
@@ -393,6 +372,6 @@ scan_scheduler_run (ScanScheduler * sched)
    * would (without the main loop, nobody would see it). */
   g_source_remove (int_id);
   g_source_remove (term_id);
-  exit_on_signals ();
+  scan_outfile_exit_on_signals ();
   write_ends (sched);
 }

@@ -109,6 +109,10 @@ gboolean scan_outfile_commit (ScanOutFile * o);
 void scan_outfile_discard (ScanOutFile * o);
 /* Removes every temporary file; async-signal-safe. */
 void scan_outfile_discard_all_signal_safe (void);
+/* From now on SIGINT and SIGTERM remove every temporary file and exit at
+ * once with 128 + the signal: what a second signal does (async-signal-
+ * safe: a first signal's handler may call it). */
+void scan_outfile_exit_on_signals (void);
 
 G_END_DECLS
 #endif /* SCAN_SETUP_H */
