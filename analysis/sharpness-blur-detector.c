@@ -349,8 +349,9 @@ keep_blurry (SharpnessBlurDetector * det, gdouble score)
 
 SharpnessVerdict
 sharpness_blur_detector_judge (SharpnessBlurDetector * det, gdouble score,
-    gdouble structure, gdouble flat, const SharpnessSignature * sig,
-    gdouble threshold, gdouble relative)
+    gdouble structure, gdouble cpbd, gdouble flat,
+    const SharpnessSignature * sig, gdouble threshold, gdouble relative,
+    gdouble cpbd_threshold)
 {
   gboolean blurry, relative_blurry, absolute_blurry, cut, smooth;
 
@@ -381,8 +382,12 @@ sharpness_blur_detector_judge (SharpnessBlurDetector * det, gdouble score,
     return keep_blurry (det, score);
   }
 
+  /* The score's level alone cannot tell a soft sharp picture from a
+   * blurred one (a shot's first frames have nothing else to judge them);
+   * CPBD's widths of its edges can. */
   absolute_blurry = threshold > 0.0 &&
-      sharpness_metric_is_worse (det->metric, score, threshold);
+      sharpness_metric_is_worse (det->metric, score, threshold) &&
+      (cpbd_threshold <= 0.0 || cpbd < 0.0 || cpbd < cpbd_threshold);
   relative_blurry = !cut && is_worse_than_median (det, score, relative);
   if (!absolute_blurry && is_recovery (det, score, relative)) {
     /* Far better than the blur: the blur is over.  The content may have
@@ -414,8 +419,8 @@ sharpness_blur_detector_push_frame (SharpnessBlurDetector * det,
     gdouble score, const SharpnessSignature * sig, gdouble threshold,
     gdouble relative)
 {
-  return sharpness_blur_detector_judge (det, score, -1.0, 0.0, sig,
-      threshold, relative) == SHARPNESS_VERDICT_BLURRY;
+  return sharpness_blur_detector_judge (det, score, -1.0, -1.0, 0.0, sig,
+      threshold, relative, 0.0) == SHARPNESS_VERDICT_BLURRY;
 }
 
 gboolean

@@ -84,6 +84,12 @@ typedef struct
  * detection (their cells are too few pixels to tell a cut from noise). */
 #define SHARPNESS_SIGNATURE_MIN_SIZE (16 * SHARPNESS_SIGNATURE_GRID)
 
+/* The CPBD below which a frame over the absolute threshold is blurry
+ * (sharpness_blur_detector_judge's @cpbd_threshold; the element's
+ * default, docs/validation/detection.md: chosen on the held-out suite's
+ * tuning half). */
+#define SHARPNESS_CPBD_THRESHOLD 0.3
+
 /* A frame with too little structure is a blur rather than flat when its
  * structure is below this share of the median structure of its shot's
  * sharp frames (the reference the relative test uses) and the relative
@@ -151,9 +157,17 @@ gboolean sharpness_blur_detector_push_frame (SharpnessBlurDetector * det,
     gdouble relative);
 
 /* sharpness_blur_detector_push_frame() with the frame's structure
- * @structure (its share of edge pixels; negative: not measured) and the
- * flat threshold @flat (0: no flat frames).  A frame with @structure <
- * @flat is judged apart:
+ * @structure (its share of edge pixels; negative: not measured), its CPBD
+ * @cpbd (sharpness-cpbd.h: the share of its edges whose blur is not
+ * noticeable; negative: not measured), the flat threshold @flat (0: no
+ * flat frames) and the CPBD threshold @cpbd_threshold (0: none).  With
+ * @cpbd_threshold > 0 and @cpbd measured, the absolute test needs both:
+ * @score worse than @threshold and @cpbd below @cpbd_threshold (a soft
+ * but sharp picture, shallow depth of field, an upscale, heavy
+ * compression, reads over blur-effect's level from a shot's first frame,
+ * with no sharper frame for the relative test; its edges, narrower than
+ * the just-noticeable blur width for their contrast, tell it from a
+ * blur).  A frame with @structure < @flat is judged apart:
  *  - SHARPNESS_VERDICT_BLURRY when the history holds
  *    SHARPNESS_SEED_FRAMES sharp frames of this shot whose median
  *    structure is at least @flat, @structure is below
@@ -169,8 +183,9 @@ gboolean sharpness_blur_detector_push_frame (SharpnessBlurDetector * det,
  * BLURRY or SHARP; a sharp frame's structure enters the history with its
  * score. */
 SharpnessVerdict sharpness_blur_detector_judge (SharpnessBlurDetector * det,
-    gdouble score, gdouble structure, gdouble flat,
-    const SharpnessSignature * sig, gdouble threshold, gdouble relative);
+    gdouble score, gdouble structure, gdouble cpbd, gdouble flat,
+    const SharpnessSignature * sig, gdouble threshold, gdouble relative,
+    gdouble cpbd_threshold);
 
 /* sharpness_blur_detector_push_frame() without a signature. */
 gboolean sharpness_blur_detector_push (SharpnessBlurDetector * det,

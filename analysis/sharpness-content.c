@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sharpness-cpbd.h"
 #include "sharpness-structure.h"
 
 /* Statistics of an open black or freeze stretch. */
@@ -396,7 +397,7 @@ sharpness_content_push (SharpnessContent * c,
     SharpnessContentResult * r)
 {
   gboolean black, frozen;
-  gdouble flat_threshold = 0.0;
+  gdouble flat_threshold = 0.0, cpbd = -1.0;
   SharpnessSegmentFrame sf;
   SharpnessSegment seg;
   SharpnessSegmentEvent ev;
@@ -411,6 +412,9 @@ sharpness_content_push (SharpnessContent * c,
       flat_threshold = c->settings.flat_threshold;
   }
 
+  if (f->has_cpbd && !f->as_ratios)
+    cpbd = r->cpbd = sharpness_cpbd_share (f->cpbd_sharp, f->cpbd_edges);
+
   if (black)
     r->state = SHARPNESS_CONTENT_BLACK;
   else if (frozen)
@@ -422,8 +426,9 @@ sharpness_content_push (SharpnessContent * c,
     /* Flat or blurry is the blur rule's to say: a blur inside a shot
      * takes the structure with it (sharpness_blur_detector_judge). */
     r->state = content_state (sharpness_blur_detector_judge (c->blur,
-            f->score, f->has_structure ? r->structure : -1.0,
-            flat_threshold, f->signature, threshold, relative));
+            f->score, f->has_structure ? r->structure : -1.0, cpbd,
+            flat_threshold, f->signature, threshold, relative,
+            c->settings.cpbd_threshold));
   else
     r->state = f->has_structure && r->structure < flat_threshold ?
         SHARPNESS_CONTENT_FLAT : SHARPNESS_CONTENT_NORMAL;

@@ -104,6 +104,9 @@ typedef struct
   SharpnessBlackSettings black;
   SharpnessFreezeSettings freeze;
   gdouble flat_threshold;       /* flat when structure < it */
+  /* The absolute test also needs the frame's CPBD below it (0: the score
+   * alone; sharpness_blur_detector_judge's @cpbd_threshold). */
+  gdouble cpbd_threshold;
   /* Blurry runs (0: no blur events). */
   guint64 min_blurry_duration;
   guint max_blurry_gap;
@@ -121,6 +124,8 @@ typedef struct
   guint64 black, pixels;        /* luma samples <= the black threshold */
   gboolean has_structure;
   guint64 edges, interior;      /* sharpness-structure.h */
+  gboolean has_cpbd;
+  guint64 cpbd_edges, cpbd_sharp;       /* sharpness-cpbd.h */
   gboolean has_sad;             /* compared with the freeze reference */
   guint64 sad, sad_count;
   gboolean scored;
@@ -148,6 +153,7 @@ typedef struct
   gdouble black_ratio;          /* black / pixels; 0 without */
   gdouble freeze_mafd;          /* FFmpeg's MAFD; 0 without */
   gdouble structure;            /* edges / interior; 0 without */
+  gdouble cpbd;                 /* cpbd_sharp / cpbd_edges; 0 without */
   /* The caller must keep this frame as the freeze reference. */
   gboolean keep_reference;
   /* This frame is the worst of the open blurry run so far: the picture

@@ -53,6 +53,7 @@ G_BEGIN_DECLS
   X (BLACK_RATIO, "black-ratio") \
   X (FREEZE_MAFD, "freeze-mafd") \
   X (STRUCTURE, "structure") \
+  X (CPBD, "cpbd") \
   /* Statistics over frames: interval messages, summaries, segments. */ \
   X (FRAMES, "frames") \
   X (MEAN, "mean") \

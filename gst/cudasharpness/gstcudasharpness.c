@@ -116,6 +116,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_sharpness_debug);
  * above it; level 5 leaves the widest ratio between the two. */
 #define DEFAULT_FLAT_EDGE_LEVEL 5
 #define DEFAULT_FLAT_THRESHOLD 0.02
+/* docs/validation/detection.md, "CPBD confirms the absolute level". */
+#define DEFAULT_CPBD_THRESHOLD SHARPNESS_CPBD_THRESHOLD
 #define DEFAULT_EVENT_THUMBNAILS 0
 #define MAX_EVENT_THUMBNAILS 4096
 /* How long EOS waits for thumbnails being encoded, so that events come
@@ -149,6 +151,7 @@ enum
   PROP_FREEZE_MIN_DURATION,
   PROP_FLAT_EDGE_LEVEL,
   PROP_FLAT_THRESHOLD,
+  PROP_CPBD_THRESHOLD,
   PROP_EVENT_THUMBNAILS,
   PROP_COMMON                   /* SHARPNESS_ELEMENT_N_PROPS from here */
 };
@@ -176,6 +179,7 @@ typedef struct
   guint64 freeze_min_duration;
   guint flat_edge_level;
   gdouble flat_threshold;
+  gdouble cpbd_threshold;
   guint event_thumbnails;       /* width, 0: off */
 } GstCudaSharpnessSettings;
 
@@ -319,6 +323,7 @@ content_settings (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
     c->freeze.fps_d = fps_d;
   }
   c->flat_threshold = s->flat_threshold;
+  c->cpbd_threshold = s->cpbd_threshold;
   c->min_blurry_duration = s->min_blurry_duration;
   c->max_blurry_gap = s->max_blurry_gap;
 }
@@ -645,6 +650,9 @@ plan_content (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
       (s->black_pixel_threshold, self->black_depth, self->black_full_range);
   c->structure = (s->detect & SHARPNESS_DETECT_FLAT) != 0;
   c->edge_level = s->flat_edge_level;
+  /* Only the absolute test reads it. */
+  c->cpbd = s->threshold > 0.0 && s->cpbd_threshold > 0.0;
+  c->cpbd_over = s->threshold;
   if ((s->detect & SHARPNESS_DETECT_FREEZE) && self->have_freeze_layout)
     c->freeze = &self->freeze_layout;
 }
@@ -789,6 +797,9 @@ judge_frame (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
     .has_structure = c->measured && c->structure,
     .edges = c->edges,
     .interior = c->interior,
+    .has_cpbd = c->measured && c->cpbd_measured,
+    .cpbd_edges = c->cpbd_edges,
+    .cpbd_sharp = c->cpbd_sharp,
     .has_sad = c->measured && c->has_sad,
     .sad = c->sad,
     .sad_count = self->freeze_layout.count,
@@ -810,6 +821,8 @@ judge_frame (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
   r->freeze_mafd = cr->freeze_mafd;
   r->has_structure = f.has_structure;
   r->structure = cr->structure;
+  r->has_cpbd = f.has_cpbd;
+  r->cpbd = cr->cpbd;
   sharpness_stats_add_content (&self->total_stats, cr);
 }
 
@@ -935,6 +948,9 @@ gst_cuda_sharpness_set_property (GObject * object, guint prop_id,
     case PROP_FLAT_THRESHOLD:
       s->flat_threshold = g_value_get_double (value);
       break;
+    case PROP_CPBD_THRESHOLD:
+      s->cpbd_threshold = g_value_get_double (value);
+      break;
     case PROP_EVENT_THUMBNAILS:
       s->event_thumbnails = g_value_get_uint (value);
       break;
@@ -1013,6 +1029,9 @@ gst_cuda_sharpness_get_property (GObject * object, guint prop_id,
       break;
     case PROP_FLAT_THRESHOLD:
       g_value_set_double (value, s->flat_threshold);
+      break;
+    case PROP_CPBD_THRESHOLD:
+      g_value_set_double (value, s->cpbd_threshold);
       break;
     case PROP_EVENT_THUMBNAILS:
       g_value_set_uint (value, s->event_thumbnails);
@@ -1120,6 +1139,11 @@ install_properties (GObjectClass * gobject_class)
           "Share of edge pixels below which a frame is flat, unless its "
           "shot's structure and score collapsed (a blur), 0 = never",
           0.0, 1.0, DEFAULT_FLAT_THRESHOLD, flags));
+  g_object_class_install_property (gobject_class, PROP_CPBD_THRESHOLD,
+      g_param_spec_double ("cpbd-threshold", "CPBD threshold",
+          "A frame over the absolute threshold is blurry only when its CPBD "
+          "(share of edges not noticeably blurred) is below this, 0 = the "
+          "score alone", 0.0, 1.0, DEFAULT_CPBD_THRESHOLD, flags));
   g_object_class_install_property (gobject_class, PROP_EVENT_THUMBNAILS,
       g_param_spec_uint ("event-thumbnails", "Event thumbnails",
           "Width of the JPEG thumbnail each start and end event carries, "
@@ -1198,6 +1222,7 @@ gst_cuda_sharpness_init (GstCudaSharpness * self)
     .freeze_min_duration = DEFAULT_FREEZE_MIN_DURATION,
     .flat_edge_level = DEFAULT_FLAT_EDGE_LEVEL,
     .flat_threshold = DEFAULT_FLAT_THRESHOLD,
+    .cpbd_threshold = DEFAULT_CPBD_THRESHOLD,
     .event_thumbnails = DEFAULT_EVENT_THUMBNAILS,
   };
   self->thumbnails = sharpness_event_thumbnails_new (GST_ELEMENT (self));

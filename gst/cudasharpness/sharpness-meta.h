@@ -16,6 +16,9 @@
  *   black-ratio    G_TYPE_DOUBLE  share of black luma samples
  *   freeze-mafd    G_TYPE_DOUBLE  FFmpeg's MAFD against the reference
  *   structure      G_TYPE_DOUBLE  share of edge pixels
+ *   cpbd           G_TYPE_DOUBLE  CPBD, the share of edges not noticeably
+ *                                 blurred (sharpness-cpbd.h), when the
+ *                                 absolute test reads it
  * and, when the element's `tiles` is on (classical metrics):
  *   tiles-cols   G_TYPE_UINT
  *   tiles-rows   G_TYPE_UINT
@@ -53,6 +56,8 @@ typedef struct
   const gchar *content_state;   /* sharpness_content_state_name () */
   gboolean has_black, has_freeze, has_structure;
   gdouble black_ratio, freeze_mafd, structure;
+  gboolean has_cpbd;
+  gdouble cpbd;
   guint64 unscored;             /* frames left unscored since the previous
                                  * `sharpness` message */
   /* The tile map (tiles_cols 0: none): tiles_cols x tiles_rows scores,

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sharpness-black.h"
+#include "sharpness-cpbd.h"
 #include "sharpness-scorer.h"
 #include "sharpness-cpu.h"
 #include "sharpness-frame.h"
@@ -151,7 +152,8 @@ measure_freeze (SharpnessScorerCpu * self, const GstVideoFrame * frame,
 
 static void
 measure_content (SharpnessScorerCpu * self, const GstVideoFrame * frame,
-    const SharpnessPlane * plane, SharpnessContentJob * c)
+    const SharpnessPlane * plane, const SharpnessScorerJob * job,
+    SharpnessContentJob * c)
 {
   c->has_sad = FALSE;
   c->measured = TRUE;
@@ -172,6 +174,12 @@ measure_content (SharpnessScorerCpu * self, const GstVideoFrame * frame,
   }
   if (c->structure)
     c->edges = sharpness_structure_count (plane, c->edge_level, &c->interior);
+  /* CPBD costs several times the score on the CPU; the rule reads it
+   * only where the score is over the absolute threshold. */
+  c->cpbd_measured = c->cpbd && (job->kind != SHARPNESS_SCORER_SCORE ||
+      sharpness_metric_is_worse (job->metric, *job->score, c->cpbd_over));
+  if (c->cpbd_measured)
+    sharpness_cpbd_count (plane, &c->cpbd_edges, &c->cpbd_sharp);
   if (c->freeze)
     measure_freeze (self, frame, c);
 }
@@ -218,7 +226,7 @@ cpu_run (SharpnessScorer * scorer, GstBuffer * buffer,
           GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0))) {
     status = run_on_plane (self->cpu, job, &plane);
     if (status == SHARPNESS_OK && job->content)
-      measure_content (self, &frame, &plane, job->content);
+      measure_content (self, &frame, &plane, job, job->content);
   }
   gst_video_frame_unmap (&frame);
 

@@ -39,6 +39,12 @@ typedef struct
   guint black_threshold;
   gboolean structure;           /* edge pixels at edge_level */
   guint edge_level;
+  gboolean cpbd;                /* CPBD's edge counts (sharpness-cpbd.h) */
+  /* The blur rule reads CPBD only for a frame whose score is worse than
+   * this (its absolute threshold): a backend that measures after the
+   * score (the CPU) may skip the others, and leaves cpbd_measured FALSE
+   * for them. */
+  gdouble cpbd_over;
   /* SAD of every plane against the backend's freeze reference, laid out
    * as @freeze (NULL: no freeze detection); the frame becomes the
    * candidate reference that sharpness_scorer_keep_reference() keeps. */
@@ -48,6 +54,8 @@ typedef struct
   gboolean measured;
   guint64 black_count, pixels;
   guint64 edges, interior;
+  gboolean cpbd_measured;
+  guint64 cpbd_edges, cpbd_sharp;
   gboolean has_sad;             /* a reference was there to compare with */
   guint64 sad;
 } SharpnessContentJob;

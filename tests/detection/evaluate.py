@@ -72,7 +72,9 @@ def replay(rule, frames, sigs):
     metric = props['metric']
     br = replica.BlurRule(metric in rules.LOWER_IS_SHARPER,
                           props['window'], props['threshold'],
-                          props['relative-threshold'])
+                          props['relative-threshold'],
+                          cpbd_threshold=props.get('cpbd-threshold',
+                                                   replica.CPBD_THRESHOLD))
     out = [None] * len(frames)
     for i, f in enumerate(frames):
         if f['content-state'] in ('black', 'frozen'):
@@ -81,7 +83,8 @@ def replay(rule, frames, sigs):
         if f['score'] is None:
             continue
         blurry = br.push(f['score'], sigs[i] if sigs is not None else None,
-                         f['structure'], props.get('flat-threshold', 0.0))
+                         f['structure'], props.get('flat-threshold', 0.0),
+                         cpbd=f.get('cpbd'))
         out[i] = 'blurry' if blurry else 'flat' if br.flat else None
     return out
 

@@ -6,16 +6,18 @@
 # the share of edge pixels, Marziliano's mean edge width and CPBD tell the
 # blurred frames from the sharp ones, soft sharp content included.
 #
-# A study, not a metric of the element: the edge width and CPBD here are
-# whole-frame approximations (horizontal Sobel, edge pixels the local
-# maxima of |Gx| along a row over EDGE_LEVEL, width the run of monotone
-# samples on both sides after Marziliano et al., ICIP 2002; the JNB width
-# 5 for a contrast <= 50 and 3 above and P = 1 - exp (-(w / w_JNB)^3.6),
-# CPBD the share of edges with P <= 0.63 after Narvekar & Karam, IEEE TIP
-# 2011, without their 64 x 64 blocks and Canny edges), not verified
-# against the authors' code.
+# The edge width and the first CPBD here are whole-frame approximations
+# (horizontal Sobel, edge pixels the local maxima of |Gx| along a row over
+# EDGE_LEVEL, width the run of monotone samples on both sides after
+# Marziliano et al., ICIP 2002; the JNB width 5 for a contrast <= 50 and 3
+# above and P = 1 - exp (-(w / w_JNB)^3.6), CPBD the share of edges with
+# P <= 0.63 after Narvekar & Karam, IEEE TIP 2011, without their 64 x 64
+# blocks and Canny edges).  The last row is the element's CPBD
+# (analysis/sharpness-cpbd.h: the authors' blocks, widths and threshold;
+# compare_cpbd_authors.py compares it with their code), through
+# tests/analysis/cpbd-tool.
 #
-# Usage: explore_cpbd.py DIR [--half tuning] [--step 6]
+# Usage: explore_cpbd.py DIR [--half tuning] [--step 6] [--cpbd-tool T]
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -33,6 +35,7 @@ scaffold.require('numpy')
 
 import numpy as np  # noqa: E402
 
+import explore_verdict  # noqa: E402
 import replica  # noqa: E402
 
 EDGE_LEVEL = 32.0
@@ -91,6 +94,8 @@ def main():
     ap.add_argument('workdir')
     ap.add_argument('--half', default='tuning')
     ap.add_argument('--step', type=int, default=6)
+    ap.add_argument('--cpbd-tool', default=os.path.join(
+        'build', 'tests', 'analysis', 'cpbd-tool'))
     args = ap.parse_args()
     with open(os.path.join(args.workdir, 'truth.json')) as f:
         truth = json.load(f)
@@ -106,6 +111,8 @@ def main():
             r = json.load(f)
         g = replica.decode_gray(os.path.join(args.workdir, e['file']),
                                 int(e['width']), int(e['height']))
+        ce, cs = explore_verdict.cpbd_counts(args.workdir, name, e,
+                                             args.cpbd_tool)
         for i in range(0, int(e['frames']), args.step):
             if e['labels'][i] not in '.B' or r['states'][i] in 'kz' or \
                     r['scores'][i] is None:
@@ -115,23 +122,26 @@ def main():
                 continue
             st = replica.structure(replica.edge_histogram(g[i]), 5)[0]
             rows.append((e['category'] in SOFT, e['labels'][i] == 'B',
-                         r['scores'][i], -float(st), wc[0], 1 - wc[1]))
+                         r['scores'][i], -float(st), wc[0], 1 - wc[1],
+                         explore_verdict.blur_cpbd(ce[i], cs[i])))
     a = np.array(rows, dtype=float)
     soft, blur = a[:, 0] > 0, a[:, 1] > 0
     print('%d frames: %d blurred, %d sharp (%d soft)' % (
         len(a), blur.sum(), (~blur).sum(), (soft & ~blur).sum()))
     print('| measure (higher = blurrier) | AUC | blurred frames over the '
           'sharp frames\' 95th / 99th percentile | median: sharp soft, '
-          'other sharp, blurred |')
-    print('|---|---:|---|---|')
+          'other sharp, blurred | sharp frames\' 95th, 99th percentile |')
+    print('|---|---:|---|---|---|')
     for k, name in ((2, 'blur-effect'), (3, 'structure (negated)'),
-                    (4, 'mean edge width (px)'), (5, '1 - CPBD')):
+                    (4, 'mean edge width (px)'), (5, '1 - CPBD'),
+                    (6, '1 - CPBD, the element\'s')):
         x = a[:, k]
         hits = ['%.2f' % (x[blur] > np.percentile(x[~blur], q)).mean()
                 for q in (95, 99)]
-        print('| %s | %.3f | %s | %.3f, %.3f, %.3f |' % (
+        print('| %s | %.3f | %s | %.3f, %.3f, %.3f | %s |' % (
             name, auc(x, blur), ' / '.join(hits), np.median(x[~blur & soft]),
-            np.median(x[~blur & ~soft]), np.median(x[blur])))
+            np.median(x[~blur & ~soft]), np.median(x[blur]),
+            ', '.join('%.3f' % np.percentile(x[~blur], q) for q in (95, 99))))
 
 
 if __name__ == '__main__':

@@ -21,6 +21,7 @@ import argparse
 import glob
 import json
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -88,7 +89,7 @@ class Variant(replica.BlurRule):
         super().__init__(True, WINDOW, p['abs'], p['rel'])
         self.p, self.width = p, width
 
-    def judge(self, score, sig, structure):
+    def judge(self, score, sig, structure, absolute=None):
         p = self.p
         flat = FLAT * (640.0 / self.width) ** p['flat_exp']
         if p['collapse'] == 0.0:
@@ -101,12 +102,73 @@ class Variant(replica.BlurRule):
         if p['rel_c'] and structure < flat:
             self.relative = p['rel_c']
         fresh = not self.hist
-        b = self.push(score, sig, structure, flat)
+        b = self.push(score, sig, structure, flat, absolute)
         self.relative = keep
         if self.flat and p['flat_abs'] and fresh and score > p['flat_abs']:
             self.flat = False
             return 'B'
         return 'B' if b else 'f' if self.flat else '.'
+
+
+def cpbd_counts(workdir, name, e, tool):
+    """Per-frame (edges, sharp) CPBD counts of one clip
+    (analysis/sharpness-cpbd.h, through tests/analysis/cpbd-tool on the
+    decoded gray frames), kept in DIR/features."""
+    f = os.path.join(workdir, 'features', name + '.cpbd.npz')
+    if not os.path.exists(f):
+        g = replica.decode_gray(os.path.join(workdir, e['file']),
+                                int(e['width']), int(e['height']))
+        out = subprocess.run([tool, str(e['width']), str(e['height'])],
+                             input=np.ascontiguousarray(g).tobytes(),
+                             capture_output=True, check=True).stdout
+        c = np.array([list(map(int, x.split())) for x in
+                      out.decode().splitlines()], dtype=np.int64)
+        np.savez_compressed(f + '.part.npz', edges=c[:, 0], sharp=c[:, 1])
+        os.rename(f + '.part.npz', f)
+    z = np.load(f)
+    return z['edges'], z['sharp']
+
+
+def blur_cpbd(edges, sharp):
+    """1 - CPBD (higher is blurrier): 1 without edges, as the authors'
+    CPBD is 0 then."""
+    return 1.0 - sharp / edges if edges else 1.0
+
+
+# The CPBD variants of the absolute test (--cpbd): where it judges (every
+# frame, or a shot's start: fewer than SEED sharp frames since the cut,
+# where only the absolute level judges) and how (1 - CPBD over T alone,
+# or with blur-effect over A: both, or either).  'later' is the absolute
+# test after a shot's start: blur-effect over 0.52 as today, or none.
+def cpbd_variants(ts):
+    v = [('blur-effect > 0.52 (today)', None)]
+    for t in ts:
+        v += [('1-CPBD > %.2f, every frame' % t, dict(t=t, where='all')),
+              ('1-CPBD > %.2f at a shot\'s start, none later' % t,
+               dict(t=t, where='start')),
+              ('1-CPBD > %.2f at a shot\'s start, blur-effect > 0.52 later'
+               % t, dict(t=t, where='start', later=0.52)),
+              ('1-CPBD > %.2f and blur-effect > 0.52, every frame' % t,
+               dict(t=t, where='all', both=0.52)),
+              ('1-CPBD > %.2f or blur-effect > 0.60, every frame' % t,
+               dict(t=t, where='all', either=0.60))]
+    return v
+
+
+def cpbd_absolute(c, score, cp):
+    """The absolute test of CPBD variant @c for a frame of blur-effect
+    @score and 1 - CPBD @cp: a callable for replica.BlurRule.push."""
+    def test(rule):
+        start = len(rule.hist) < rule.quota
+        if c['where'] == 'start' and not start:
+            return c.get('later') is not None and score > c['later']
+        blurry = cp > c['t']
+        if c.get('both') is not None:
+            blurry = blurry and score > c['both']
+        if c.get('either') is not None:
+            blurry = blurry or score > c['either']
+        return blurry
+    return test
 
 
 def score_clip(e, out):
@@ -123,7 +185,14 @@ def main():
     ap.add_argument('--half', default='tuning')
     ap.add_argument('--sizes', default='360,720,1080')
     ap.add_argument('--thresholds', default=None)
+    ap.add_argument('--cpbd', default=None,
+                    help='1 - CPBD thresholds: the absolute test\'s CPBD '
+                    'variants instead of the verdict\'s')
+    ap.add_argument('--cpbd-tool', default=os.path.join(
+        'build', 'tests', 'analysis', 'cpbd-tool'))
     args = ap.parse_args()
+    if args.cpbd is not None:
+        return sweep_cpbd(args)
     variants = VARIANTS if args.thresholds is None else \
         [('threshold %.2f' % a, dict(abs=a))
          for a in map(float, args.thresholds.split(','))]
@@ -148,6 +217,46 @@ def main():
             rule = Variant(p, int(e['width']))
             out = [states[i] if states[i] in 'kz' else
                    rule.judge(sc[i], sg[i], st[i]) for i in range(len(sc))]
+            for k, x in score_clip(e, out).items():
+                tot[k] += x
+        print('| %s | %.3f (%d/%d) | %.3f | %d | %d/%d |' % (
+            label, tot['found'] / max(1, tot['truth']), tot['found'],
+            tot['truth'], (tot['detected'] - tot['false']) /
+            max(1, tot['detected']), tot['false'], tot['strong_found'],
+            tot['strong']), flush=True)
+    replica.COLLAPSE_RATIO = BASE['collapse']
+
+
+def sweep_cpbd(args):
+    """The CPBD variants of the absolute test on the clips of a half."""
+    with open(os.path.join(args.workdir, 'truth.json')) as f:
+        truth = json.load(f)
+    sizes = args.sizes.split(',')
+    clips = {}
+    for n, e in sorted(truth.items()):
+        if e['half'] == args.half and str(e['size']) in sizes and \
+                os.path.exists(os.path.join(args.workdir, e['file'])):
+            ft = features(args.workdir, n, e)
+            if ft is not None:
+                clips[n] = (e, ft, cpbd_counts(args.workdir, n, e,
+                                               args.cpbd_tool))
+    print('%d clips of the %s half' % (len(clips), args.half))
+    print('| absolute test | recall | precision | false | strong defocus |')
+    print('|---|---|---|---:|---|')
+    p = dict(BASE, abs=0.52)
+    for label, c in cpbd_variants(list(map(float, args.cpbd.split(',')))):
+        tot = dict.fromkeys(('truth', 'found', 'detected', 'false', 'strong',
+                             'strong_found'), 0)
+        for n, (e, (sc, st, sg, states), (ce, cs)) in clips.items():
+            rule = Variant(p, int(e['width']))
+            out = []
+            for i in range(len(sc)):
+                if states[i] in 'kz':
+                    out.append(states[i])
+                    continue
+                ab = None if c is None else \
+                    cpbd_absolute(c, sc[i], blur_cpbd(ce[i], cs[i]))
+                out.append(rule.judge(sc[i], sg[i], st[i], ab))
             for k, x in score_clip(e, out).items():
                 tot[k] += x
         print('| %s | %.3f (%d/%d) | %.3f | %d | %d/%d |' % (

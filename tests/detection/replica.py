@@ -22,6 +22,9 @@ MOTION_FRAMES = 5
 # SHARPNESS_COLLAPSE_RATIO (issue 30's verdict: blur told from flat by a
 # collapse of structure and score within a shot).
 COLLAPSE_RATIO = 0.5
+# SHARPNESS_CPBD_THRESHOLD, the element's cpbd-threshold: a frame over the
+# absolute threshold is blurry only when its CPBD is below it.
+CPBD_THRESHOLD = 0.3
 SEED = 3
 RECOVERY = 3
 STALE = 16
@@ -93,9 +96,10 @@ class BlurRule:
     @fixes: the subset of FIXES it applies (none: the rule as it was)."""
 
     def __init__(self, lower, window, threshold=0.0, relative=0.0,
-                 fixes=FIXES):
+                 fixes=FIXES, cpbd_threshold=0.0):
         self.lower, self.window = lower, window
         self.threshold, self.relative = threshold, relative
+        self.cpbd_threshold = cpbd_threshold
         self.fixes = fixes
         self.reset()
 
@@ -123,10 +127,17 @@ class BlurRule:
     def _median(self):
         return float(np.median(self.hist))
 
-    def push(self, score, sig=None, structure=None, flat=0.0):
+    def push(self, score, sig=None, structure=None, flat=0.0, absolute=None,
+             cpbd=None):
         """sharpness_blur_detector_judge, step by step: True when blurry;
         self.flat tells a flat verdict (@structure under @flat without a
-        collapse of the shot's structure and score)."""
+        collapse of the shot's structure and score).  @cpbd: the frame's
+        CPBD (None: not measured), which must be under cpbd_threshold for
+        the absolute test to flag it (when cpbd_threshold > 0).
+        @absolute, when given, replaces the absolute test: called with the
+        rule once the frame's cut has restarted the shot, it says whether
+        the frame is blurry by its absolute level (the CPBD studies of
+        explore_verdict.py)."""
         r = self.relative
         self.flat = False
         cut = False
@@ -163,7 +174,13 @@ class BlurRule:
             self.since_sharp += 1
             self.level = (self.level + [score])[-RECOVERY:]
             return True
-        absolute = self.threshold > 0 and self._worse(score, self.threshold)
+        if absolute is not None:
+            absolute = bool(absolute(self))
+        else:
+            absolute = self.threshold > 0 and \
+                self._worse(score, self.threshold) and \
+                (self.cpbd_threshold <= 0 or cpbd is None or cpbd < 0 or
+                 cpbd < self.cpbd_threshold)
         rel = False
         if r > 0 and not cut and len(self.hist) >= self.quota:
             m = self._median()
