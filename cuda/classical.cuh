@@ -633,7 +633,7 @@ classical_frame (const SharpnessPlane & plane, int segments, int items,
   const Bounds bd = { 0, plane.width, 0, plane.height };
   TileSink none;                /* unused: kNoTiles */
   unsigned long long sum = 0, sum_sq = 0;
-  unsigned long long black = 0, edges = 0, sad = 0;
+  unsigned long long count[content::kCounts] = { };
 
   if constexpr (kHist) {
     for (int k = threadIdx.x; k < 256; k += kBlockThreads)
@@ -667,14 +667,14 @@ classical_frame (const SharpnessPlane & plane, int segments, int items,
   if constexpr (kContent) {
     for (; item < items + cl->items; item += stride)
       content::run_item < content_luma_mode < L > (), kEdges > (*cl,
-          item - items, lane, black, edges, sad);
+          item - items, lane, count);
   }
 
   /* One ending for both: the content's counts ride along with the
    * metric's ticket, each with a packed ticket of its own. */
   if constexpr (kContent) {
     content::Rider rider { cl };
-    rider.reduce (black, edges, sad);
+    rider.reduce (count);
     finish_launch < kHist, M == SHARPNESS_METRIC_VARIANCE > (sum, sum_sq,
         hist, accum, result, seq, rider);
   } else {

@@ -35,12 +35,12 @@ __global__ void __launch_bounds__ (kThreads, 2)
 content_kernel (const __grid_constant__ Launch l)
 {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  unsigned long long black = 0, edges = 0, sad = 0;
+  unsigned long long count[kCounts] = { };
 
   for (int item = blockIdx.x * kWarps + warp; item < l.items;
       item += gridDim.x * kWarps)
-    run_item (l, item, lane, black, edges, sad);
-  finish < true > (l, black, edges, sad);
+    run_item (l, item, lane, count);
+  finish < true > (l, count);
 }
 
 }  /* namespace content */
@@ -73,7 +73,7 @@ struct SharpnessCudaContent
   cudaStream_t stream;
   unsigned long long pending_seq;
   uint64_t pixels, interior;
-  int black, structure;
+  int black, structure, cpbd;
   /* FUSED: the launch's items, until a classical launch takes them. */
   Launch prepared;
   int has_prepared;
@@ -355,7 +355,8 @@ sharpness_cuda_content_begin (SharpnessCuda * cuda,
 {
   SharpnessCudaContent *c;
   SharpnessStatus st;
-  const int luma = params && (params->black || params->structure);
+  const int luma = params && (params->black || params->structure ||
+      params->cpbd);
 
   if (!cuda || !planes || !params || !params_valid (params) ||
       (luma && !sharpness_plane_is_valid (&planes->luma)))
@@ -383,6 +384,7 @@ sharpness_cuda_content_begin (SharpnessCuda * cuda,
 
   c->black = params->black;
   c->structure = params->structure;
+  c->cpbd = params->cpbd;
   c->pixels = c->interior = 0;
   if (luma) {
     c->pixels = (uint64_t) p->width * p->height;
@@ -463,6 +465,13 @@ sharpness_cuda_content_begin (SharpnessCuda * cuda,
       items += (long long) s.segments * ceil_div (s.height, kRows);
       l.sad[l.n_sad++] = s;
     }
+  }
+  /* CPBD: one item per complete 64 x 64 block of the luma. */
+  if (luma && params->cpbd) {
+    l.cpbd = 1;
+    l.cpbd_blocks_x = p->width / SHARPNESS_CPBD_BLOCK;
+    l.cpbd_item0 = (int) (items < INT_MAX ? items : INT_MAX);
+    items += (long long) l.cpbd_blocks_x * (p->height / SHARPNESS_CPBD_BLOCK);
   }
   if (items > INT_MAX / 2)
     return SHARPNESS_ERROR_UNSUPPORTED;
@@ -597,9 +606,11 @@ sharpness_cuda_content_end (SharpnessCuda * cuda, SharpnessContentSums * out)
         return SHARPNESS_ERROR_DEVICE;
       }
     }
-    out->black_count = c->black ? c->result->black : 0;
-    out->edges = c->structure ? c->result->edges : 0;
-    out->sad = c->has_sad ? c->result->sad : 0;
+    out->black_count = c->black ? c->result->count[kBlack] : 0;
+    out->edges = c->structure ? c->result->count[kEdges] : 0;
+    out->sad = c->has_sad ? c->result->count[kSad] : 0;
+    out->cpbd_edges = c->cpbd ? c->result->count[kCpbdEdges] : 0;
+    out->cpbd_sharp = c->cpbd ? c->result->count[kCpbdSharp] : 0;
   }
   out->pixels = c->pixels;
   out->interior = c->structure ? c->interior : 0;

@@ -6,7 +6,7 @@
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Two kinds of work item of one warp each:
+ * Three kinds of work item of one warp each:
  *  - luma items: 32 lanes across a row times a band of kRows rows of the
  *    frame's first plane as the metrics read it; each lane keeps its rows
  *    in registers, so every sample is loaded once for the black count and
@@ -21,6 +21,8 @@
  *    the reference's, and the frame into the candidate.  A v210 lane's 16
  *    bytes are one group of six pixels, its samples masked past the
  *    row's last (FFmpeg's decoded yuv422p10le frame).
+ *  - CPBD items: one complete 64 x 64 block of the luma each, CPBD's edge
+ *    pixels and those not noticeably blurred (content-cpbd.cuh).
  * Counts are integers, so the order in which blocks add them does not
  * matter; the last block (fence and ticket, as launch-sums.cuh) moves the
  * totals into mapped pinned memory with the launch's sequence number.  In
@@ -32,6 +34,7 @@
 
 #include <climits>
 
+#include "content-cpbd.cuh"
 #include "launch-sums.cuh"
 #include "sharpness-cuda-private.h"
 #include "sharpness-black-sample.h"
@@ -64,18 +67,25 @@ static_assert (kRows * kBytes * 255ull < (1ull << 32) &&
     kRows * (kBytes / 4 * 3) * 1023ull < (1ull << 32),
     "an item's SAD fits in 32 bits");
 
+/* The counts a launch measures, in this order in Accum, Result and a
+ * block's sums. */
+enum Count
+{
+  kBlack, kEdges, kSad, kCpbdEdges, kCpbdSharp, kCounts
+};
+
 /* Device accumulators: zero between launches, the last block reads them
  * out and resets them. */
 struct Accum
 {
-  unsigned long long black, edges, sad;
+  unsigned long long count[kCounts];
   unsigned int blocks_done;
 };
 
 /* What the last block writes into mapped memory; @seq last. */
 struct Result
 {
-  unsigned long long seq, black, edges, sad;
+  unsigned long long seq, count[kCounts];
 };
 
 /* One plane of the freeze SAD. */
@@ -116,6 +126,9 @@ struct Launch
   SadPlane sad[4];
   int n_sad, bytes_per_sample;
   int has_sad;                  /* the SAD planes have a reference */
+  /* CPBD items (cpbd): the complete 64 x 64 blocks of the luma, row-major
+   * over cpbd_blocks_x blocks a row, items cpbd_item0 on. */
+  int cpbd, cpbd_blocks_x, cpbd_item0;
   int items;
   Accum *accum;
   Result *result;
@@ -544,19 +557,24 @@ warp_sum (unsigned long long v)
   return v;
 }
 
-/* Work item @item of @l, for one warp: a luma item, or a SAD item of one
- * freeze plane.  kMode: the luma items' mode when the caller knows it
- * (only that path is compiled in, which keeps the registers the other
- * paths would hold), or kLumaNone for any, chosen at run time.  kEdges
- * false: the caller knows that @l counts no edges (no structure), and the
- * fast paths compile without them: no row below, no neighbours, fewer
- * registers. */
+/* Work item @item of @l, for one warp: a luma item, a SAD item of one
+ * freeze plane, or a CPBD block.  kMode: the luma items' mode when the
+ * caller knows it (only that path is compiled in, which keeps the
+ * registers the other paths would hold), or kLumaNone for any, chosen at
+ * run time.  kEdges false: the caller knows that @l counts no edges (no
+ * structure), and the fast paths compile without them: no row below, no
+ * neighbours, fewer registers.  @count: the thread's sums (Count). */
 template <int kMode = kLumaNone, bool kEdges = true>
 __device__ __forceinline__ void
-run_item (const Launch & l, int item, int lane, unsigned long long &black,
-    unsigned long long &edges, unsigned long long &sad)
+run_item (const Launch & l, int item, int lane,
+    unsigned long long (&count)[kCounts])
 {
-  if (item < l.luma_items) {
+  if (l.cpbd && item >= l.cpbd_item0) {
+    cpbd_block (l.luma, l.cpbd_blocks_x, item - l.cpbd_item0, lane,
+        count[kCpbdEdges], count[kCpbdSharp]);
+  } else if (item < l.luma_items) {
+    unsigned long long &black = count[kBlack], &edges = count[kEdges];
+    unsigned long long &sad = count[kSad];
     if constexpr (kMode == kLumaFast)
       luma_fast_item < 1, kEdges > (l, item, lane, black, edges, sad);
     else if constexpr (kMode == kLumaFast16)
@@ -574,49 +592,43 @@ run_item (const Launch & l, int item, int lane, unsigned long long &black,
     while (p + 1 < l.n_sad && item >= l.sad[p + 1].item0)
       p++;
     sad_item (l.sad[p], l.bytes_per_sample, item - l.sad[p].item0, lane,
-        sad);
+        count[kSad]);
   }
 }
 
 /* The block's counts, summed over its warps, in thread 0 (of a block of
  * kThreads threads). */
 __device__ __forceinline__ void
-block_totals (unsigned long long &black, unsigned long long &edges,
-    unsigned long long &sad)
+block_totals (unsigned long long (&count)[kCounts])
 {
-  __shared__ unsigned long long part[3][kWarps];
+  __shared__ unsigned long long part[kCounts][kWarps];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 
-  black = warp_sum (black);
-  edges = warp_sum (edges);
-  sad = warp_sum (sad);
-  if (lane == 0) {
-    part[0][warp] = black;
-    part[1][warp] = edges;
-    part[2][warp] = sad;
+#pragma unroll
+  for (int k = 0; k < kCounts; k++) {
+    count[k] = warp_sum (count[k]);
+    if (lane == 0)
+      part[k][warp] = count[k];
   }
   __syncthreads ();
   if (threadIdx.x == 0) {
-    black = edges = sad = 0;
-    for (int w = 0; w < kWarps; w++) {
-      black += part[0][w];
-      edges += part[1][w];
-      sad += part[2][w];
+#pragma unroll
+    for (int k = 0; k < kCounts; k++) {
+      count[k] = 0;
+      for (int w = 0; w < kWarps; w++)
+        count[k] += part[k][w];
     }
   }
 }
 
 /* Thread 0's block totals into the accumulators. */
 __device__ __forceinline__ void
-add_totals (const Launch & l, unsigned long long black,
-    unsigned long long edges, unsigned long long sad)
+add_totals (const Launch & l, const unsigned long long (&count)[kCounts])
 {
-  if (black)
-    atomicAdd (&l.accum->black, black);
-  if (edges)
-    atomicAdd (&l.accum->edges, edges);
-  if (sad)
-    atomicAdd (&l.accum->sad, sad);
+#pragma unroll
+  for (int k = 0; k < kCounts; k++)
+    if (count[k])
+      atomicAdd (&l.accum->count[k], count[k]);
 }
 
 /* The totals out of the accumulators, which are left at zero, into mapped
@@ -626,13 +638,10 @@ add_totals (const Launch & l, unsigned long long black,
 __device__ __forceinline__ void
 read_out (const Launch & l)
 {
-  const unsigned long long b = atomicExch (&l.accum->black, 0ull);
-  const unsigned long long e = atomicExch (&l.accum->edges, 0ull);
-  const unsigned long long s = atomicExch (&l.accum->sad, 0ull);
+#pragma unroll
+  for (int k = 0; k < kCounts; k++)
+    l.result->count[k] = atomicExch (&l.accum->count[k], 0ull);
   l.accum->blocks_done = 0;
-  l.result->black = b;
-  l.result->edges = e;
-  l.result->sad = s;
 }
 
 /* Called by every thread of every block (of kThreads threads) once its
@@ -642,8 +651,7 @@ read_out (const Launch & l)
  * still run (a launch beside the metric's, not waited for). */
 template <bool kSystemFence>
 __device__ __forceinline__ void
-finish (const Launch & l, unsigned long long black, unsigned long long edges,
-    unsigned long long sad)
+finish (const Launch & l, unsigned long long (&count)[kCounts])
 {
   __shared__ bool last;
 
@@ -651,9 +659,9 @@ finish (const Launch & l, unsigned long long black, unsigned long long edges,
    * ticket: once the last block has written the sequence number, the
    * launch has read and written everything it will. */
   __threadfence ();
-  block_totals (black, edges, sad);
+  block_totals (count);
   if (threadIdx.x == 0) {
-    add_totals (l, black, edges, sad);
+    add_totals (l, count);
     __threadfence ();
     last = atomicAdd (&l.accum->blocks_done, 1u) == gridDim.x - 1;
   }
@@ -682,60 +690,46 @@ finish (const Launch & l, unsigned long long black, unsigned long long edges,
 struct Rider
 {
   const Launch *l;
-  unsigned long long count[3];  /* black, edges, SAD: the block's, thread 0 */
-  unsigned long long before[3];
+  unsigned long long count[kCounts];    /* the block's, thread 0 */
+  unsigned long long before[kCounts];
 
   static_assert (64 - kTicketBits >= 32 + 2 + 16,
       "a frame's SAD fits a packed ticket");
 
   /* Every thread of the block, once its items are done. */
   __device__ __forceinline__ void
-  reduce (unsigned long long black, unsigned long long edges,
-      unsigned long long sad)
+  reduce (const unsigned long long (&sums)[kCounts])
   {
-    block_totals (black, edges, sad);
-    count[0] = black;
-    count[1] = edges;
-    count[2] = sad;
+#pragma unroll
+    for (int k = 0; k < kCounts; k++)
+      count[k] = sums[k];
+    block_totals (count);
   }
 
   __device__ __forceinline__ bool
   measures (int k) const
   {
-    return k == 0 ? l->black : k == 1 ? l->structure : l->has_sad;
-  }
-
-  __device__ __forceinline__ unsigned long long *
-  accum (int k) const
-  {
-    return k == 0 ? &l->accum->black : k == 1 ? &l->accum->edges :
-        &l->accum->sad;
-  }
-
-  __device__ __forceinline__ unsigned long long *
-  out (int k) const
-  {
-    return k == 0 ? &l->result->black : k == 1 ? &l->result->edges :
-        &l->result->sad;
+    return k == kBlack ? l->black : k == kEdges ? l->structure :
+        k == kSad ? l->has_sad : l->cpbd;
   }
 
   __device__ __forceinline__ void
   issue ()
   {
 #pragma unroll
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < kCounts; k++)
       if (measures (k))
-        before[k] = ticket_add (accum (k), count[k]);
+        before[k] = ticket_add (&l->accum->count[k], count[k]);
   }
 
   __device__ __forceinline__ void
   settle () const
   {
 #pragma unroll
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < kCounts; k++)
       if (measures (k) && ticket_last (before[k])) {
-        *accum (k) = 0;
-        *out (k) = ticket_total (before[k], count[k]);
+        l->accum->count[k] = 0;
+        l->result->count[k] = ticket_total (before[k], count[k]);
       }
   }
 
@@ -744,9 +738,9 @@ struct Rider
   done () const
   {
 #pragma unroll
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < kCounts; k++)
       if (!measures (k))
-        *out (k) = 0;
+        l->result->count[k] = 0;
     l->result->seq = l->seq;
   }
 };

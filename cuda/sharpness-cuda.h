@@ -83,7 +83,8 @@ SharpnessStatus sharpness_cuda_stage_host (SharpnessCuda * cuda,
  * bit-identical to the CPU scorer's measurements: the black luma samples
  * (sharpness_black_sample_at's rule; on the 8-bit gray image for packed
  * RGB), the edge pixels of the gray image
- * (sharpness_structure_count) and the SAD of every plane of a freeze
+ * (sharpness_structure_count), CPBD's edge counts of its complete 64 x 64
+ * blocks (sharpness_cpbd_count) and the SAD of every plane of a freeze
  * layout against the backend's reference (sharpness_freeze_sad).  The
  * reference stays in device memory: each measured frame is written into
  * the second of two device buffers, the candidate, in the same pass that
@@ -102,6 +103,7 @@ typedef struct
   unsigned black_threshold;
   int structure;                /* edge pixels at edge_level */
   unsigned edge_level;
+  int cpbd;                     /* CPBD's counts (sharpness-cpbd.h) */
   /* Freeze (n_planes 0: none): the SAD of planes 0 .. n_planes - 1 of
    * width[p] samples of bytes_per_sample (1, or 2: little-endian words)
    * by height[p] rows, as a SharpnessFreezeLayout says.  v210
@@ -128,6 +130,7 @@ typedef struct
 {
   uint64_t black_count, pixels;         /* pixels: width * height */
   uint64_t edges, interior;             /* interior: (W - 1) (H - 1) */
+  uint64_t cpbd_edges, cpbd_sharp;      /* sharpness_cpbd_count's */
   int has_sad;                          /* there was a reference */
   uint64_t sad;
 } SharpnessContentSums;

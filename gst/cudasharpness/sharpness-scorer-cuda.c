@@ -118,13 +118,14 @@ content_plan (ContentRun * cr, SharpnessContentJob * job,
     return;
   job->measured = FALSE;
   job->has_sad = FALSE;
-  if (!job->black && !job->structure && !job->freeze)
+  if (!job->black && !job->structure && !job->cpbd && !job->freeze)
     return;
   cr->job = job;
   cr->params.black = job->black;
   cr->params.black_threshold = job->black_threshold;
   cr->params.structure = job->structure;
   cr->params.edge_level = job->edge_level;
+  cr->params.cpbd = job->cpbd;
   cr->planes.luma = *plane;
   if (job->freeze) {
     const SharpnessFreezeLayout *l = job->freeze;
@@ -185,6 +186,9 @@ content_end (SharpnessScorerCuda * self, ContentRun * cr)
   c->pixels = sums.pixels;
   c->edges = sums.edges;
   c->interior = sums.interior;
+  c->cpbd_measured = c->cpbd;
+  c->cpbd_edges = sums.cpbd_edges;
+  c->cpbd_sharp = sums.cpbd_sharp;
   c->has_sad = sums.has_sad;
   c->sad = sums.sad;
   return SHARPNESS_OK;

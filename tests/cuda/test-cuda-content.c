@@ -1,6 +1,6 @@
 /* The CUDA backend's content measurements against the CPU's: black
- * samples, edge pixels and the freeze SAD, to the unit, on every kind of
- * frame the element hands it.
+ * samples, edge pixels, CPBD's edge counts and the freeze SAD, to the
+ * unit, on every kind of frame the element hands it.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -8,8 +8,11 @@
  * Expected values come from the analysis library, as the CPU scorer
  * computes them (gst/cudasharpness/sharpness-scorer-cpu.c): black with
  * sharpness_black_count_plane (on the 8-bit gray image for packed RGB),
- * edges with sharpness_structure_count, the SAD with sharpness_freeze_sad
- * against a host copy of the frame the reference should hold.
+ * edges with sharpness_structure_count, CPBD's counts with
+ * sharpness_cpbd_count (measured with the edges, and with black and
+ * freeze alone: the fused kernels without the edges run its items too),
+ * the SAD with sharpness_freeze_sad against a host copy of the frame the
+ * reference should hold.
  *
  * Formats: GRAY8, GRAY16_LE, NV12, I420, I420_10LE, I422_10LE,
  * P010_10LE (the raw layout the element makes for formats FFmpeg
@@ -50,6 +53,7 @@
 #include "check-cuda.h"
 #include "cuda-frames.h"
 #include "sharpness-black.h"
+#include "sharpness-cpbd.h"
 #include "sharpness-cpu.h"
 #include "sharpness-cuda.h"
 #include "sharpness-freeze.h"
@@ -313,11 +317,12 @@ luma_of (const TestFormat * t, const uint8_t * data0, size_t stride, int w,
 
 static SharpnessContentParams
 params_for (const HostFrame * f, unsigned threshold, unsigned level,
-    int black, int structure, int freeze)
+    int black, int structure, int freeze, int cpbd)
 {
   SharpnessContentParams c;
 
   memset (&c, 0, sizeof c);
+  c.cpbd = cpbd;
   c.black = black;
   c.black_threshold = threshold;
   c.structure = structure;
@@ -437,6 +442,8 @@ expected (const HostFrame * f, const SharpnessContentParams * c,
   }
   if (c->structure)
     e.edges = sharpness_structure_count (&luma, c->edge_level, &e.interior);
+  if (c->cpbd)
+    sharpness_cpbd_count (&luma, &e.cpbd_edges, &e.cpbd_sharp);
   if (c->n_planes > 0 && ref) {
     e.has_sad = 1;
     e.sad = sharpness_freeze_sad (&f->layout,
@@ -463,10 +470,12 @@ report (const char *what, const HostFrame * f, MemKind mem, Fill fill,
   else
     fprintf (stderr, " black %" PRIu64 "/%" PRIu64 " pixels %" PRIu64 "/%"
         PRIu64 " edges %" PRIu64 "/%" PRIu64 " interior %" PRIu64 "/%" PRIu64
-        " sad %d:%" PRIu64 "/%d:%" PRIu64, got->black_count,
+        " sad %d:%" PRIu64 "/%d:%" PRIu64 " cpbd %d:%" PRIu64 ",%" PRIu64
+        "/%" PRIu64 ",%" PRIu64, got->black_count,
         want->black_count, got->pixels, want->pixels, got->edges, want->edges,
         got->interior, want->interior, got->has_sad, got->sad, want->has_sad,
-        want->sad);
+        want->sad, c->cpbd, got->cpbd_edges, got->cpbd_sharp,
+        want->cpbd_edges, want->cpbd_sharp);
   fputc ('\n', stderr);
 }
 
@@ -478,6 +487,8 @@ sums_equal (const SharpnessContentSums * a, const SharpnessContentSums * b,
           a->pixels == b->pixels)) &&
       (!c->structure || (a->edges == b->edges &&
           a->interior == b->interior)) &&
+      (!c->cpbd || (a->cpbd_edges == b->cpbd_edges &&
+          a->cpbd_sharp == b->cpbd_sharp)) &&
       a->has_sad == b->has_sad && a->sad == b->sad;
 }
 
@@ -598,15 +609,17 @@ check_frame (const TestFormat * t, int w, int h, int pad, Fill fill,
   for (int k = 0; k < nl; k++) {
     const unsigned thr = levels[k].threshold, lev = levels[k].level;
     /* Black and structure together, each alone, then freeze with both,
-     * and with black alone (the fused kernels without the edges). */
-    static const int modes[5][3] = { {1, 1, 0}, {1, 0, 0}, {0, 1, 0},
-    {1, 1, 1}, {1, 0, 1}
+     * and with black alone (the fused kernels without the edges); CPBD
+     * with the edges, and with black and freeze alone (its items in the
+     * fused kernels without the edges), once per frame. */
+    static const int modes[6][4] = { {1, 1, 0, 1}, {1, 0, 0, 0},
+    {0, 1, 0, 0}, {1, 1, 1, 1}, {1, 0, 1, 0}, {1, 0, 1, 1}
     };
-    for (int m = 0; m < 5; m++) {
-      if (k > 0 && m == 1 + (k % 2))
+    for (int m = 0; m < 6; m++) {
+      if (k > 0 && (m == 1 + (k % 2) || m == 5))
         continue;
       const SharpnessContentParams c = params_for (&a, thr, lev,
-          modes[m][0], modes[m][1], modes[m][2]);
+          modes[m][0], modes[m][1], modes[m][2], modes[m][3]);
       const SharpnessContentSums want_a = expected (&a, &c, NULL);
       const SharpnessContentSums want_b = expected (&b, &c, &a);
 
@@ -614,11 +627,12 @@ check_frame (const TestFormat * t, int w, int h, int pad, Fill fill,
         SharpnessContentSums got;
         SharpnessStatus st;
 
-        /* Black + freeze (m 4) under a metric too: the fused kernel
-         * without the edges writes the candidate b is compared with. */
+        /* Black + freeze (m 4, 5: with CPBD) under a metric too: the
+         * fused kernel without the edges writes the candidate b is
+         * compared with. */
         sharpness_cuda_content_reference (cuda, 0);
         st = measure (&pa[mem], &a, &c, variant + k + m + mem,
-            (k == 0 && m == 0) || m == 4, &got);
+            (k == 0 && m == 0) || m >= 4, &got);
         checks++;
         if (st != SHARPNESS_OK || !sums_equal (&got, &want_a, &c))
           report ("first frame", &a, mem, fill, &c, &got, &want_a, st);
@@ -639,7 +653,7 @@ check_frame (const TestFormat * t, int w, int h, int pad, Fill fill,
 
   /* Freeze alone (no luma pass). */
   {
-    const SharpnessContentParams c = params_for (&a, 0, 0, 0, 0, 1);
+    const SharpnessContentParams c = params_for (&a, 0, 0, 0, 0, 1, 0);
     const SharpnessContentSums want = expected (&b, &c, &a);
 
     for (int mem = 0; mem < MEM_COUNT; mem++) {
@@ -695,7 +709,8 @@ check_sequence (const TestFormat * t, int w, int h, int steps)
     const int mem = (int) (frame_rng_next (&rng) % MEM_COUNT);
     /* Without the edges every other step: the fused kernel without them
      * then writes the candidate that later steps compare with. */
-    const SharpnessContentParams c = params_for (f, 37, 8, 1, s % 2, 1);
+    const SharpnessContentParams c = params_for (f, 37, 8, 1, s % 2, 1,
+        s % 3 == 0);
     SharpnessContentSums got, want;
     PlacedFrame pf;
 
