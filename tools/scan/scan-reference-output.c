@@ -392,6 +392,10 @@ scan_ref_report (GString * out, const ScanRefResult * r)
   g_string_append (out, "<p class=\"muted\">Dashed: the mean; dots: the "
       "worst frames below.</p>\n");
 
+  if (r->worst->len == 0) {
+    g_string_append (out, "</body></html>\n");
+    return;
+  }
   g_string_append_printf (out, "<h2>The %u lowest-VMAF frames</h2>\n"
       "<table class=\"worst\"><tr><th>frame</th><th>time (s)</th>"
       "<th>VMAF</th><th>reference</th><th>distorted</th></tr>\n",
