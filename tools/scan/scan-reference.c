@@ -384,7 +384,7 @@ on_compare_message (GstMessage * msg, gpointer data)
 /* The comparison of @r's files into @r; FALSE with @error set. */
 static gboolean
 compare (ScanRefResult * r, const ScanCommandLine * cl, GstContext * cuda,
-    gchar ** error)
+    gboolean gpu_decode, gchar ** error)
 {
   GstElement *pipeline = gst_pipeline_new (NULL);
   GstElement *cmp = gst_element_factory_make ("cudacompare", NULL);
@@ -421,7 +421,7 @@ compare (ScanRefResult * r, const ScanCommandLine * cl, GstContext * cuda,
   gst_element_link (cmp, sink);
   if (cuda)
     gst_element_set_context (pipeline, cuda);
-  sides[0].gpu = sides[1].gpu = cuda != NULL && cl->settings.gpu_decode;
+  sides[0].gpu = sides[1].gpu = cuda != NULL && gpu_decode;
   g_mutex_init (&match.lock);
   sides[0].match = sides[1].match = &match;
   sides[0].reference = TRUE;
@@ -748,7 +748,7 @@ gint
 scan_reference_run (const ScanCommandLine * cl)
 {
   GstContext *cuda = NULL;
-  gboolean any_error = FALSE;
+  gboolean any_error = FALSE, gpu_decode = FALSE;
   gchar *error = NULL;
   ScanRefResult probe = { 0, };
 
@@ -797,12 +797,13 @@ scan_reference_run (const ScanCommandLine * cl)
       }
     }
 
+  /* As the scan: NVDEC first when the CUDA backend is usable, else the
+   * CPU's decoders. */
   if (!cl->settings.cpu) {
     gboolean nv = sharpness_tool_gpu_rank_decoders (GST_RANK_NONE);
 
     if (sharpness_tool_gpu_backend_usable (-1, &cuda) && nv)
-      ((ScanCommandLine *) cl)->settings.gpu_decode =
-          sharpness_tool_gpu_rank_decoders (GST_RANK_PRIMARY + 1);
+      gpu_decode = sharpness_tool_gpu_rank_decoders (GST_RANK_PRIMARY + 1);
   } else {
     sharpness_tool_gpu_rank_decoders (GST_RANK_NONE);
   }
@@ -821,7 +822,8 @@ scan_reference_run (const ScanCommandLine * cl)
     r.notes = g_ptr_array_new_with_free_func (g_free);
     if (!g_file_test (r.distorted, G_FILE_TEST_IS_REGULAR))
       error = g_strdup ("no such file");
-    else if (compare (&r, cl, cuda, &error) && r.frames->len == 0)
+    else if (compare (&r, cl, cuda, gpu_decode, &error) &&
+        r.frames->len == 0)
       error = g_strdup ("no frame was compared");
     if (!error) {
       add_notes (&r);
