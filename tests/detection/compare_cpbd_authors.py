@@ -11,7 +11,8 @@
 # threshold CPBD_compute.m passes MATLAB's edge() (2: |Sx| / 8 > 2).
 #
 # Usage: compare_cpbd_authors.py DIR --port PORT_DIR [--half tuning]
-#          [--step 50] [--per-clip 3] [--thresholds 0.8,0.9]
+#          [--step 50] [--per-clip 3] [--thresholds 0.6,0.7,0.8,0.9]
+#          [--json F]
 #          [--cpbd-tool build/tests/analysis/cpbd-tool]
 #   PORT_DIR holds compute.py and octave.py of python-cpbd (its import
 #   lines `from scipy.ndimage import imread` and `from cpbd.octave import
@@ -76,7 +77,8 @@ def main():
     ap.add_argument('--half', default='tuning')
     ap.add_argument('--step', type=int, default=50)
     ap.add_argument('--per-clip', type=int, default=3)
-    ap.add_argument('--thresholds', default='0.8,0.85,0.9,0.95')
+    ap.add_argument('--thresholds', default='0.6,0.7,0.8,0.9')
+    ap.add_argument('--json', help='the per-frame values, written here')
     ap.add_argument('--cpbd-tool', default=os.path.join(
         'build', 'tests', 'analysis', 'cpbd-tool'))
     args = ap.parse_args()
@@ -109,6 +111,9 @@ def main():
             rows.append((e['labels'][i] == 'B', mine, a, b))
         print('%s: %d frames' % (name, len(rows)), file=sys.stderr,
               flush=True)
+    if args.json:
+        with open(args.json, 'w') as f:
+            json.dump([list(map(float, x)) for x in rows], f)
     r = np.array(rows, dtype=float)
     print('%d frames of the %s half (%d blurred)' % (
         len(r), args.half, int(r[:, 0].sum())))
