@@ -624,7 +624,8 @@ test_collapse (void)
    * of the shot before are no reference for the next one. */
   sharpness_blur_detector_reset (det);
   for (gint i = 0; i < 10; i++)
-    sharpness_blur_detector_judge (det, 0.30, 0.20, -1.0, flat, &a, 0.5, 0.8, 0.0);
+    sharpness_blur_detector_judge (det, 0.30, 0.20, -1.0, flat, &a, 0.5, 0.8,
+        0.0);
   CHECK (sharpness_blur_detector_judge (det, 0.70, 0.004, -1.0, flat, &b, 0.5,
           0.8, 0.0) == SHARPNESS_VERDICT_FLAT);
   CHECK (sharpness_blur_detector_last_was_cut (det));
