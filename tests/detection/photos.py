@@ -26,9 +26,10 @@
 #     on purpose: a clip's sharp frames must be sharp).
 # Duplicates: the files of one Plasma or Lomiri wallpaper folder are one
 # photograph, as are the files of one SAME_SCENE entry (OpenCV's stereo
-# pairs and sequences of one scene); any two files whose centre squares have perceptual hashes
-# within PHASH_DISTANCE bits are one photograph (the same picture in
-# several resolutions or crops).  The largest file stands for the group.
+# pairs and sequences of one scene); any two files whose centre squares
+# have perceptual hashes within PHASH_DISTANCE bits are one photograph (the
+# same picture in several resolutions or crops).  The largest file stands
+# for the group.
 #
 # The split (never re-drawn): canonical name = '<source>:<stem>' where
 # <stem> is the wallpaper folder's name (Plasma, Lomiri) or the largest
