@@ -84,10 +84,10 @@ typedef struct
  * detection (their cells are too few pixels to tell a cut from noise). */
 #define SHARPNESS_SIGNATURE_MIN_SIZE (16 * SHARPNESS_SIGNATURE_GRID)
 
-/* The CPBD below which a frame over the absolute threshold is blurry
- * (sharpness_blur_detector_judge's @cpbd_threshold; the element's
- * default, docs/validation/detection.md: chosen on the held-out suite's
- * tuning half). */
+/* The CPBD below which a frame over blur-effect's absolute threshold is
+ * blurry (sharpness_blur_detector_judge's @cpbd_threshold; the
+ * recommended rule's, the tools' default, docs/validation/detection.md:
+ * chosen on the held-out suite's tuning half). */
 #define SHARPNESS_CPBD_THRESHOLD 0.3
 
 /* A frame with too little structure is a blur rather than flat when its

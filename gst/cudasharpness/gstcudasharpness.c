@@ -116,8 +116,10 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_sharpness_debug);
  * above it; level 5 leaves the widest ratio between the two. */
 #define DEFAULT_FLAT_EDGE_LEVEL 5
 #define DEFAULT_FLAT_THRESHOLD 0.02
-/* docs/validation/detection.md, "CPBD confirms the absolute level". */
-#define DEFAULT_CPBD_THRESHOLD SHARPNESS_CPBD_THRESHOLD
+/* Off, as the thresholds it confirms are; the recommended rule's value
+ * (the tools' default) is SHARPNESS_CPBD_THRESHOLD
+ * (docs/validation/detection.md, "CPBD confirms the absolute level"). */
+#define DEFAULT_CPBD_THRESHOLD 0.0
 #define DEFAULT_EVENT_THUMBNAILS 0
 #define MAX_EVENT_THUMBNAILS 4096
 /* How long EOS waits for thumbnails being encoded, so that events come

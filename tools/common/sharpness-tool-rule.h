@@ -16,10 +16,15 @@
 #ifndef SHARPNESS_TOOL_RULE_H
 #define SHARPNESS_TOOL_RULE_H
 
+#include "sharpness-blur-detector.h"
+
 #define SHARPNESS_TOOL_DEFAULT_METRIC "blur-effect"
 #define SHARPNESS_TOOL_FALLBACK_METRIC "laplacian"
 #define SHARPNESS_TOOL_BLUR_EFFECT_THRESHOLD 0.52
 #define SHARPNESS_TOOL_BLUR_EFFECT_RELATIVE 0.8
+/* CPBD confirms blur-effect's absolute level (the element's
+ * cpbd-threshold), chosen on tuning data alone (issue 30). */
+#define SHARPNESS_TOOL_BLUR_EFFECT_CPBD SHARPNESS_CPBD_THRESHOLD
 #define SHARPNESS_TOOL_DEFAULT_RELATIVE 0.6
 #define SHARPNESS_TOOL_DEFAULT_WINDOW 25
 /* Seconds: the shortest blurry stretch reported (the monitor's blur

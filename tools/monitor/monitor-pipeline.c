@@ -34,6 +34,7 @@
 
 #include "monitor-channel.h"
 #include "sharpness-tool-gpu.h"
+#include "sharpness-tool-rule.h"
 
 /* What the analysis queue holds before a live channel leaks: about a
  * second of frames, so that a scorer held up for a moment (a busy host) is
@@ -579,6 +580,8 @@ set_scorer (MonitorChannel * c, GstElement * e)
   g_object_set (e, "post-messages", FALSE,
       "threshold", cfg->threshold,
       "relative-threshold", cfg->relative_threshold,
+      "cpbd-threshold", cfg->metric == SHARPNESS_METRIC_BLUR_EFFECT ?
+      SHARPNESS_TOOL_BLUR_EFFECT_CPBD : 0.0,
       "window", cfg->window, "max-blurry-gap", cfg->max_blurry_gap,
       "black-pixel-threshold", cfg->black_pixel_threshold,
       "black-ratio", cfg->black_ratio,

@@ -30,6 +30,7 @@
 #include "scan-job.h"
 #include "scan-setup.h"
 #include "sharpness-tool-decode.h"
+#include "sharpness-tool-rule.h"
 #include "sharpness-tool-gpu.h"
 
 /* The converter between the decoder's @pad and the scorers, or NULL to
@@ -333,7 +334,9 @@ scan_pipeline_build (ScanJob * job, GstContext * cuda_context,
       gst_util_set_object_arg (G_OBJECT (e), "backend", "cpu");
     if (m == 0)
       g_object_set (e, "threshold", s->threshold, "relative-threshold",
-          s->relative_threshold, NULL);
+          s->relative_threshold, "cpbd-threshold",
+          s->metrics[0] == SHARPNESS_METRIC_BLUR_EFFECT ?
+          SHARPNESS_TOOL_BLUR_EFFECT_CPBD : 0.0, NULL);
     scan_content_configure_element (e, s, m == 0);
     gst_bin_add (GST_BIN (job->pipeline), e);
     if (!gst_element_link (prev, e))

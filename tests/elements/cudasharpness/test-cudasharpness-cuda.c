@@ -562,9 +562,9 @@ GST_START_TEST (test_content_states)
     /* CPBD, read by the absolute test: every frame over the threshold,
      * so that the CPU, which counts it only there, counts it on all. */
     {"I420", "ball", "cudaupload name=up ! " CUDA_CAPS " ! ", "blur-effect",
-        "threshold=0.000001", FALSE, 1918, 1080},
+        "threshold=0.000001 cpbd-threshold=0.3", FALSE, 1918, 1080},
     {"NV12", "zone-plate kx2=20 ky2=20 kt=1", "", "laplacian",
-        "threshold=1e300", TRUE},
+        "threshold=1e300 cpbd-threshold=0.3", TRUE},
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
@@ -607,7 +607,7 @@ GST_START_TEST (test_content_states)
       gchar *cpbd = strstr (fields, " cpbd=");
 
       fail_unless (cpbd != NULL);
-      fail_unless ((strstr (opts, "threshold=") != NULL) ==
+      fail_unless ((strstr (opts, "cpbd-threshold=") != NULL) ==
           (strcmp (cpbd, " cpbd=-") != 0), "%s frame %u: %s", ref_desc, f,
           ref.content[f]);
       *cpbd = '\0';
