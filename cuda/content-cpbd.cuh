@@ -63,8 +63,11 @@ warp_sum_u (unsigned v)
 
 /* CPBD block @block of @p (row-major over @blocks_x blocks a row), for
  * one warp: its edge pixels and those not noticeably blurred, added to
- * lane 0's @edges and @sharp when it is an edge block. */
-__device__ __noinline__ void
+ * lane 0's @edges and @sharp when it is an edge block.  Static: every
+ * kernel file that includes the content launch compiles its own copy
+ * (a non-inline device function with external linkage is defined once
+ * per file, and the plugin's link refused the duplicates). */
+static __device__ __noinline__ void
 cpbd_block (const SharpnessPlane & p, int blocks_x, int block, int lane,
     unsigned long long &edges, unsigned long long &sharp)
 {
