@@ -7,19 +7,21 @@
 #
 # Three meson test runs (lanes), by suite:
 #   alone     tests that must not share the machine with other tests (a
-#             live monitor that must keep the source's rate): first;
+#             live monitor that must keep the source's rate): first, with
+#             nothing beside them;
 #   realtime  tests that mostly wait on a clock (live sources paced at
 #             their rate, a five-minute soak, daemons polled): after
 #             them, three at a time;
-#   the rest  CPU-bound: from the start, meson's default of one process
-#             per core, at nice 19.
+#   the rest  CPU-bound: after the alone lane, beside the real-time one,
+#             meson's default of one process per core, at nice 19.
 # At nice 19 the CPU-bound lane gets a core only when the timed tests
-# leave it one (1.5 % of a core against one that wants it), so that the
-# faults test still has the machine to itself in all but its idle
-# cycles, and a paced source or a soak's channel gets a core at once.
-# With one meson run, the soak held one of CI's two process slots for
-# five minutes while its core idled, and the faults test left both idle
-# for a minute (docs/ci.md: where the time goes).
+# leave it one (1.5 % of a core against one that wants it), so that a
+# paced source or a soak's channel gets a core at once.  The faults test
+# runs before it even so: with the CPU-bound lane and CI's packages part
+# beside it at nice 19, it fell under its source's rate in the Debian 13
+# root (29.12 of 30 fps, 2026-12-07).  With one meson run, the soak held
+# one of CI's two process slots for five minutes while its core idled
+# (docs/ci.md: where the time goes).
 # Each lane writes its own log (BUILD/meson-logs/{alone,realtime,testlog}
 # .json); the summary counts them all.  A plain `meson test -C BUILD`
 # still runs every test.
@@ -52,10 +54,10 @@ lane() {
   } | sed -u "s/^/$prefix/"
 }
 
+lane alone "alone: " 0 --suite alone --logbase alone
 lane testlog "" 19 --no-suite alone --no-suite realtime \
   --logbase testlog &
 cpu=$!
-lane alone "alone: " 0 --suite alone --logbase alone
 lane realtime "realtime: " 0 --suite realtime --no-suite alone \
   --num-processes "${REALTIME_PROCESSES:-3}" --logbase realtime
 wait "$cpu"
