@@ -5,6 +5,26 @@
  */
 #include "test-video.h"
 
+#include <gst/check/gstcheck.h>
+
+void
+test_video_set_properties (GstElement * element, const gchar * props)
+{
+  gchar **words = g_strsplit (props ? props : "", " ", -1);
+
+  for (gchar ** w = words; *w; w++) {
+    gchar **pair;
+
+    if (!**w)
+      continue;
+    pair = g_strsplit (*w, "=", 2);
+    fail_unless (pair[1] != NULL, "property \"%s\" has no value", *w);
+    gst_util_set_object_arg (G_OBJECT (element), pair[0], pair[1]);
+    g_strfreev (pair);
+  }
+  g_strfreev (words);
+}
+
 void
 test_video_set_caps (GstHarness * h, GstVideoFormat format, gint width,
     gint height)

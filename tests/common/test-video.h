@@ -1,5 +1,5 @@
-/* GStreamer helpers of the element and glue tests: a harness's video caps
- * and frames of random bytes.
+/* GStreamer helpers of the element and glue tests: an element's properties
+ * as text, a harness's video caps and frames of random bytes.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -11,6 +11,11 @@
 #include <gst/video/video.h>
 
 #include "test-rng.h"
+
+/* Sets @props on @element: "name=value name=value ...", each value as
+ * gst-launch-1.0 parses it; NULL or "" sets none.  A word without '='
+ * fails the test (a misspelt list would otherwise test the defaults). */
+void test_video_set_properties (GstElement * element, const gchar * props);
 
 /* Raw video of @format, @width x @height at 25 frames/s, as @h's source
  * caps. */

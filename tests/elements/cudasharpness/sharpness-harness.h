@@ -6,8 +6,12 @@
 #ifndef SHARPNESS_HARNESS_H
 #define SHARPNESS_HARNESS_H
 
+#include <math.h>
+
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
+
+#include "test-video.h"
 
 /* cudasharpness with backend=cpu, then @props ("name=value ..."), and a
  * bus of its own in @bus (the harness has none). */
@@ -15,18 +19,11 @@ static inline GstHarness *
 harness_new (GstBus ** bus, const gchar * props)
 {
   GstElement *e = gst_element_factory_make ("cudasharpness", NULL);
-  gchar **kv = g_strsplit (props ? props : "", " ", -1);
   GstHarness *h;
 
   fail_unless (e != NULL, "cudasharpness is not available");
   gst_util_set_object_arg (G_OBJECT (e), "backend", "cpu");
-  for (gchar ** p = kv; *p; p++) {
-    gchar **pair = g_strsplit (*p, "=", 2);
-    if (pair[0] && pair[1])
-      gst_util_set_object_arg (G_OBJECT (e), pair[0], pair[1]);
-    g_strfreev (pair);
-  }
-  g_strfreev (kv);
+  test_video_set_properties (e, props);
 
   *bus = gst_bus_new ();
   gst_element_set_bus (e, *bus);
@@ -42,6 +39,27 @@ harness_free (GstHarness * h, GstBus * bus)
   gst_bus_set_flushing (bus, TRUE);
   gst_harness_teardown (h);
   gst_object_unref (bus);
+}
+
+/* The GstSharpnessMeta of @buf as a structure; fails the test if none. */
+static inline GstStructure *
+harness_meta_structure (GstBuffer * buf)
+{
+  GstCustomMeta *meta = gst_buffer_get_custom_meta (buf, "GstSharpnessMeta");
+
+  fail_unless (meta != NULL, "buffer has no GstSharpnessMeta");
+  return gst_custom_meta_get_structure (meta);
+}
+
+/* The double @field of @s; fails the test if it has none. */
+static inline gdouble
+harness_get_double (const GstStructure * s, const gchar * field)
+{
+  gdouble v = NAN;
+
+  fail_unless (gst_structure_get_double (s, field, &v), "no double %s in %"
+      GST_PTR_FORMAT, field, s);
+  return v;
 }
 
 #endif /* SHARPNESS_HARNESS_H */

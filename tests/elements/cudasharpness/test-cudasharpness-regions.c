@@ -155,25 +155,6 @@ reference_tiles (const gchar * metric, const Gray * g, gint cols, gint rows,
 
 /* --- harness ---------------------------------------------------------- */
 
-static GstStructure *
-meta_structure (GstBuffer * buf)
-{
-  GstCustomMeta *meta = gst_buffer_get_custom_meta (buf, "GstSharpnessMeta");
-
-  fail_unless (meta != NULL, "no GstSharpnessMeta");
-  return gst_custom_meta_get_structure (meta);
-}
-
-static gdouble
-get_double (const GstStructure * s, const gchar * field)
-{
-  gdouble v;
-
-  fail_unless (gst_structure_get_double (s, field, &v), "no double %s in %"
-      GST_PTR_FORMAT, field, s);
-  return v;
-}
-
 /* The `sharpness` message of the last frame pushed, popped from @bus
  * (other messages dropped); NULL when none. */
 static GstMessage *
@@ -260,7 +241,7 @@ score_alone (const Gray * g, const gchar * props)
 
   test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, g->w, g->h);
   out = gst_harness_push_and_pull (h, gray_buffer (g, 0));
-  score = get_double (meta_structure (out), "score");
+  score = harness_get_double (harness_meta_structure (out), "score");
   gst_buffer_unref (out);
   harness_free (h, bus);
   return score;
@@ -377,7 +358,8 @@ GST_START_TEST (test_tiles_handmade)
       reference_tiles (metrics[m], &g, tc->cols, tc->rows, expected);
       test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, tc->w, tc->h);
       out = gst_harness_push_and_pull (h, gray_buffer (&g, 0));
-      check_tile_fields (meta_structure (out), tc->cols, tc->rows, expected);
+      check_tile_fields (harness_meta_structure (out), tc->cols, tc->rows,
+          expected);
       msg = pop_frame_message (bus);
       fail_unless (msg != NULL);
       check_tile_fields (gst_message_get_structure (msg), tc->cols, tc->rows,
@@ -386,7 +368,7 @@ GST_START_TEST (test_tiles_handmade)
       gst_message_unref (msg);
 
       /* The frame score is unchanged by the tiles, to the bit. */
-      frame_score = get_double (meta_structure (out), "score");
+      frame_score = harness_get_double (harness_meta_structure (out), "score");
       fail_unless (frame_score == score_alone (&g, plain),
           "%s %dx%d tiles %dx%d: frame score changed", metrics[m], tc->w,
           tc->h, tc->cols, tc->rows);
@@ -438,15 +420,15 @@ GST_START_TEST (test_tiles_every_classical_metric)
     h = harness_new (&bus, props);
     test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, g.w, g.h);
     out = gst_harness_push_and_pull (h, gray_buffer (&g, 0));
-    s = meta_structure (out);
+    s = harness_meta_structure (out);
     get_array (s, "tile-scores", G_TYPE_DOUBLE, 15);
-    fail_unless (get_double (s, "score") == score_alone (&g, plain), "%s",
-        nick);
+    fail_unless (harness_get_double (s, "score") == score_alone (&g, plain),
+        "%s", nick);
     gst_buffer_unref (out);
 
     g_object_set (h->element, "tiles", "off", NULL);
     out = gst_harness_push_and_pull (h, gray_buffer (&g, 1));
-    fail_if (has_tile_fields (meta_structure (out)));
+    fail_if (has_tile_fields (harness_meta_structure (out)));
     gst_buffer_unref (out);
     harness_free (h, bus);
     g_free (props);
@@ -479,8 +461,8 @@ GST_START_TEST (test_perceptual_refusal)
 
     roi->id = 7;
     out = gst_harness_push_and_pull (h, in);
-    s = meta_structure (out);
-    fail_unless (get_double (s, "score") == plain);
+    s = harness_meta_structure (out);
+    fail_unless (harness_get_double (s, "score") == plain);
     fail_if (has_tile_fields (s));
     fail_if (has_roi_fields (s));
     roi = gst_buffer_get_video_region_of_interest_meta_id (out, 7);
@@ -566,8 +548,8 @@ push_bokeh (const Gray * g, const gchar * props, gdouble * score,
 
   test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, g->w, g->h);
   out = gst_harness_push_and_pull (h, gray_buffer (g, 0));
-  s = meta_structure (out);
-  *score = get_double (s, "score");
+  s = harness_meta_structure (out);
+  *score = harness_get_double (s, "score");
   fail_unless (gst_structure_get_boolean (s, "blurry", blurry));
   if (tile_scores) {
     const GValue *v = get_array (s, "tile-scores", G_TYPE_DOUBLE, 64);
@@ -759,7 +741,7 @@ check_rois (const Gray * g, const gchar * metric, const gchar * props,
       continue;
     }
     fail_unless_equals_int (count, 1);
-    got = get_double (param, "score");
+    got = harness_get_double (param, "score");
     fail_unless (got == expected, "ROI %d: %.17g, alone %.17g", r->id, got,
         expected);
     fail_unless (gst_structure_get_boolean (param, "blurry", &blurry));
@@ -769,7 +751,7 @@ check_rois (const Gray * g, const gchar * metric, const gchar * props,
 
   /* The message lists the scored ROIs in buffer order; so does the meta. */
   for (guint pass = 0; pass < 2; pass++) {
-    const GstStructure *s = pass ? meta_structure (out) : ms;
+    const GstStructure *s = pass ? harness_meta_structure (out) : ms;
     guint k = 0;
 
     ids = get_array (s, "roi-ids", G_TYPE_INT, n);
@@ -898,8 +880,8 @@ GST_START_TEST (test_no_regions_no_fields)
 
   test_video_set_caps (h, GST_VIDEO_FORMAT_GRAY8, g.w, g.h);
   out = gst_harness_push_and_pull (h, gray_buffer (&g, 0));
-  fail_if (has_tile_fields (meta_structure (out)));
-  fail_if (has_roi_fields (meta_structure (out)));
+  fail_if (has_tile_fields (harness_meta_structure (out)));
+  fail_if (has_roi_fields (harness_meta_structure (out)));
   msg = pop_frame_message (bus);
   fail_unless (msg != NULL);
   fail_if (has_tile_fields (gst_message_get_structure (msg)));

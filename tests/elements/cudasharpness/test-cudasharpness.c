@@ -149,21 +149,12 @@ random_frame (const GstVideoInfo * info, TestRng * rng, guint64 index)
   return buf;
 }
 
-static GstStructure *
-meta_structure (GstBuffer * buf)
-{
-  GstCustomMeta *meta = gst_buffer_get_custom_meta (buf, "GstSharpnessMeta");
-
-  fail_unless (meta != NULL, "buffer has no GstSharpnessMeta");
-  return gst_custom_meta_get_structure (meta);
-}
-
 static gdouble
 meta_score (GstBuffer * buf)
 {
   gdouble score = NAN;
 
-  fail_unless (gst_structure_get_double (meta_structure (buf), "score",
+  fail_unless (gst_structure_get_double (harness_meta_structure (buf), "score",
           &score));
   return score;
 }
@@ -173,8 +164,8 @@ meta_blurry (GstBuffer * buf)
 {
   gboolean blurry = FALSE;
 
-  fail_unless (gst_structure_get_boolean (meta_structure (buf), "blurry",
-          &blurry));
+  fail_unless (gst_structure_get_boolean (harness_meta_structure (buf),
+          "blurry", &blurry));
   return blurry;
 }
 
@@ -310,8 +301,8 @@ GST_START_TEST (test_passthrough_every_format_and_metric)
       out = push_unchanged (h, plain);
       fail_unless (gst_buffer_get_custom_meta (out, "GstSharpnessMeta") !=
           NULL, "%s %s: no meta", gst_video_format_to_string (format), nick);
-      fail_unless_equals_string (gst_structure_get_string (meta_structure
-              (out), "metric"), nick);
+      fail_unless_equals_string (gst_structure_get_string
+          (harness_meta_structure (out), "metric"), nick);
       s1 = meta_score (out);
       gst_buffer_unref (out);
 
@@ -356,7 +347,7 @@ GST_START_TEST (test_meta_fields)
         gst_custom_meta_has_name ((GstCustomMeta *) meta, "GstSharpnessMeta");
   fail_unless_equals_int (n, 1);
 
-  s = meta_structure (out);
+  s = harness_meta_structure (out);
   fail_unless (gst_structure_has_name (s, "GstSharpnessMeta"));
   fail_unless_equals_int (gst_structure_n_fields (s), 7);
   fail_unless (gst_structure_has_field_typed (s, "metric", G_TYPE_STRING));
@@ -413,15 +404,6 @@ get_u64 (const GstStructure * s, const gchar * field)
   guint64 v = 0;
 
   fail_unless (gst_structure_get_uint64 (s, field, &v), "no %s", field);
-  return v;
-}
-
-static gdouble
-get_double (const GstStructure * s, const gchar * field)
-{
-  gdouble v = NAN;
-
-  fail_unless (gst_structure_get_double (s, field, &v), "no %s", field);
   return v;
 }
 
@@ -492,7 +474,7 @@ GST_START_TEST (test_message_fields)
     fail_unless_equals_uint64 (get_u64 (s, "frame"), i);
     fail_unless_equals_string (gst_structure_get_string (s, "metric"),
         "laplacian");
-    assert_close (get_double (s, "score"), expected[i]);
+    assert_close (harness_get_double (s, "score"), expected[i]);
     fail_unless_equals_int (get_boolean (s, "blurry"), expected[i] < 1.0);
   }
   g_ptr_array_unref (frames);
@@ -511,7 +493,7 @@ check_summary_matches (GPtrArray * frames, const GstStructure * sum,
 
   for (guint i = 0; i < frames->len; i++) {
     const GstStructure *s = g_ptr_array_index (frames, i);
-    gdouble v = get_double (s, "score");
+    gdouble v = harness_get_double (s, "score");
     total += v;
     min = MIN (min, v);
     max = MAX (max, v);
@@ -530,9 +512,9 @@ check_summary_matches (GPtrArray * frames, const GstStructure * sum,
   fail_unless_equals_string (gst_structure_get_string (sum, "metric"), metric);
   fail_unless_equals_uint64 (get_u64 (sum, "frames"), frames->len);
   fail_unless_equals_uint64 (get_u64 (sum, "blurry-frames"), blurry);
-  assert_close (get_double (sum, "mean"), total / frames->len);
-  assert_close (get_double (sum, "min"), min);
-  assert_close (get_double (sum, "max"), max);
+  assert_close (harness_get_double (sum, "mean"), total / frames->len);
+  assert_close (harness_get_double (sum, "min"), min);
+  assert_close (harness_get_double (sum, "max"), max);
 }
 
 GST_START_TEST (test_summary_at_eos)
@@ -560,9 +542,9 @@ GST_START_TEST (test_summary_at_eos)
   sum = g_ptr_array_index (sums, 0);
   check_summary_matches (frames, sum, "laplacian");
   /* By hand: 2 stripes frames (510 x 8 x 4 / 60 = 272) and 3 uniform. */
-  assert_close (get_double (sum, "mean"), 2 * 272.0 / 5);
-  assert_close (get_double (sum, "max"), 272.0);
-  assert_close (get_double (sum, "min"), 0.0);
+  assert_close (harness_get_double (sum, "mean"), 2 * 272.0 / 5);
+  assert_close (harness_get_double (sum, "max"), 272.0);
+  assert_close (harness_get_double (sum, "min"), 0.0);
   fail_unless_equals_uint64 (get_u64 (sum, "blurry-frames"), 3);
 
   /* The summary is posted before EOS goes downstream. */
@@ -629,12 +611,12 @@ GST_START_TEST (test_interval)
     fail_unless_equals_uint64 (get_u64 (s, "frame"), last);
     fail_unless_equals_uint64 (get_u64 (s, "timestamp"),
         last * FRAME_DURATION);
-    assert_close (get_double (s, "score"), scores[last]);
+    assert_close (harness_get_double (s, "score"), scores[last]);
     fail_unless_equals_int (get_uint (s, "frames"), 3);
     fail_unless_equals_int (get_uint (s, "blurry-frames"), nblurry);
-    assert_close (get_double (s, "mean"), total / 3);
-    assert_close (get_double (s, "min"), min);
-    assert_close (get_double (s, "max"), max);
+    assert_close (harness_get_double (s, "mean"), total / 3);
+    assert_close (harness_get_double (s, "min"), min);
+    assert_close (harness_get_double (s, "max"), max);
   }
   g_ptr_array_unref (frames);
   g_ptr_array_unref (msgs);
@@ -844,7 +826,7 @@ GST_START_TEST (test_metric_switch_while_playing)
   s = g_ptr_array_index (frames, 1);
   fail_unless_equals_string (gst_structure_get_string (s, "metric"),
       "variance");
-  assert_close (get_double (s, "score"), 16256.25);
+  assert_close (harness_get_double (s, "score"), 16256.25);
   /* The summary covers the frames of the metric in use at EOS. */
   fail_unless_equals_int (sums->len, 1);
   s = g_ptr_array_index (sums, 0);

@@ -42,18 +42,11 @@ static GstHarness *
 overlay_new (const gchar * props, const gchar * format, gint w, gint h)
 {
   GstElement *e = gst_element_factory_make ("sharpnessoverlay", NULL);
-  gchar **kv = g_strsplit (props, " ", -1);
   gchar *caps;
   GstHarness *harness;
 
   fail_unless (e != NULL, "sharpnessoverlay is not available");
-  for (gchar ** p = kv; *p; p++) {
-    gchar **pair = g_strsplit (*p, "=", 2);
-    if (pair[0] && pair[1])
-      gst_util_set_object_arg (G_OBJECT (e), pair[0], pair[1]);
-    g_strfreev (pair);
-  }
-  g_strfreev (kv);
+  test_video_set_properties (e, props);
   harness = gst_harness_new_with_element (e, "sink", "src");
   gst_object_unref (e);
   caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
@@ -1040,15 +1033,7 @@ GST_START_TEST (test_fast_vs_blend)
   attach = gst_harness_new ("sharpnessoverlay");
   gst_harness_add_propose_allocation_meta (attach,
       GST_VIDEO_OVERLAY_COMPOSITION_META_API_TYPE, NULL);
-  {
-    gchar **kv = g_strsplit (fast_cases[k].props, " ", -1);
-    for (gchar ** p = kv; *p; p++) {
-      gchar **pair = g_strsplit (*p, "=", 2);
-      gst_util_set_object_arg (G_OBJECT (attach->element), pair[0], pair[1]);
-      g_strfreev (pair);
-    }
-    g_strfreev (kv);
-  }
+  test_video_set_properties (attach->element, fast_cases[k].props);
   caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
       "framerate=25/1", format, w, hh);
   gst_harness_set_src_caps_str (attach, caps);
