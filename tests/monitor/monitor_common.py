@@ -592,17 +592,27 @@ def check_promtool_metrics(fx, body):
 
 
 class Failures:
+    """Checks that go on after a failure; finish() exits 1 if any failed.
+    The failed ones are printed again at the end: a test log's tail (all
+    CI shows of it) then names them."""
+
     def __init__(self):
-        self.n = 0
+        self.failed = []
+
+    @property
+    def n(self):
+        return len(self.failed)
 
     def check(self, cond, what):
         log(('ok   ' if cond else 'FAIL ') + what)
         if not cond:
-            self.n += 1
+            self.failed.append(what)
         return cond
 
     def finish(self):
-        if self.n:
+        if self.failed:
+            for what in self.failed:
+                log('FAILED: ' + what)
             log('%d check(s) failed' % self.n)
             sys.exit(1)
         log('all checks passed')
