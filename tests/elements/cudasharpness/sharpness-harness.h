@@ -51,6 +51,17 @@ harness_meta_structure (GstBuffer * buf)
   return gst_custom_meta_get_structure (meta);
 }
 
+/* The guint64 @field of @s; fails the test if it has none. */
+static inline guint64
+harness_get_uint64 (const GstStructure * s, const gchar * field)
+{
+  guint64 v = G_MAXUINT64;
+
+  fail_unless (gst_structure_get_uint64 (s, field, &v), "no guint64 %s in %"
+      GST_PTR_FORMAT, field, s);
+  return v;
+}
+
 /* The double @field of @s; fails the test if it has none. */
 static inline gdouble
 harness_get_double (const GstStructure * s, const gchar * field)

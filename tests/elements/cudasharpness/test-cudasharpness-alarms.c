@@ -55,22 +55,6 @@ pop_alarms (GstBus * bus)
   return list;
 }
 
-static guint64
-u64 (const GstStructure * s, const gchar * f)
-{
-  guint64 v = G_MAXUINT64;
-  fail_unless (gst_structure_get_uint64 (s, f, &v), "no %s", f);
-  return v;
-}
-
-static gdouble
-dbl (const GstStructure * s, const gchar * f)
-{
-  gdouble v = -1;
-  fail_unless (gst_structure_get_double (s, f, &v), "no %s", f);
-  return v;
-}
-
 /* Pushes frame @i and returns the alarms it caused. */
 static GList *
 push (GstHarness * h, GstBus * bus, guint i, gboolean sharp, GRand * rand)
@@ -88,10 +72,14 @@ check_start (GList * alarms, guint64 first_frame, GstClockTime base)
   fail_unless_equals_int (g_list_length (alarms), 1);
   s = gst_message_get_structure (alarms->data);
   fail_unless (gst_structure_has_name (s, "sharpness-blurry-start"));
-  fail_unless_equals_uint64 (u64 (s, "start-frame"), first_frame);
-  fail_unless_equals_uint64 (u64 (s, "timestamp"), first_frame * FRAME);
-  fail_unless_equals_uint64 (u64 (s, "stream-time"), first_frame * FRAME);
-  fail_unless_equals_uint64 (u64 (s, "running-time"), base + first_frame * FRAME);
+  fail_unless_equals_uint64 (harness_get_uint64 (s, "start-frame"),
+      first_frame);
+  fail_unless_equals_uint64 (harness_get_uint64 (s, "timestamp"),
+      first_frame * FRAME);
+  fail_unless_equals_uint64 (harness_get_uint64 (s, "stream-time"),
+      first_frame * FRAME);
+  fail_unless_equals_uint64 (harness_get_uint64 (s, "running-time"),
+      base + first_frame * FRAME);
   fail_unless_equals_string (gst_structure_get_string (s, "metric"),
       "laplacian");
 }
@@ -104,19 +92,25 @@ check_end (GList * alarms, guint64 first_frame, guint64 last)
   fail_unless_equals_int (g_list_length (alarms), 1);
   s = gst_message_get_structure (alarms->data);
   fail_unless (gst_structure_has_name (s, "sharpness-blurry-end"));
-  fail_unless_equals_uint64 (u64 (s, "start-frame"), first_frame);
-  fail_unless_equals_uint64 (u64 (s, "end-frame"), last);
-  fail_unless_equals_uint64 (u64 (s, "start"), first_frame * FRAME);
-  fail_unless_equals_uint64 (u64 (s, "end"), (last + 1) * FRAME);
-  fail_unless_equals_uint64 (u64 (s, "duration"), (last + 1 - first_frame) * FRAME);
-  fail_unless_equals_uint64 (u64 (s, "frames"), last + 1 - first_frame);
+  fail_unless_equals_uint64 (harness_get_uint64 (s, "start-frame"),
+      first_frame);
+  fail_unless_equals_uint64 (harness_get_uint64 (s, "end-frame"), last);
+  fail_unless_equals_uint64 (harness_get_uint64 (s, "start"),
+      first_frame * FRAME);
+  fail_unless_equals_uint64 (harness_get_uint64 (s, "end"), (last + 1) * FRAME);
+  fail_unless_equals_uint64 (harness_get_uint64 (s, "duration"),
+      (last + 1 - first_frame) * FRAME);
+  fail_unless_equals_uint64 (harness_get_uint64 (s, "frames"),
+      last + 1 - first_frame);
   /* Uniform frames: laplacian 0; sharp frames of a gap inside the run
    * count in its mean. */
-  fail_unless_equals_float (dbl (s, "min"), 0.0);
-  if (u64 (s, "blurry-frames") == u64 (s, "frames")) {
-    fail_unless_equals_float (dbl (s, "mean"), 0.0);
+  fail_unless_equals_float (harness_get_double (s, "min"), 0.0);
+  if (harness_get_uint64 (s, "blurry-frames") ==
+      harness_get_uint64 (s, "frames")) {
+    fail_unless_equals_float (harness_get_double (s, "mean"), 0.0);
   } else {
-    fail_unless (dbl (s, "mean") > 0.0 && dbl (s, "max") > 0.0);
+    fail_unless (harness_get_double (s, "mean") > 0.0 &&
+        harness_get_double (s, "max") > 0.0);
   }
 }
 
@@ -178,9 +172,7 @@ run_pattern (const gchar * props, const gchar * pattern,
   fail_unless (events[e] == NULL, "alarm %s never came", events[e]);
   g_rand_free (rand);
   g_free (all);
-  gst_harness_teardown (h);
-  gst_bus_set_flushing (bus, TRUE);
-  gst_object_unref (bus);
+  harness_free (h, bus);
 }
 
 /* Absolute rule, 3 frames (120 ms) minimum, gaps of up to 2 frames: the
@@ -281,9 +273,7 @@ GST_START_TEST (test_caps_change)
     g_list_free_full (a, (GDestroyNotify) gst_message_unref);
   }
   g_rand_free (rand);
-  gst_harness_teardown (h);
-  gst_bus_set_flushing (bus, TRUE);
-  gst_object_unref (bus);
+  harness_free (h, bus);
 }
 
 GST_END_TEST;

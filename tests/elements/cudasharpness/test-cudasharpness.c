@@ -398,15 +398,6 @@ check_message_types (const GstStructure * s)
             fields[i].type), "field %s missing or mistyped", fields[i].name);
 }
 
-static guint64
-get_u64 (const GstStructure * s, const gchar * field)
-{
-  guint64 v = 0;
-
-  fail_unless (gst_structure_get_uint64 (s, field, &v), "no %s", field);
-  return v;
-}
-
 static gboolean
 get_boolean (const GstStructure * s, const gchar * field)
 {
@@ -464,14 +455,15 @@ GST_START_TEST (test_message_fields)
             G_TYPE_STRING));
     fail_unless (gst_structure_has_field_typed (s, "unscored",
             G_TYPE_UINT64));
-    fail_unless_equals_uint64 (get_u64 (s, "unscored"), 0);
-    fail_unless_equals_uint64 (get_u64 (s, "timestamp"), pts);
-    fail_unless_equals_uint64 (get_u64 (s, "stream-time"),
+    fail_unless_equals_uint64 (harness_get_uint64 (s, "unscored"), 0);
+    fail_unless_equals_uint64 (harness_get_uint64 (s, "timestamp"), pts);
+    fail_unless_equals_uint64 (harness_get_uint64 (s, "stream-time"),
         pts - segment.start + segment.time);
-    fail_unless_equals_uint64 (get_u64 (s, "running-time"),
+    fail_unless_equals_uint64 (harness_get_uint64 (s, "running-time"),
         pts - segment.start + segment.base);
-    fail_unless_equals_uint64 (get_u64 (s, "duration"), FRAME_DURATION);
-    fail_unless_equals_uint64 (get_u64 (s, "frame"), i);
+    fail_unless_equals_uint64 (harness_get_uint64 (s, "duration"),
+        FRAME_DURATION);
+    fail_unless_equals_uint64 (harness_get_uint64 (s, "frame"), i);
     fail_unless_equals_string (gst_structure_get_string (s, "metric"),
         "laplacian");
     assert_close (harness_get_double (s, "score"), expected[i]);
@@ -510,8 +502,8 @@ check_summary_matches (GPtrArray * frames, const GstStructure * sum,
   fail_unless (gst_structure_has_field_typed (sum, "blurry-frames",
           G_TYPE_UINT64));
   fail_unless_equals_string (gst_structure_get_string (sum, "metric"), metric);
-  fail_unless_equals_uint64 (get_u64 (sum, "frames"), frames->len);
-  fail_unless_equals_uint64 (get_u64 (sum, "blurry-frames"), blurry);
+  fail_unless_equals_uint64 (harness_get_uint64 (sum, "frames"), frames->len);
+  fail_unless_equals_uint64 (harness_get_uint64 (sum, "blurry-frames"), blurry);
   assert_close (harness_get_double (sum, "mean"), total / frames->len);
   assert_close (harness_get_double (sum, "min"), min);
   assert_close (harness_get_double (sum, "max"), max);
@@ -545,7 +537,7 @@ GST_START_TEST (test_summary_at_eos)
   assert_close (harness_get_double (sum, "mean"), 2 * 272.0 / 5);
   assert_close (harness_get_double (sum, "max"), 272.0);
   assert_close (harness_get_double (sum, "min"), 0.0);
-  fail_unless_equals_uint64 (get_u64 (sum, "blurry-frames"), 3);
+  fail_unless_equals_uint64 (harness_get_uint64 (sum, "blurry-frames"), 3);
 
   /* The summary is posted before EOS goes downstream. */
   ev = gst_harness_try_pull_event (h);
@@ -608,8 +600,8 @@ GST_START_TEST (test_interval)
     check_message_types (s);
     /* The frame's 13 fields, and the interval's 5. */
     fail_unless_equals_int (gst_structure_n_fields (s), 18);
-    fail_unless_equals_uint64 (get_u64 (s, "frame"), last);
-    fail_unless_equals_uint64 (get_u64 (s, "timestamp"),
+    fail_unless_equals_uint64 (harness_get_uint64 (s, "frame"), last);
+    fail_unless_equals_uint64 (harness_get_uint64 (s, "timestamp"),
         last * FRAME_DURATION);
     assert_close (harness_get_double (s, "score"), scores[last]);
     fail_unless_equals_int (get_uint (s, "frames"), 3);
@@ -832,7 +824,7 @@ GST_START_TEST (test_metric_switch_while_playing)
   s = g_ptr_array_index (sums, 0);
   fail_unless_equals_string (gst_structure_get_string (s, "metric"),
       "variance");
-  fail_unless_equals_uint64 (get_u64 (s, "frames"), 1);
+  fail_unless_equals_uint64 (harness_get_uint64 (s, "frames"), 1);
 
   g_ptr_array_unref (sums);
   g_ptr_array_unref (frames);
@@ -1202,9 +1194,9 @@ GST_START_TEST (test_heavy_metric_auto_never_blocks)
     g_ptr_array_unref (frames);
     sums = structures_named (msgs, "sharpness-summary");
     fail_unless_equals_int (sums->len, 1);
-    fail_unless_equals_uint64 (get_u64 (g_ptr_array_index (sums, 0),
+    fail_unless_equals_uint64 (harness_get_uint64 (g_ptr_array_index (sums, 0),
             "unscored"), n);
-    fail_unless_equals_uint64 (get_u64 (g_ptr_array_index (sums, 0),
+    fail_unless_equals_uint64 (harness_get_uint64 (g_ptr_array_index (sums, 0),
             "frames"), 0);
     g_ptr_array_unref (sums);
     for (guint i = 0; i < msgs->len; i++) {
