@@ -62,11 +62,9 @@ adm_quant_step (int lambda, int theta)
   return q;
 }
 
-#define ADM_DIV_LOOKUP_SIZE 65537
-
 /* 2^30 / i for i in [-32768, 32768], index i + 32768 (0 at i = 0). */
-static void
-adm_div_lookup_make (int32_t * div_lookup)
+void
+compare_vmaf_adm_div_lookup (int32_t * div_lookup)
 {
   div_lookup[32768] = 0;
   for (int i = 1; i <= 32768; i++) {
@@ -204,10 +202,7 @@ adm_dwt_level (const int32_t * src, int w, int h, int scale, AdmBands32 dst,
 
 /* The region decoupling and CSF are computed on: the scored region (10 %
  * borders off) widened by the masking filter's tap. */
-typedef struct
-{
-  int top, bottom, left, right;
-} AdmRect;
+typedef CompareVmafAdmRect AdmRect;
 
 static AdmRect
 adm_rect_filter (int w, int h)
@@ -245,10 +240,9 @@ adm_rect_score (int w, int h)
 /* Whether the angle between (oh, ov) and (th, tv) is under 1 degree, in
  * libvmaf's float-and-double arithmetic. */
 static inline int
-adm_angle_flag (int64_t oh, int64_t ov, int64_t th, int64_t tv)
+adm_angle_flag (int64_t oh, int64_t ov, int64_t th, int64_t tv,
+    float cos_1deg_sq)
 {
-  const float cos_1deg_sq = cos (1.0 * M_PI / 180.0) * cos (1.0 * M_PI /
-      180.0);
   int64_t ot_dp = oh * th + ov * tv;
   int64_t o_mag_sq = oh * oh + ov * ov;
   int64_t t_mag_sq = th * th + tv * tv;
@@ -263,10 +257,11 @@ adm_angle_flag (int64_t oh, int64_t ov, int64_t th, int64_t tv)
  * table), widened to t within 1 degree up to the gain limit; additive
  * a = t - r. */
 static void
-adm_decouple16 (const int32_t * adm_div_lookup, AdmBands16 ref,
-    AdmBands16 dis, AdmBands16 r, AdmBands16 a, int w, int h, double egl)
+adm_decouple16 (const CompareVmafAdmLevel * lv,
+    const int32_t * adm_div_lookup, AdmBands16 ref, AdmBands16 dis,
+    AdmBands16 r, AdmBands16 a, int w, double egl)
 {
-  const AdmRect rc = adm_rect_filter (w, h);
+  const AdmRect rc = lv->filter;
 
   for (int i = rc.top; i < rc.bottom; i++) {
     for (int j = rc.left; j < rc.right; j++) {
@@ -274,7 +269,8 @@ adm_decouple16 (const int32_t * adm_div_lookup, AdmBands16 ref,
       int16_t o[3] = { ref.h[x], ref.v[x], ref.d[x] };
       int16_t t[3] = { dis.h[x], dis.v[x], dis.d[x] };
       int16_t rst[3];
-      int angle = adm_angle_flag (o[0], o[1], t[0], t[1]);
+      int angle = adm_angle_flag (o[0], o[1], t[0], t[1],
+          lv->cos_1deg_sq);
 
       for (int k = 0; k < 3; k++) {
         int32_t tmp_k = o[k] == 0 ? 32768 :
@@ -311,10 +307,11 @@ adm_best15 (uint32_t v, int *shift)
 /* Levels 1..3: the same with int32 coefficients, the reciprocal of the
  * 15 leading bits. */
 static void
-adm_decouple32 (const int32_t * adm_div_lookup, AdmBands32 ref,
-    AdmBands32 dis, AdmBands32 r, AdmBands32 a, int w, int h, double egl)
+adm_decouple32 (const CompareVmafAdmLevel * lv,
+    const int32_t * adm_div_lookup, AdmBands32 ref, AdmBands32 dis,
+    AdmBands32 r, AdmBands32 a, int w, double egl)
 {
-  const AdmRect rc = adm_rect_filter (w, h);
+  const AdmRect rc = lv->filter;
 
   for (int i = rc.top; i < rc.bottom; i++) {
     for (int j = rc.left; j < rc.right; j++) {
@@ -322,7 +319,8 @@ adm_decouple32 (const int32_t * adm_div_lookup, AdmBands32 ref,
       int32_t o[3] = { ref.h[x], ref.v[x], ref.d[x] };
       int32_t t[3] = { dis.h[x], dis.v[x], dis.d[x] };
       int32_t rst[3];
-      int angle = adm_angle_flag (o[0], o[1], t[0], t[1]);
+      int angle = adm_angle_flag (o[0], o[1], t[0], t[1],
+          lv->cos_1deg_sq);
 
       for (int k = 0; k < 3; k++) {
         int shift = 0;
@@ -367,15 +365,15 @@ adm_rfactor (int scale, float rfactor[3])
  * |csf_a| / 30 for the masking threshold.  libvmaf's fixed-point
  * reciprocals of the default viewing distance (2^21, 2^21, 2^23). */
 static void
-adm_csf16 (AdmBands16 a, int16_t * csf_a[3], int16_t * csf_f[3], int w,
-    int h)
+adm_csf16 (const CompareVmafAdmLevel * lv, AdmBands16 a, int16_t * csf_a[3],
+    int16_t * csf_f[3], int w)
 {
   static const uint16_t i_rfactor[3] = { 36453, 36453, 49417 };
   static const uint8_t shift[3] = { 15, 15, 17 };
   static const uint16_t add[3] = { 16384, 16384, 65535 };
   const uint16_t one_by_30 = 4369;
   const int16_t *src[3] = { a.h, a.v, a.d };
-  const AdmRect rc = adm_rect_filter (w, h);
+  const AdmRect rc = lv->filter;
 
   for (int k = 0; k < 3; k++)
     for (int i = rc.top; i < rc.bottom; i++)
@@ -395,18 +393,14 @@ adm_csf16 (AdmBands16 a, int16_t * csf_a[3], int16_t * csf_f[3], int w,
 #define ADM_I4_ADD_FLT ((int32_t) INT32_MIN)
 
 static void
-adm_csf32 (AdmBands32 a, int32_t * csf_a[3], int32_t * csf_f[3], int w,
-    int h, int scale)
+adm_csf32 (const CompareVmafAdmLevel * lv, AdmBands32 a, int32_t * csf_a[3],
+    int32_t * csf_f[3], int w)
 {
   const uint32_t one_by_30 = 143165577;
   const int32_t *src[3] = { a.h, a.v, a.d };
-  const AdmRect rc = adm_rect_filter (w, h);
-  float rfactor[3];
-  uint32_t i_rfactor[3];
+  const AdmRect rc = lv->filter;
+  const uint32_t *i_rfactor = lv->i_rfactor;
 
-  adm_rfactor (scale, rfactor);
-  for (int k = 0; k < 3; k++)
-    i_rfactor[k] = (uint32_t) (rfactor[k] * pow (2, 32));
   for (int k = 0; k < 3; k++)
     for (int i = rc.top; i < rc.bottom; i++)
       for (int j = rc.left; j < rc.right; j++) {
@@ -420,21 +414,14 @@ adm_csf32 (AdmBands32 a, int32_t * csf_a[3], int32_t * csf_f[3], int w,
       }
 }
 
-/* The denominator of level 0: the reference's detail cubed. */
-static float
-adm_den16 (AdmBands16 ref, int w, int h)
+/* The denominator's rows: the reference's detail cubed. */
+static void
+adm_den16 (const CompareVmafAdmLevel * lv, AdmBands16 ref, int w,
+    CompareVmafAdmSums * sums)
 {
-  const AdmRect rc = adm_rect_score (w, h);
+  const AdmRect rc = lv->score;
   const int16_t *src[3] = { ref.h, ref.v, ref.d };
-  uint64_t accum[3] = { 0, 0, 0 };
-  int32_t shift = (int32_t) ceil (log2 ((rc.bottom - rc.top) *
-          (rc.right - rc.left)) - 20);
-  float rfactor[3], den = 0.0f;
 
-  shift = shift > 0 ? shift : 0;
-  int32_t add = shift > 0 ? (1 << (shift - 1)) : 0;
-
-  adm_rfactor (0, rfactor);
   for (int i = rc.top; i < rc.bottom; i++) {
     uint64_t inner[3] = { 0, 0, 0 };
 
@@ -444,38 +431,17 @@ adm_den16 (AdmBands16 ref, int w, int h)
 
         inner[k] += ((uint64_t) v * v) * v;
       }
-    for (int k = 0; k < 3; k++)
-      accum[k] += (inner[k] + add) >> shift;
+    compare_vmaf_adm_den_row (lv, sums, inner);
   }
-
-  double shift_csf = pow (2, (18 - shift));
-  float powf_add = powf ((rc.bottom - rc.top) * (rc.right - rc.left) /
-      32.0f, 1.0f / 3.0f);
-
-  for (int k = 0; k < 3; k++) {
-    double csf = (double) (accum[k] / shift_csf) * pow (rfactor[k], 3);
-
-    den += powf (csf, 1.0f / 3.0f) + powf_add;
-  }
-  return den;
 }
 
-static float
-adm_den32 (AdmBands32 ref, int w, int h, int scale)
+static void
+adm_den32 (const CompareVmafAdmLevel * lv, AdmBands32 ref, int w,
+    CompareVmafAdmSums * sums)
 {
-  static const uint32_t shift_sq[3] = { 31, 30, 31 };
-  static const uint32_t accum_convert_float[3] = { 32, 27, 23 };
-  const AdmRect rc = adm_rect_score (w, h);
+  const AdmRect rc = lv->score;
   const int32_t *src[3] = { ref.h, ref.v, ref.d };
-  const uint32_t add_sq = 1u << shift_sq[scale - 1];
-  uint32_t shift_cub = (uint32_t) ceil (log2 (rc.right - rc.left));
-  uint32_t add_cub = (uint32_t) pow (2, (shift_cub - 1));
-  uint32_t shift_accum = (uint32_t) ceil (log2 (rc.bottom - rc.top));
-  uint32_t add_accum = (uint32_t) pow (2, (shift_accum - 1));
-  uint64_t accum[3] = { 0, 0, 0 };
-  float rfactor[3], den = 0.0f;
 
-  adm_rfactor (scale, rfactor);
   for (int i = rc.top; i < rc.bottom; i++) {
     uint64_t inner[3] = { 0, 0, 0 };
 
@@ -483,25 +449,12 @@ adm_den32 (AdmBands32 ref, int w, int h, int scale)
       for (int k = 0; k < 3; k++) {
         uint32_t v = (uint32_t) abs (src[k][(size_t) i * w + j]);
 
-        inner[k] += ((((((uint64_t) v * v) + add_sq) >> shift_sq[scale -
-                        1]) * v) + add_cub) >> shift_cub;
+        inner[k] += ((((((uint64_t) v * v) + lv->den_sq_add) >>
+                    lv->den_sq_shift) * v) + lv->den_cub_add) >>
+            lv->den_cub_shift;
       }
-    for (int k = 0; k < 3; k++)
-      accum[k] += (inner[k] + add_accum) >> shift_accum;
+    compare_vmaf_adm_den_row (lv, sums, inner);
   }
-
-  /* Unsigned, as libvmaf's. */
-  double shift_csf = pow (2, (accum_convert_float[scale - 1] - shift_accum -
-          shift_cub));
-  float powf_add = powf ((rc.bottom - rc.top) * (rc.right - rc.left) /
-      32.0f, 1.0f / 3.0f);
-
-  for (int k = 0; k < 3; k++) {
-    double csf = (double) (accum[k] / shift_csf) * pow (rfactor[k], 3);
-
-    den += powf (csf, 1.0f / 3.0f) + powf_add;
-  }
-  return den;
 }
 
 /* The masking threshold's 3 x 3 neighbourhood: row/column -1 is 1 (a
@@ -529,30 +482,17 @@ adm_cm_after (int i, int n)
       + (f)[(size_t) (i2) * (w) + (j)] + (f)[(size_t) (i2) * (w) + (j2)])
 
 /* Level 0 masking: the restored part beyond the threshold of the
- * additive part's neighbourhood, cubed and summed. */
-static float
-adm_cm16 (AdmBands16 r, int16_t * csf_a[3], int16_t * csf_f[3], int w,
-    int h)
+ * additive part's neighbourhood, cubed; the rows' sums. */
+static void
+adm_cm16 (const CompareVmafAdmLevel * lv, AdmBands16 r, int16_t * csf_a[3],
+    int16_t * csf_f[3], int w, int h, CompareVmafAdmSums * sums)
 {
   static const uint16_t i_rfactor[3] = { 36453, 36453, 49417 };
   static const int32_t shift_sq[3] = { 29, 29, 30 };
   static const int32_t add_sq[3] = { 268435456, 268435456, 536870912 };
   static const int32_t shift_sub[3] = { 10, 10, 12 };
-  const uint32_t shift_cub[3] = {
-    (uint32_t) ceil (log2 (w) - 4), (uint32_t) ceil (log2 (w) - 4),
-    (uint32_t) ceil (log2 (w) - 3)
-  };
-  const uint32_t add_cub[3] = {
-    (uint32_t) pow (2, (shift_cub[0] - 1)),
-    (uint32_t) pow (2, (shift_cub[1] - 1)),
-    (uint32_t) pow (2, (shift_cub[2] - 1))
-  };
-  const uint32_t shift_inner = (uint32_t) ceil (log2 (h));
-  const uint32_t add_inner = (uint32_t) pow (2, (shift_inner - 1));
   const int16_t *src[3] = { r.h, r.v, r.d };
-  const AdmRect rc = adm_rect_score (w, h);
-  int64_t accum[3] = { 0, 0, 0 };
-  float num = 0.0f;
+  const AdmRect rc = lv->score;
 
   for (int i = (rc.top > 0 ? rc.top : 0); i < (rc.bottom < h ? rc.bottom :
           h); i++) {
@@ -575,51 +515,21 @@ adm_cm16 (AdmBands16 r, int16_t * csf_a[3], int16_t * csf_f[3], int w,
         x = abs (x) - ((int32_t) (thr) << shift_sub[k]);
         x = x < 0 ? 0 : x;
         x_sq = (int32_t) ((((int64_t) x * x) + add_sq[k]) >> shift_sq[k]);
-        inner[k] += (((int64_t) x_sq * x) + add_cub[k]) >> shift_cub[k];
+        inner[k] += (((int64_t) x_sq * x) + lv->num_cub_add[k]) >>
+            lv->num_cub_shift[k];
       }
     }
-    for (int k = 0; k < 3; k++)
-      accum[k] += (inner[k] + add_inner) >> shift_inner;
+    compare_vmaf_adm_num_row (lv, sums, inner);
   }
-
-  /* (6 + 21) * 3 bits pending, 29 shifted when squaring (30 and 23 for
-   * d). */
-  const float area = powf ((rc.bottom - rc.top) * (rc.right - rc.left) /
-      32.0f, 1.0f / 3.0f);
-  const uint32_t pending[3] = { 52, 52, 57 };
-
-  for (int k = 0; k < 3; k++) {
-    float f = (float) (accum[k] / pow (2, (pending[k] - shift_cub[k] -
-                shift_inner)));
-
-    num += powf (f, 1.0f / 3.0f) + area;
-  }
-  return num;
 }
 
-static float
-adm_cm32 (AdmBands32 r, int32_t * csf_a[3], int32_t * csf_f[3], int w,
-    int h, int scale)
+static void
+adm_cm32 (const CompareVmafAdmLevel * lv, AdmBands32 r, int32_t * csf_a[3],
+    int32_t * csf_f[3], int w, int h, CompareVmafAdmSums * sums)
 {
   const int32_t *src[3] = { r.h, r.v, r.d };
-  const AdmRect rc = adm_rect_score (w, h);
-  const uint32_t shift_cub = (uint32_t) ceil (log2 (w));
-  const uint32_t add_cub = (uint32_t) pow (2, (shift_cub - 1));
-  const uint32_t shift_inner = (uint32_t) ceil (log2 (h));
-  const uint32_t add_inner = (uint32_t) pow (2, (shift_inner - 1));
-  const float final_shift[3] = {
-    pow (2, (45 - shift_cub - shift_inner)),
-    pow (2, (39 - shift_cub - shift_inner)),
-    pow (2, (36 - shift_cub - shift_inner))
-  };
-  int64_t accum[3] = { 0, 0, 0 };
-  float rfactor[3];
-  uint32_t i_rfactor[3];
-  float num = 0.0f;
-
-  adm_rfactor (scale, rfactor);
-  for (int k = 0; k < 3; k++)
-    i_rfactor[k] = (uint32_t) (rfactor[k] * pow (2, 32));
+  const AdmRect rc = lv->score;
+  const uint32_t *i_rfactor = lv->i_rfactor;
 
   for (int i = (rc.top > 0 ? rc.top : 0); i < (rc.bottom < h ? rc.bottom :
           h); i++) {
@@ -644,23 +554,128 @@ adm_cm32 (AdmBands32 r, int32_t * csf_a[3], int32_t * csf_f[3], int w,
         x = abs (x) - thr;
         x = x < 0 ? 0 : x;
         x_sq = (int32_t) ((((int64_t) x * x) + 536870912) >> 30);
-        inner[k] += (((int64_t) x_sq * x) + add_cub) >> shift_cub;
+        inner[k] += (((int64_t) x_sq * x) + lv->num_cub_add[0]) >>
+            lv->num_cub_shift[0];
       }
     }
-    for (int k = 0; k < 3; k++)
-      accum[k] += (inner[k] + add_inner) >> shift_inner;
+    compare_vmaf_adm_num_row (lv, sums, inner);
   }
+}
 
+void
+compare_vmaf_adm_level (int level, int w, int h, CompareVmafAdmLevel * lv)
+{
+  static const uint32_t den_sq_shift[3] = { 31, 30, 31 };
+
+  memset (lv, 0, sizeof (*lv));
+  lv->level = level;
+  lv->filter = adm_rect_filter (w, h);
+  lv->score = adm_rect_score (w, h);
+  /* As libvmaf: the square of the double cosine, stored in a float. */
+  lv->cos_1deg_sq = cos (1.0 * M_PI / 180.0) * cos (1.0 * M_PI / 180.0);
+  {
+    const AdmRect rc = lv->score;
+    const int area = (rc.bottom - rc.top) * (rc.right - rc.left);
+
+    if (level == 0) {
+      int32_t shift = (int32_t) ceil (log2 (area) - 20);
+
+      shift = shift > 0 ? shift : 0;
+      lv->den_row_shift = shift;
+      lv->den_row_add = shift > 0 ? (1 << (shift - 1)) : 0;
+      lv->num_cub_shift[0] = (uint32_t) ceil (log2 (w) - 4);
+      lv->num_cub_shift[1] = (uint32_t) ceil (log2 (w) - 4);
+      lv->num_cub_shift[2] = (uint32_t) ceil (log2 (w) - 3);
+      for (int k = 0; k < 3; k++)
+        lv->num_cub_add[k] = (uint32_t) pow (2, (lv->num_cub_shift[k] - 1));
+    } else {
+      float rfactor[3];
+
+      adm_rfactor (level, rfactor);
+      for (int k = 0; k < 3; k++)
+        lv->i_rfactor[k] = (uint32_t) (rfactor[k] * pow (2, 32));
+      lv->den_sq_shift = den_sq_shift[level - 1];
+      lv->den_sq_add = 1u << lv->den_sq_shift;
+      lv->den_cub_shift = (uint32_t) ceil (log2 (rc.right - rc.left));
+      lv->den_cub_add = (uint32_t) pow (2, (lv->den_cub_shift - 1));
+      lv->den_row_shift = (uint32_t) ceil (log2 (rc.bottom - rc.top));
+      lv->den_row_add = (uint32_t) pow (2, (lv->den_row_shift - 1));
+      for (int k = 0; k < 3; k++) {
+        lv->num_cub_shift[k] = (uint32_t) ceil (log2 (w));
+        lv->num_cub_add[k] = (uint32_t) pow (2, (lv->num_cub_shift[k] - 1));
+      }
+    }
+    lv->num_row_shift = (uint32_t) ceil (log2 (h));
+    lv->num_row_add = (uint32_t) pow (2, (lv->num_row_shift - 1));
+  }
+}
+
+void
+compare_vmaf_adm_level_score (const CompareVmafAdmLevel * lv,
+    const CompareVmafAdmSums * sums, float *num_out, float *den_out)
+{
+  static const uint32_t accum_convert_float[3] = { 32, 27, 23 };
+  /* (6 + 21) * 3 bits pending at level 0, 29 shifted when squaring (30
+   * and 23 for d). */
+  static const uint32_t pending[3] = { 52, 52, 57 };
+  const AdmRect rc = lv->score;
   const float area = powf ((rc.bottom - rc.top) * (rc.right - rc.left) /
       32.0f, 1.0f / 3.0f);
+  float rfactor[3], num = 0.0f, den = 0.0f;
+  /* Unsigned, as libvmaf's. */
+  const double den_shift = lv->level == 0 ?
+      pow (2, (18 - (int32_t) lv->den_row_shift)) :
+      pow (2, (accum_convert_float[lv->level - 1] - lv->den_row_shift -
+          lv->den_cub_shift));
 
+  adm_rfactor (lv->level, rfactor);
   for (int k = 0; k < 3; k++) {
-    /* int64 / float: a float division, as libvmaf's. */
-    float f = (float) (accum[k] / final_shift[scale - 1]);
+    double csf = (double) (sums->den[k] / den_shift) * pow (rfactor[k], 3);
 
-    num += powf (f, 1.0f / 3.0f) + area;
+    den += powf (csf, 1.0f / 3.0f) + area;
   }
-  return num;
+  if (lv->level == 0) {
+    for (int k = 0; k < 3; k++) {
+      float f = (float) (sums->num[k] / pow (2, (pending[k] -
+                  lv->num_cub_shift[k] - lv->num_row_shift)));
+
+      num += powf (f, 1.0f / 3.0f) + area;
+    }
+  } else {
+    const float final_shift[3] = {
+      pow (2, (45 - lv->num_cub_shift[0] - lv->num_row_shift)),
+      pow (2, (39 - lv->num_cub_shift[0] - lv->num_row_shift)),
+      pow (2, (36 - lv->num_cub_shift[0] - lv->num_row_shift))
+    };
+
+    for (int k = 0; k < 3; k++) {
+      /* int64 / float: a float division, as libvmaf's. */
+      float f = (float) (sums->num[k] / final_shift[lv->level - 1]);
+
+      num += powf (f, 1.0f / 3.0f) + area;
+    }
+  }
+  *num_out = num;
+  *den_out = den;
+}
+
+void
+compare_vmaf_adm_score (const float num_level[COMPARE_VMAF_SCALES],
+    const float den_level[COMPARE_VMAF_SCALES], int w, int h, double *adm2,
+    double scale[COMPARE_VMAF_SCALES])
+{
+  const double numden_limit = 1e-10 * (w * h) / (1920.0 * 1080.0);
+  double num = 0, den = 0;
+
+  for (int s = 0; s < COMPARE_VMAF_SCALES; s++) {
+    num += num_level[s];
+    den += den_level[s];
+    /* double / double of the float sums, as libvmaf's scores[]. */
+    scale[s] = (double) num_level[s] / (double) den_level[s];
+  }
+  num = num < numden_limit ? 0 : num;
+  den = den < numden_limit ? 0 : den;
+  *adm2 = den == 0.0 ? 1.0f : num / den;
 }
 
 /* Carves the scratch: per image 4 bands, then decoupled r and a, csf_a
@@ -738,8 +753,7 @@ compare_vmaf_adm (CompareVmafScratch * scratch, const CompareVmafPlane * ref,
 {
   SharpnessStatus st = compare_vmaf_planes_check (ref, dist);
   int w = ref->width, h = ref->height;
-  const double numden_limit = 1e-10 * (w * h) / (1920.0 * 1080.0);
-  double num = 0, den = 0;
+  float num[COMPARE_VMAF_SCALES], den[COMPARE_VMAF_SCALES];
   const int32_t *div_lookup;
   AdmBufs b;
 
@@ -752,15 +766,16 @@ compare_vmaf_adm (CompareVmafScratch * scratch, const CompareVmafPlane * ref,
     return st;
   if (!scratch->buf[VMAF_BUF_ADM_DIV]) {
     st = compare_vmaf_scratch_reserve (scratch, VMAF_BUF_ADM_DIV,
-        ADM_DIV_LOOKUP_SIZE * sizeof (int32_t));
+        COMPARE_VMAF_ADM_DIV_LOOKUP_SIZE * sizeof (int32_t));
     if (st != SHARPNESS_OK)
       return st;
-    adm_div_lookup_make (scratch->buf[VMAF_BUF_ADM_DIV]);
+    compare_vmaf_adm_div_lookup (scratch->buf[VMAF_BUF_ADM_DIV]);
   }
   div_lookup = scratch->buf[VMAF_BUF_ADM_DIV];
 
   for (int s = 0; s < COMPARE_VMAF_SCALES; s++) {
-    float num_scale, den_scale;
+    CompareVmafAdmSums sums = { {0}, {0} };
+    CompareVmafAdmLevel lv;
 
     adm_dwt_indices (b.ind_y, h);
     adm_dwt_indices (b.ind_x, w);
@@ -769,15 +784,16 @@ compare_vmaf_adm (CompareVmafScratch * scratch, const CompareVmafPlane * ref,
       adm_dwt_level0 (dist, b.dis16, b.ind_y, b.ind_x, b.tmplo, b.tmphi);
       w = (w + 1) / 2;
       h = (h + 1) / 2;
+      compare_vmaf_adm_level (s, w, h, &lv);
       for (size_t x = 0; x < (size_t) w * h; x++) {
         b.approx_ref[x] = b.ref16.a[x];
         b.approx_dis[x] = b.dis16.a[x];
       }
-      adm_decouple16 (div_lookup, b.ref16, b.dis16, b.r16, b.a16, w, h,
+      adm_decouple16 (&lv, div_lookup, b.ref16, b.dis16, b.r16, b.a16, w,
           enhn_gain_limit);
-      den_scale = adm_den16 (b.ref16, w, h);
-      adm_csf16 (b.a16, b.csf_a16, b.csf_f16, w, h);
-      num_scale = adm_cm16 (b.r16, b.csf_a16, b.csf_f16, w, h);
+      adm_den16 (&lv, b.ref16, w, &sums);
+      adm_csf16 (&lv, b.a16, b.csf_a16, b.csf_f16, w);
+      adm_cm16 (&lv, b.r16, b.csf_a16, b.csf_f16, w, h, &sums);
     } else {
       adm_dwt_level (b.approx_ref, w, h, s, b.ref32, b.ind_y, b.ind_x,
           b.tmplo, b.tmphi);
@@ -785,21 +801,17 @@ compare_vmaf_adm (CompareVmafScratch * scratch, const CompareVmafPlane * ref,
           b.tmplo, b.tmphi);
       w = (w + 1) / 2;
       h = (h + 1) / 2;
+      compare_vmaf_adm_level (s, w, h, &lv);
       memcpy (b.approx_ref, b.ref32.a, (size_t) w * h * sizeof (int32_t));
       memcpy (b.approx_dis, b.dis32.a, (size_t) w * h * sizeof (int32_t));
-      adm_decouple32 (div_lookup, b.ref32, b.dis32, b.r32, b.a32, w, h,
+      adm_decouple32 (&lv, div_lookup, b.ref32, b.dis32, b.r32, b.a32, w,
           enhn_gain_limit);
-      den_scale = adm_den32 (b.ref32, w, h, s);
-      adm_csf32 (b.a32, b.csf_a32, b.csf_f32, w, h, s);
-      num_scale = adm_cm32 (b.r32, b.csf_a32, b.csf_f32, w, h, s);
+      adm_den32 (&lv, b.ref32, w, &sums);
+      adm_csf32 (&lv, b.a32, b.csf_a32, b.csf_f32, w);
+      adm_cm32 (&lv, b.r32, b.csf_a32, b.csf_f32, w, h, &sums);
     }
-    num += num_scale;
-    den += den_scale;
-    /* double / double of the float sums, as libvmaf's scores[]. */
-    scale[s] = (double) num_scale / (double) den_scale;
+    compare_vmaf_adm_level_score (&lv, &sums, &num[s], &den[s]);
   }
-  num = num < numden_limit ? 0 : num;
-  den = den < numden_limit ? 0 : den;
-  *adm2 = den == 0.0 ? 1.0f : num / den;
+  compare_vmaf_adm_score (num, den, ref->width, ref->height, adm2, scale);
   return SHARPNESS_OK;
 }

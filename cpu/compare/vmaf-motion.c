@@ -91,6 +91,12 @@ compare_vmaf_motion_sad (const uint16_t * a, const uint16_t * b, int width,
       inner += abs (a[(size_t) i * width + j] - b[(size_t) i * width + j]);
     sad += inner;
   }
+  return compare_vmaf_motion_score (sad, width, height);
+}
+
+double
+compare_vmaf_motion_score (uint64_t sad, int width, int height)
+{
   /* float / unsigned: a float division, as libvmaf's. */
   return (float) (sad / 256.) / ((unsigned) width * (unsigned) height);
 }

@@ -9,6 +9,10 @@
 
 #include "vmaf.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum
 {
   /* VIF: the current and the next scale of reference and distorted
@@ -51,4 +55,96 @@ compare_vmaf_sample (const CompareVmafPlane * p, int x, int y)
   return (unsigned) row[2 * x] | ((unsigned) row[2 * x + 1] << 8);
 }
 
+/* --- The integer sums of each feature and the host's steps after them,
+ * shared by the CPU extractors and the CUDA kernels (cuda/compare), which
+ * compute the same sums on the device and finish them here: one
+ * definition of every float and double step. ------------------------- */
+
+/* Motion: libvmaf's score of the sum of the rows' absolute differences. */
+double compare_vmaf_motion_score (uint64_t sad, int width, int height);
+
+/* VIF of one scale: the information sums of every pixel. */
+typedef struct
+{
+  int64_t num_log, den_log, num_non_log, den_non_log;
+} CompareVmafVifSums;
+
+/* num / den of the scale, in libvmaf's float and double steps. */
+double compare_vmaf_vif_score (const CompareVmafVifSums * sums);
+
+/* log2 (i) * 2048 rounded for i in [32767, 65535] (65536 entries). */
+void compare_vmaf_vif_log2_table (uint16_t * table);
+
+/* ADM: the rectangles, shifts and factors of one level (w x h: the
+ * level's band size), every integer constant the per-pixel steps use. */
+typedef struct
+{
+  int top, bottom, left, right;
+} CompareVmafAdmRect;
+
+typedef struct
+{
+  int level;
+  /* decoupling and CSF; the scored region */
+  CompareVmafAdmRect filter, score;
+  /* levels 1..3: the CSF's Q32 reciprocals of the quantisation steps */
+  uint32_t i_rfactor[3];
+  /* the denominator: level 0 shifts each row's sum by den_row; levels
+   * 1..3 shift each square by den_sq, each cube by den_cub, each row by
+   * den_row (shift and rounding term) */
+  uint32_t den_sq_shift, den_sq_add, den_cub_shift, den_cub_add;
+  uint32_t den_row_shift, den_row_add;
+  /* the masking numerator: each cube (per orientation), each row */
+  uint32_t num_cub_shift[3], num_cub_add[3];
+  uint32_t num_row_shift, num_row_add;
+  /* cos (1 degree)^2 in float, as the angle test uses it */
+  float cos_1deg_sq;
+} CompareVmafAdmLevel;
+
+void compare_vmaf_adm_level (int level, int w, int h,
+    CompareVmafAdmLevel * lv);
+
+/* One level's sums over the rows of the scored region: each row's sums
+ * (of the reference's cubes, of the masked restored part's cubes; per
+ * orientation h, v, d) added in any order of rows (each row's shift
+ * comes first, then integer addition), then num and den of the level in
+ * libvmaf's float steps. */
+typedef struct
+{
+  uint64_t den[3];
+  int64_t num[3];
+} CompareVmafAdmSums;
+
+static inline void
+compare_vmaf_adm_den_row (const CompareVmafAdmLevel * lv,
+    CompareVmafAdmSums * sums, const uint64_t row[3])
+{
+  for (int k = 0; k < 3; k++)
+    sums->den[k] += (row[k] + lv->den_row_add) >> lv->den_row_shift;
+}
+
+static inline void
+compare_vmaf_adm_num_row (const CompareVmafAdmLevel * lv,
+    CompareVmafAdmSums * sums, const int64_t row[3])
+{
+  for (int k = 0; k < 3; k++)
+    sums->num[k] += (row[k] + lv->num_row_add) >> lv->num_row_shift;
+}
+
+void compare_vmaf_adm_level_score (const CompareVmafAdmLevel * lv,
+    const CompareVmafAdmSums * sums, float *num, float *den);
+
+/* adm2 and the four scales' scores of the levels' num and den (w x h:
+ * the frame's size). */
+void compare_vmaf_adm_score (const float num[COMPARE_VMAF_SCALES],
+    const float den[COMPARE_VMAF_SCALES], int w, int h, double *adm2,
+    double scale[COMPARE_VMAF_SCALES]);
+
+/* 2^30 / i for i in [-32768, 32768] at index i + 32768. */
+#define COMPARE_VMAF_ADM_DIV_LOOKUP_SIZE 65537
+void compare_vmaf_adm_div_lookup (int32_t * table);
+
+#ifdef __cplusplus
+}
+#endif
 #endif /* COMPARE_VMAF_PRIVATE_H */

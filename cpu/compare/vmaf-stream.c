@@ -31,6 +31,8 @@ struct CompareVmafStream
   uint16_t *blur[3];
   size_t blur_size;             /* bytes of each */
   int width, height, depth;
+  /* The sequence's extractor (NULL extract: the CPU's). */
+  CompareVmafExtractor extractor;
 
   uint64_t n_pushed;
   double last_motion;           /* motion of the pending frame */
@@ -116,59 +118,28 @@ finish (CompareVmafStream * s, double motion2, CompareVmafFrame * out)
   s->pending = 0;
 }
 
-SharpnessStatus
-compare_vmaf_stream_push (CompareVmafStream * s, const CompareVmafPlane * ref,
-    const CompareVmafPlane * dist, CompareVmafFrame * out, int *done)
+/* The CPU's extractor: the reference's blur into the stream's ring, the
+ * motion against the previous one, each set's VIF and ADM. */
+static SharpnessStatus
+cpu_extract (CompareVmafStream * s, const CompareVmafPlane * ref,
+    const CompareVmafPlane * dist, int first, CompareVmafFrame * frame)
 {
-  SharpnessStatus st = compare_vmaf_planes_check (ref, dist);
   const uint64_t n = s->n_pushed;
   double motion, vif[COMPARE_VMAF_SCALES], adm_scale[COMPARE_VMAF_SCALES];
   double adm2;
-  uint16_t *blur;
+  uint16_t *blur = s->blur[n % 3];
+  SharpnessStatus st = compare_vmaf_motion_blur (s->scratch, ref, blur);
 
-  *done = 0;
   if (st != SHARPNESS_OK)
     return st;
-  if (n == 0) {
-    const size_t size = (size_t) ref->width * ref->height * sizeof (uint16_t);
-
-    /* A new sequence of the same size keeps the blurs' memory. */
-    for (int k = 0; k < 3 && size > s->blur_size; k++) {
-      free (s->blur[k]);
-      s->blur[k] = malloc (size);
-      if (!s->blur[k]) {
-        s->blur_size = 0;
-        return SHARPNESS_ERROR_NO_MEMORY;
-      }
-    }
-    if (size > s->blur_size)
-      s->blur_size = size;
-    s->width = ref->width;
-    s->height = ref->height;
-    s->depth = ref->depth;
-  } else if (ref->width != s->width || ref->height != s->height ||
-      ref->depth != s->depth) {
-    return SHARPNESS_ERROR_INVALID;
-  }
-
-  blur = s->blur[n % 3];
-  st = compare_vmaf_motion_blur (s->scratch, ref, blur);
-  if (st != SHARPNESS_OK)
-    return st;
-  motion = n == 0 ? 0.0 : compare_vmaf_motion_sad (s->blur[(n - 1) % 3],
+  motion = first ? 0.0 : compare_vmaf_motion_sad (s->blur[(n - 1) % 3],
       blur, ref->width, ref->height);
+  for (int k = 0; k < frame->n_sets; k++) {
+    double *v = frame->value[k];
 
-  /* This frame's spatial features first: a failure leaves the pending
-   * frame pending. */
-  CompareVmafFrame next = s->frame;
-
-  next.index = n;
-  for (int k = 0; k < next.n_sets; k++) {
-    double *v = next.value[k];
-
-    st = compare_vmaf_vif (s->scratch, ref, dist, next.vif_egl[k], vif);
+    st = compare_vmaf_vif (s->scratch, ref, dist, frame->vif_egl[k], vif);
     if (st == SHARPNESS_OK)
-      st = compare_vmaf_adm (s->scratch, ref, dist, next.adm_egl[k], &adm2,
+      st = compare_vmaf_adm (s->scratch, ref, dist, frame->adm_egl[k], &adm2,
           adm_scale);
     if (st != SHARPNESS_OK)
       return st;
@@ -179,6 +150,66 @@ compare_vmaf_stream_push (CompareVmafStream * s, const CompareVmafPlane * ref,
     }
     v[COMPARE_VMAF_OUT_MOTION] = motion;
   }
+  return SHARPNESS_OK;
+}
+
+SharpnessStatus
+compare_vmaf_stream_push (CompareVmafStream * s, const CompareVmafPlane * ref,
+    const CompareVmafPlane * dist, CompareVmafFrame * out, int *done)
+{
+  return compare_vmaf_stream_push_with (s, NULL, ref, dist, out, done);
+}
+
+SharpnessStatus
+compare_vmaf_stream_push_with (CompareVmafStream * s,
+    const CompareVmafExtractor * ex, const CompareVmafPlane * ref,
+    const CompareVmafPlane * dist, CompareVmafFrame * out, int *done)
+{
+  SharpnessStatus st = compare_vmaf_planes_check (ref, dist);
+  const uint64_t n = s->n_pushed;
+  double motion;
+
+  *done = 0;
+  if (st != SHARPNESS_OK)
+    return st;
+  if (n == 0) {
+    const size_t size = (size_t) ref->width * ref->height * sizeof (uint16_t);
+
+    /* The CPU's blurs: a new sequence of the same size keeps their
+     * memory. */
+    for (int k = 0; k < 3 && !ex && size > s->blur_size; k++) {
+      free (s->blur[k]);
+      s->blur[k] = malloc (size);
+      if (!s->blur[k]) {
+        s->blur_size = 0;
+        return SHARPNESS_ERROR_NO_MEMORY;
+      }
+    }
+    if (!ex && size > s->blur_size)
+      s->blur_size = size;
+    s->width = ref->width;
+    s->height = ref->height;
+    s->depth = ref->depth;
+    s->extractor = ex ? *ex : (CompareVmafExtractor) { NULL, NULL };
+  } else if (ref->width != s->width || ref->height != s->height ||
+      ref->depth != s->depth) {
+    return SHARPNESS_ERROR_INVALID;
+  } else if ((ex ? ex->extract : NULL) != s->extractor.extract ||
+      (ex ? ex->self : NULL) != s->extractor.self) {
+    /* Its previous blur is the other extractor's. */
+    return SHARPNESS_ERROR_INVALID;
+  }
+
+  /* This frame's features first: a failure leaves the pending frame
+   * pending. */
+  CompareVmafFrame next = s->frame;
+
+  next.index = n;
+  st = ex ? ex->extract (ex->self, ref, dist, n == 0, &next) :
+      cpu_extract (s, ref, dist, n == 0, &next);
+  if (st != SHARPNESS_OK)
+    return st;
+  motion = next.value[0][COMPARE_VMAF_OUT_MOTION];
 
   if (s->pending) {
     /* libvmaf: frame 0's motion2 is 0, later ones the smaller motion. */

@@ -60,8 +60,8 @@ vif_pad_row (uint32_t * row, int w, int half)
 
 /* log2 (i) * 2048 rounded, for i in [32767, 65535], as libvmaf's
  * log_generate (log2f of the float, times 2048 in float, then round). */
-static void
-vif_log2_table_make (uint16_t * table)
+void
+compare_vmaf_vif_log2_table (uint16_t * table)
 {
   for (unsigned i = 32767; i < 65536; i++)
     table[i] = (uint16_t) round (log2f ((float) i) * 2048);
@@ -90,7 +90,7 @@ vif_log2_64 (const uint16_t * table, uint64_t v)
 static void
 vif_statistic (const uint16_t * log2_table, const uint16_t * ref,
     const uint16_t * dis, int w, int h, int scale, int bpc, double egl,
-    VifRows rows, float *num, float *den)
+    VifRows rows, CompareVmafVifSums * sums)
 {
   const uint16_t *filt = vif_filter[scale];
   const int taps = vif_taps[scale];
@@ -208,9 +208,21 @@ vif_statistic (const uint16_t * log2_table, const uint16_t * ref,
       }
     }
   }
-  *num = accum_num_log / 2048.0 + (accum_den_non_log -
-      (accum_num_non_log / 16384.0) / 65025.0);
-  *den = accum_den_log / 2048.0 + accum_den_non_log;
+  sums->num_log = accum_num_log;
+  sums->den_log = accum_den_log;
+  sums->num_non_log = accum_num_non_log;
+  sums->den_non_log = accum_den_non_log;
+}
+
+double
+compare_vmaf_vif_score (const CompareVmafVifSums * sums)
+{
+  float num = sums->num_log / 2048.0 + (sums->den_non_log -
+      (sums->num_non_log / 16384.0) / 65025.0);
+  float den = sums->den_log / 2048.0 + sums->den_non_log;
+
+  /* float / float, as libvmaf's write_scores. */
+  return num / den;
 }
 
 /* The next scale's samples: the filter of that scale, every other row and
@@ -282,7 +294,7 @@ compare_vmaf_vif (CompareVmafScratch * scratch, const CompareVmafPlane * ref,
         65536 * sizeof (uint16_t));
     if (st != SHARPNESS_OK)
       return st;
-    vif_log2_table_make (scratch->buf[VMAF_BUF_VIF_LOG2]);
+    compare_vmaf_vif_log2_table (scratch->buf[VMAF_BUF_VIF_LOG2]);
   }
   log2_table = scratch->buf[VMAF_BUF_VIF_LOG2];
   /* Two scales of reference and distorted: n + n / 4 each. */
@@ -307,7 +319,7 @@ compare_vmaf_vif (CompareVmafScratch * scratch, const CompareVmafPlane * ref,
   vif_load (ref, cur_ref);
   vif_load (dist, cur_dis);
   for (int s = 0; s < COMPARE_VMAF_SCALES; s++) {
-    float num, den;
+    CompareVmafVifSums sums;
 
     if (s > 0) {
       uint16_t *t;
@@ -326,9 +338,8 @@ compare_vmaf_vif (CompareVmafScratch * scratch, const CompareVmafPlane * ref,
       next_dis = t;
     }
     vif_statistic (log2_table, cur_ref, cur_dis, w, h, s, ref->depth,
-        enhn_gain_limit, rows, &num, &den);
-    /* float / float, as libvmaf's write_scores. */
-    scale[s] = num / den;
+        enhn_gain_limit, rows, &sums);
+    scale[s] = compare_vmaf_vif_score (&sums);
   }
   return SHARPNESS_OK;
 }

@@ -189,6 +189,21 @@ CompareVmafStream *compare_vmaf_stream_new (
     const CompareVmafModel * const *models, int n_models);
 void compare_vmaf_stream_free (CompareVmafStream * stream);
 
+/* Another home of the extractors: computes a frame's features from
+ * planes it reads (cuda/compare's, from CUDA memory), with the same
+ * integer sums and the same host steps after them as the CPU's, so the
+ * same values to the bit.  @first: the first frame of a sequence (its
+ * motion 0; the reference's blur kept for the next frame).  Fills
+ * @frame->value[k][o] of every gain-limit set k < @frame->n_sets (its
+ * limits @frame->vif_egl[k], adm_egl[k]) and every output but MOTION2.
+ * A failure leaves the sequence's state as it was. */
+typedef struct
+{
+  SharpnessStatus (*extract) (void *self, const CompareVmafPlane * ref,
+      const CompareVmafPlane * dist, int first, CompareVmafFrame * frame);
+  void *self;
+} CompareVmafExtractor;
+
 /* Scores the next pair (the luma planes).  Returns SHARPNESS_OK and sets
  * *@done to 1 with the previous frame in @out when there was one, 0 on
  * the first frame.  All frames of a stream have the reference's size and
@@ -196,6 +211,13 @@ void compare_vmaf_stream_free (CompareVmafStream * stream);
 SharpnessStatus compare_vmaf_stream_push (CompareVmafStream * stream,
     const CompareVmafPlane * ref, const CompareVmafPlane * dist,
     CompareVmafFrame * out, int *done);
+
+/* As compare_vmaf_stream_push, the features computed by @extractor
+ * (NULL: the CPU's).  Every frame of a sequence has the same extractor:
+ * another one is refused (SHARPNESS_ERROR_INVALID) until a reset. */
+SharpnessStatus compare_vmaf_stream_push_with (CompareVmafStream * stream,
+    const CompareVmafExtractor * extractor, const CompareVmafPlane * ref,
+    const CompareVmafPlane * dist, CompareVmafFrame * out, int *done);
 
 /* The last frame, complete (motion2 = its motion): 1, or 0 when no frame
  * is pending. */
