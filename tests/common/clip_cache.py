@@ -55,6 +55,10 @@ def _ffmpeg_version():
     return out.split('\n', 1)[0]
 
 
+def _entry(top, name, definition, sources):
+    return os.path.join(top, '%s-%s' % (name, key(definition, sources)))
+
+
 def files(name, names, definition, sources, make, default_dir):
     """Paths of the files @names of the clip @name, made on first use by
     make(paths) (it writes each of them).  In $SHARPNESS_CLIP_CACHE
@@ -70,7 +74,7 @@ def files(name, names, definition, sources, make, default_dir):
                 make(paths)
         return paths
     os.makedirs(top, exist_ok=True)
-    entry = os.path.join(top, '%s-%s' % (name, key(definition, sources)))
+    entry = _entry(top, name, definition, sources)
     paths = [os.path.join(entry, n) for n in names]
     with open(entry + '.lock', 'w') as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -87,13 +91,21 @@ def files(name, names, definition, sources, make, default_dir):
     return paths
 
 
-def folder(name, default_dir):
+def folder(name, default_dir, definition=None, sources=()):
     """A folder for a suite that keys and locks its own clips (e.g. a
     truth file with a key per clip): $SHARPNESS_CLIP_CACHE/@name when
-    that is set, else @default_dir (one build tree's).  Marked as used,
-    as files() marks its entries."""
+    that is set, else @default_dir (one build tree's).  Given a
+    @definition or @sources (the files that render the clips), the folder
+    is $SHARPNESS_CLIP_CACHE/NAME-KEY, as files() keys its entries: a
+    suite whose own keys do not cover its generator's code (a version
+    number bumped by hand) gets a new folder when that code changes, as
+    a fresh build tree would.  Marked as used, as files() marks its
+    entries."""
     top = os.environ.get(ENV)
-    path = os.path.join(top, name) if top else default_dir
+    if top and (definition is not None or sources):
+        path = _entry(top, name, definition, sources)
+    else:
+        path = os.path.join(top, name) if top else default_dir
     os.makedirs(path, exist_ok=True)
     if top:
         os.utime(path)

@@ -118,9 +118,24 @@ with tempfile.TemporaryDirectory() as tmp:
           os.path.getmtime(shared) > old + 86400,
           'folder(): in the cache, marked as used')
 
+    # A suite folder keyed by its generator's source: another folder when
+    # the source changes (the suite's own keys may not cover its code).
+    keyed = clip_cache.folder('suite', '/nonexistent', sources=[source])
+    check(os.path.dirname(keyed) == top and
+          os.path.basename(keyed).startswith('suite-') and
+          os.path.isdir(keyed) and keyed != shared,
+          'folder() with sources: a keyed folder in the cache')
+    check(clip_cache.folder('suite', '/nonexistent', sources=[source]) ==
+          keyed, 'folder() with the same sources: the same folder')
+    with open(source, 'w') as f:
+        f.write('# the generator, version 3\n')
+    check(clip_cache.folder('suite', '/nonexistent', sources=[source])
+          not in (keyed, shared), 'folder(): the source changed: another')
+
     # Without the variable: the build tree's folder, as before.
     del os.environ[clip_cache.ENV]
-    check(clip_cache.folder('suite', os.path.join(tmp, 'tree-suite')) ==
+    check(clip_cache.folder('suite', os.path.join(tmp, 'tree-suite'),
+                            sources=[source]) ==
           os.path.join(tmp, 'tree-suite') and
           os.path.isdir(os.path.join(tmp, 'tree-suite')),
           'folder() without SHARPNESS_CLIP_CACHE: the build tree\'s')
