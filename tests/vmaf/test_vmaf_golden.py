@@ -9,6 +9,14 @@
 # build (Debian 13's, say) is skipped, visibly: its clips differ; the
 # test skips when no pair is left.
 #
+# With SHARPNESS_CLIP_CACHE (CI) the clips are made once and kept there
+# (tests/common/clip_cache.py, keyed by the pair, the FFmpeg its golden
+# file names and vmaf_pairs.py's source), not by every run (their cost:
+# docs/ci.md).  Their SHA-256 is checked on every run all the same, so
+# that a damaged entry fails (and goes).  Without it, each pair is made in
+# a temporary folder and removed: the clips are gigabytes, too much to
+# leave in a build tree.
+#
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
@@ -19,6 +27,7 @@
 import glob
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -27,6 +36,20 @@ import make_vmaf_golden
 import vmaf_pairs
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..', 'common'))
+import clip_cache  # noqa: E402
+
+
+def pair_clips(pair, golden, tmp):
+    """The paths of @pair's reference and distorted clips, made by this
+    machine's FFmpeg (the one @golden names) into the clip cache, or into
+    @tmp without one."""
+    name = pair[0]
+    return clip_cache.files(
+        'vmaf-' + name, [name + '.ref.yuv', name + '.dist.yuv'],
+        (pair, golden['ffmpeg']), [vmaf_pairs.__file__],
+        lambda paths: vmaf_pairs.make_pair(os.path.dirname(paths[0]), pair),
+        tmp)
 
 
 def main(argv):
@@ -58,16 +81,24 @@ def main(argv):
             skipped.append(golden['pair'])
             continue
         with tempfile.TemporaryDirectory(prefix='vmaf-golden-') as tmp:
-            ref, dist = vmaf_pairs.make_pair(tmp, pair)
+            ref, dist = pair_clips(pair, golden, tmp)
+            if clip_cache.made_by(ref):
+                print('%s: clips from %s' % (golden['pair'],
+                                             os.path.dirname(ref)))
             made = {'ref': make_vmaf_golden.sha256(ref),
                     'dist': make_vmaf_golden.sha256(dist)}
             if made != golden['sha256']:
                 print('%s: the clips made here are not those libvmaf '
                       'scored (%s != %s)' % (golden['pair'], made,
                                              golden['sha256']))
+                if clip_cache.made_by(ref):
+                    # Damaged, or made by a build that differs under the
+                    # same version line: the next run makes them again.
+                    print('%s: removed from the cache' % os.path.dirname(ref))
+                    shutil.rmtree(os.path.dirname(ref), ignore_errors=True)
                 failed.append(golden['pair'])
                 continue
-            cmd = [exe, path, tmp, models]
+            cmd = [exe, path, os.path.dirname(ref), models]
             # libvmaf's own logs of this pair: ours must be their bytes.
             if os.path.exists(os.path.join(HERE, 'golden-logs',
                                            golden['pair'] + '.json')):
