@@ -155,9 +155,12 @@ class Checks:
         print(('ok   ' if ok else 'FAIL ') + what, flush=True)
         self.failures += not ok
 
-    def finish(self):
+    def finish(self, passed=None):
         """Exits with status 1 after any failed check, their count
-        printed; returns otherwise."""
+        printed; returns otherwise, after '<passed>: all checks passed'
+        when @passed names what the test checked."""
         if self.failures:
             print('%d check(s) failed' % self.failures)
             sys.exit(1)
+        if passed:
+            print('%s: all checks passed' % passed)

@@ -290,3 +290,33 @@ def run(*args, check=None, stdin=subprocess.DEVNULL, timeout=300, cwd=None):
 def load_json(path):
     with open(path, encoding='utf-8') as f:
         return json.load(f)
+
+
+def load_valid_json(path, validator):
+    """The JSON at @path if it parses and @validator accepts it, else None
+    with the reason printed: the output of a run cut short by a signal may
+    be neither."""
+    try:
+        doc = load_json(path)
+        validator.validate(doc)
+    except Exception as e:  # noqa: B902
+        print('JSON: %s' % e)
+        return None
+    return doc
+
+
+def stop(proc):
+    """Kills @proc unless it has ended, and reaps it."""
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait(timeout=30)
+
+
+def strip_timing(doc):
+    """@doc without its files' elapsed time and speed, which depend on the
+    machine's load, so that two scans of the same files compare equal."""
+    for f in doc['files']:
+        if f['summary']:
+            f['summary'].pop('elapsed')
+            f['summary'].pop('fps')
+    return doc

@@ -59,14 +59,6 @@ def check_segments(doc, name, min_duration):
               '%s: duration, min <= mean <= max' % name)
 
 
-def strip_timing(doc):
-    for f in doc['files']:
-        if f['summary']:
-            f['summary'].pop('elapsed')
-            f['summary'].pop('fps')
-    return doc
-
-
 def main():
     mp4, webm = sc.test_clips()
     tmp = tempfile.mkdtemp(prefix='scan-test-')
@@ -207,7 +199,7 @@ def main():
         cc = os.path.join(tmp, 'jobs%d.csv' % jobs)
         sc.run('--jobs', jobs, '--json', jj, '--csv', cc, '-q', *inputs)
         with open(cc) as f:
-            outs[jobs] = (strip_timing(sc.load_json(jj)), f.read())
+            outs[jobs] = (sc.strip_timing(sc.load_json(jj)), f.read())
     check(outs[1] == outs[2], '--jobs 2 == --jobs 1 (JSON and CSV)')
 
     # --shard I/N partitions the inputs.

@@ -122,8 +122,7 @@ def main():
     check(rc == 0, '--fail-on-damaged, clean file: exit 0 (got %d)' % rc)
 
     shutil.rmtree(tmp, ignore_errors=True)
-    check.finish()
-    print('damaged files: all checks passed')
+    check.finish('damaged files')
 
 
 if __name__ == '__main__':

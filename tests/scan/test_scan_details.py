@@ -231,8 +231,7 @@ def main():
         print('ETA case left out: GStreamer element udpsrc missing')
 
     shutil.rmtree(tmp, ignore_errors=True)
-    check.finish()
-    print('details: all checks passed')
+    check.finish('details')
 
 
 if __name__ == '__main__':

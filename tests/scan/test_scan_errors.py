@@ -123,8 +123,7 @@ def main():
             thread.join(timeout=10)
 
     shutil.rmtree(tmp, ignore_errors=True)
-    check.finish()
-    print('errors: all checks passed')
+    check.finish('errors')
 
 
 if __name__ == '__main__':

@@ -21,7 +21,6 @@ scaffold.require('jsonschema')
 
 import csv  # noqa: E402
 import select  # noqa: E402
-import shutil  # noqa: E402
 import signal  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
@@ -80,19 +79,8 @@ def wait_line(proc, timeout):
     return buf.decode(errors='replace') if b'\n' in buf else None
 
 
-def stop(proc):
-    if proc.poll() is None:
-        proc.kill()
-    proc.wait(timeout=30)
-
-
 def check_outputs(what, out, clip, fifo, validator):
-    try:
-        doc = sc.load_json(out['json'])
-        validator.validate(doc)
-    except Exception as e:  # noqa: B902
-        print('JSON: %s' % e)
-        doc = None
+    doc = sc.load_valid_json(out['json'], validator)
     check(doc is not None, '%s: the JSON is complete and valid' % what)
     if doc:
         files = {f['input']: f for f in doc['files']}
@@ -147,7 +135,7 @@ def interrupt(tmp, clip, ts, sig, writer_chunk, validator, pause=10.0):
         if rc is not None:
             check_outputs(what, out, clip, fifo, validator)
     finally:
-        stop(proc)
+        sc.stop(proc)
         proc.stdout.close()
         proc.stderr.close()
         if writer:
@@ -176,17 +164,14 @@ def main():
     validator = sc.validator()
     clip = sc.small_clip()
     ts = sc.ffmpeg_clip('small.ts', ['-i', clip, '-c', 'copy'])
-    tmp = tempfile.mkdtemp(prefix='scan-fifo-')
-    try:
+    with tempfile.TemporaryDirectory(prefix='scan-fifo-',
+                                     ignore_cleanup_errors=True) as tmp:
         interrupt(tmp, clip, ts, signal.SIGTERM, 0, validator)
         interrupt(tmp, clip, ts, signal.SIGINT, 0, validator)
         interrupt(tmp, clip, ts, signal.SIGTERM, 2000, validator, 0.2)
         interrupt(tmp, clip, ts, signal.SIGTERM, 8000, validator, 10.0)
         whole(tmp, ts)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    check.finish()
-    print('FIFO inputs: all checks passed')
+    check.finish('FIFO inputs')
 
 
 if __name__ == '__main__':

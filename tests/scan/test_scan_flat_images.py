@@ -20,7 +20,6 @@ import scaffold  # noqa: E402
 scaffold.require('jsonschema')
 
 import csv  # noqa: E402
-import shutil  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 
@@ -41,8 +40,8 @@ def main():
     sc.require_ffmpeg()
     sc.require_elements('cudasharpness', 'pngdec')
     validator = sc.validator()
-    tmp = tempfile.mkdtemp(prefix='scan-flat-')
-    try:
+    with tempfile.TemporaryDirectory(prefix='scan-flat-',
+                                     ignore_cleanup_errors=True) as tmp:
         grey = image(os.path.join(tmp, 'grey.png'), 'color=gray:s=320x240')
         ramp = image(os.path.join(tmp, 'ramp.png'),
                      "nullsrc=s=320x240,geq=lum='64+X/5':cb=128:cr=128")
@@ -94,10 +93,7 @@ def main():
         check(rc == 1 and doc['files'][0]['image']['blurry'] is True,
               '--flat-threshold 0: the grey image is judged blurry (exit %d,'
               ' %r)' % (rc, doc['files'][0]['image']))
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    check.finish()
-    print('flat images: all checks passed')
+    check.finish('flat images')
 
 
 if __name__ == '__main__':

@@ -111,8 +111,7 @@ def main():
                   '%s: decoded %s (not in the element\'s list), scored as '
                   '%s' % (name, decoded, scored))
     shutil.rmtree(tmp, ignore_errors=True)
-    check.finish()
-    print('formats: all checks passed')
+    check.finish('formats')
 
 
 if __name__ == '__main__':

@@ -242,16 +242,13 @@ def main():
     sc.require_elements('cudasharpness')
     validator = sc.validator()
     clip = sc.small_clip()
-    tmp = tempfile.mkdtemp(prefix='scan-hostile-')
-    try:
+    with tempfile.TemporaryDirectory(prefix='scan-hostile-',
+                                     ignore_cleanup_errors=True) as tmp:
         outputs_in_place(tmp, clip)
         names_not_utf8(tmp, clip, validator)
         names_with_controls(tmp, clip)
         colons(tmp, clip)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    check.finish()
-    print('hostile paths: all checks passed')
+    check.finish('hostile paths')
 
 
 if __name__ == '__main__':

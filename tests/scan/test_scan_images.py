@@ -121,8 +121,7 @@ def main():
           % rc)
 
     shutil.rmtree(tmp, ignore_errors=True)
-    check.finish()
-    print('images: all checks passed')
+    check.finish('images')
 
 
 if __name__ == '__main__':

@@ -84,8 +84,7 @@ def main():
           '--threshold 0 (off) with a relative rule: %r' % settings)
 
     shutil.rmtree(tmp, ignore_errors=True)
-    check.finish()
-    print('options: all checks passed')
+    check.finish('options')
 
 
 if __name__ == '__main__':

@@ -203,14 +203,11 @@ def main():
     sc.require_ffmpeg()
     sc.require_elements('cudasharpness', 'jpegenc')
     validator = sc.validator()
-    tmp = tempfile.mkdtemp(prefix='scan-packed-')
-    try:
+    with tempfile.TemporaryDirectory(prefix='scan-packed-',
+                                     ignore_cleanup_errors=True) as tmp:
         crops(tmp, validator)
         under_valgrind(tmp)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    check.finish()
-    print('packed formats: all checks passed')
+    check.finish('packed formats')
 
 
 if __name__ == '__main__':

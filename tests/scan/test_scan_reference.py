@@ -32,7 +32,6 @@ scaffold.require('gi')
 import csv  # noqa: E402
 import json  # noqa: E402
 import select  # noqa: E402
-import shutil  # noqa: E402
 import signal  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
@@ -315,17 +314,14 @@ def main():
     if not sc.have_encoder('libx264'):
         scaffold.skip('ffmpeg has no libx264')
     sc.require_elements('cudacompare', 'avdec_h264')
-    tmp = tempfile.mkdtemp(prefix='scan-reference-')
-    try:
+    with tempfile.TemporaryDirectory(prefix='scan-reference-',
+                                     ignore_cleanup_errors=True) as tmp:
         for part in (check_golden, check_natural, check_errors,
                      check_signal):
             sub = os.path.join(tmp, part.__name__)
             os.mkdir(sub)
             part(sub)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    check.finish()
-    print('scan-reference: all checks passed')
+    check.finish('scan-reference')
 
 
 if __name__ == '__main__':

@@ -130,9 +130,7 @@ def main():
             shutil.copy(png, out)
 
     shutil.rmtree(tmp, ignore_errors=True)
-    for f in failures:
-        print('FAIL: %s' % f)
-    if failures:
+    if scaffold.verdict(failures):
         sys.exit(1)
     print('report: opens in Chromium, timeline and thumbnails shown')
 

@@ -88,21 +88,9 @@ def start(tmp, inputs, extra=()):
     return proc, paths
 
 
-def stop(proc):
-    if proc.poll() is None:
-        proc.kill()
-    proc.wait(timeout=30)
-
-
 def check_outputs(name, paths, done, live, validator):
-    try:
-        doc = sc.load_json(paths['json'])
-        validator.validate(doc)
-        ok = True
-    except (ValueError, Exception) as e:  # noqa: B014
-        doc, ok = None, False
-        print('JSON: %s' % e)
-    check(ok, '%s: the JSON parses and is valid' % name)
+    doc = sc.load_valid_json(paths['json'], validator)
+    check(doc is not None, '%s: the JSON parses and is valid' % name)
     if doc:
         files = {f['input']: f for f in doc['files']}
         check(doc['interrupted'] and doc['signal'] == name,
@@ -169,7 +157,7 @@ def main():
                                                               status, err))
             check_outputs(name, paths, done, live, validator)
         finally:
-            stop(proc)
+            sc.stop(proc)
 
     # A second signal: out at once, no temporary file left, each output
     # either the one from before or a complete new one.
@@ -187,7 +175,7 @@ def main():
         check(rc == 130 and time.monotonic() - t0 < 10,
               'two SIGINTs: exit 130 at once (got %s)' % rc)
     finally:
-        stop(proc)
+        sc.stop(proc)
     left = [n for n in os.listdir(tmp) if n.endswith('.part')]
     check(not left, 'no temporary file left: %r' % left)
     with open(paths['json']) as fh:
@@ -199,8 +187,7 @@ def main():
     check(whole, 'the JSON is the old one or a complete new one')
 
     shutil.rmtree(tmp, ignore_errors=True)
-    check.finish()
-    print('signals: all checks passed')
+    check.finish('signals')
 
 
 if __name__ == '__main__':
