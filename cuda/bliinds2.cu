@@ -287,12 +287,7 @@ bliinds2_state_free (void *data)
   void *buffers[] = { s->scale[1].pixels, s->scale[2].pixels, s->ratio,
     s->maps, s->select, s->partials, s->tickets, s->sums_dev
   };
-  for (void *b : buffers)
-    if (b)
-      (void) cudaFree (b);
-  if (s->sums_host)
-    (void) cudaFreeHost (s->sums_host);
-  (void) cudaGetLastError ();
+  device_free_all (buffers, s->sums_host);
   delete s;
 }
 

@@ -254,12 +254,7 @@ cwtvnrs_state_free (void *data)
   void *buffers[] = { s->image[0], s->image[1], s->blur_rows, s->lpc[0],
     s->lpc[1], s->tv_values, s->partials, s->tickets, s->score_dev
   };
-  for (void *b : buffers)
-    if (b)
-      (void) cudaFree (b);
-  if (s->score_host)
-    (void) cudaFreeHost (s->score_host);
-  (void) cudaGetLastError ();
+  device_free_all (buffers, s->score_host);
   delete s;
 }
 

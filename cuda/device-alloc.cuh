@@ -1,5 +1,5 @@
-/* cudaMalloc with the backend's error reporting, for the per-resolution
- * state of the perceptual metrics.
+/* cudaMalloc with the backend's error reporting, and the matching
+ * teardown, for the per-resolution state of the perceptual metrics.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -22,6 +22,22 @@ device_alloc (SharpnessCuda * cuda, void **ptr, size_t size, const char *what)
     *ptr = nullptr;
   SharpnessStatus st = sharpness_cuda_check (cuda, err, what);
   return err == cudaErrorMemoryAllocation ? SHARPNESS_ERROR_NO_MEMORY : st;
+}
+
+/* Frees the non-NULL of @buffers (device_alloc's) and @host (pinned, may
+ * be NULL).  A state's teardown has no caller to report to: the errors
+ * are dropped and the thread's last error cleared, so that the next
+ * launch does not see them. */
+template <size_t N>
+static inline void
+device_free_all (void *const (&buffers)[N], void *host = nullptr)
+{
+  for (void *b : buffers)
+    if (b)
+      (void) cudaFree (b);
+  if (host)
+    (void) cudaFreeHost (host);
+  (void) cudaGetLastError ();
 }
 
 }  // namespace sharpness_cuda

@@ -26,6 +26,7 @@
 #include "sharpness-cuda-tuning.h"
 
 using sharpness_cuda::device_alloc;
+using sharpness_cuda::device_free_all;
 
 namespace
 {
@@ -310,10 +311,7 @@ sharpness_lpc_map_free (SharpnessLpcMap * m)
   void *buffers[] = { m->fft_work, m->spectrum, m->responses,
     m->partials, m->thresholds, m->acc
   };
-  for (void *b : buffers)
-    if (b)
-      (void) cudaFree (b);
-  (void) cudaGetLastError ();
+  device_free_all (buffers);
   delete m;
 }
 

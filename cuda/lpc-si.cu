@@ -82,12 +82,7 @@ lpc_si_state_free (void *data)
   void *buffers[] = { s->image, s->crop, s->head_values, s->sorted,
     s->gathered, s->select, s->sort_temp, s->score_dev
   };
-  for (void *b : buffers)
-    if (b)
-      (void) cudaFree (b);
-  if (s->score_host)
-    (void) cudaFreeHost (s->score_host);
-  (void) cudaGetLastError ();
+  device_free_all (buffers, s->score_host);
   delete s;
 }
 
