@@ -348,13 +348,19 @@ exit_at_once (int sig)
 }
 
 void
-scan_outfile_exit_on_signals (void)
+scan_outfile_on_signals (void (*handler) (int))
 {
   struct sigaction sa;
 
   memset (&sa, 0, sizeof sa);
-  sa.sa_handler = exit_at_once;
+  sa.sa_handler = handler;
   sigemptyset (&sa.sa_mask);
   sigaction (SIGINT, &sa, NULL);
   sigaction (SIGTERM, &sa, NULL);
+}
+
+void
+scan_outfile_exit_on_signals (void)
+{
+  scan_outfile_on_signals (exit_at_once);
 }

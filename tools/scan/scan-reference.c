@@ -41,18 +41,6 @@ on_signal (int sig)
   scan_outfile_exit_on_signals ();
 }
 
-static void
-catch_signals (void)
-{
-  struct sigaction sa;
-
-  memset (&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sigemptyset (&sa.sa_mask);
-  sigaction (SIGINT, &sa, NULL);
-  sigaction (SIGTERM, &sa, NULL);
-}
-
 /* The distorted frames take the reference's pixel format, as FFmpeg's
  * libvmaf filter converts both inputs to one format (an encode is often
  * 4:2:0 or 10-bit where its source is not; cudacompare compares one
@@ -807,7 +795,7 @@ scan_reference_run (const ScanCommandLine * cl)
   } else {
     sharpness_tool_gpu_rank_decoders (GST_RANK_NONE);
   }
-  catch_signals ();
+  scan_outfile_on_signals (on_signal);
 
   for (guint i = 0; cl->inputs[i] && !stop_signal; i++) {
     ScanRefResult r = { 0, };

@@ -113,6 +113,9 @@ void scan_outfile_discard_all_signal_safe (void);
  * once with 128 + the signal: what a second signal does (async-signal-
  * safe: a first signal's handler may call it). */
 void scan_outfile_exit_on_signals (void);
+/* @handler for SIGINT and SIGTERM (sigaction, not restarted), where no
+ * main loop runs to take them as GLib sources. */
+void scan_outfile_on_signals (void (*handler) (int));
 
 G_END_DECLS
 #endif /* SCAN_SETUP_H */
