@@ -51,25 +51,29 @@ harness_meta_structure (GstBuffer * buf)
   return gst_custom_meta_get_structure (meta);
 }
 
-/* The guint64 @field of @s; fails the test if it has none. */
+/* Reads @field of @s, a @type, into *@out; fails the test if @s has no
+ * such field of that type. */
+static inline void
+harness_get (const GstStructure * s, const gchar * field, GType type,
+    gpointer out)
+{
+  fail_unless (gst_structure_get (s, field, type, out, NULL),
+      "no %s %s in %" GST_PTR_FORMAT, g_type_name (type), field, s);
+}
+
 static inline guint64
 harness_get_uint64 (const GstStructure * s, const gchar * field)
 {
   guint64 v = G_MAXUINT64;
-
-  fail_unless (gst_structure_get_uint64 (s, field, &v), "no guint64 %s in %"
-      GST_PTR_FORMAT, field, s);
+  harness_get (s, field, G_TYPE_UINT64, &v);
   return v;
 }
 
-/* The double @field of @s; fails the test if it has none. */
 static inline gdouble
 harness_get_double (const GstStructure * s, const gchar * field)
 {
   gdouble v = NAN;
-
-  fail_unless (gst_structure_get_double (s, field, &v), "no double %s in %"
-      GST_PTR_FORMAT, field, s);
+  harness_get (s, field, G_TYPE_DOUBLE, &v);
   return v;
 }
 

@@ -402,8 +402,7 @@ static gboolean
 get_boolean (const GstStructure * s, const gchar * field)
 {
   gboolean v = FALSE;
-
-  fail_unless (gst_structure_get_boolean (s, field, &v), "no %s", field);
+  harness_get (s, field, G_TYPE_BOOLEAN, &v);
   return v;
 }
 
@@ -411,10 +410,7 @@ static guint
 get_uint (const GstStructure * s, const gchar * field)
 {
   guint v = 0;
-
-  fail_unless (gst_structure_has_field_typed (s, field, G_TYPE_UINT),
-      "%s missing or not a guint", field);
-  gst_structure_get_uint (s, field, &v);
+  harness_get (s, field, G_TYPE_UINT, &v);
   return v;
 }
 
