@@ -73,7 +73,7 @@ def _rule_key():
 
 def detect(path, frames_expected=None):
     """(blur segments, black segments, freeze segments, per-frame states,
-    scores) of the element with the defaults."""
+    scores and CPBD) of the element with the defaults."""
     name = rules.element_name(RULE)
     res = element_runs.run(path, [(name, rules.element_properties(RULE))])
     r = res[name]
@@ -96,6 +96,8 @@ def detect(path, frames_expected=None):
                              'frozen': 'z'}.get(s, '.') for s in states)
     out['scores'] = [None if f['score'] is None else round(f['score'], 4)
                      for f in frames]
+    out['cpbd'] = [None if f.get('cpbd') is None else round(f['cpbd'], 4)
+                   for f in frames]
     return out
 
 
@@ -238,10 +240,28 @@ def evaluate_clips(clips, truth, workdir, log=print):
 
 # ---- the long sharp stream ---------------------------------------------
 
-def run_long(workdir, minutes, chunk, log=print):
-    """The sharp stream in @chunk-minute files (each through a fresh
-    element), up to @minutes; returns the totals."""
-    d = os.path.join(workdir, 'long')
+def _long_shot(start, chunk, half, a, scores):
+    """[the shot's scene, its first frame in the chunk, the median score
+    of its frames before @a (None when the segment opens it)] of the
+    segment of the sharp stream that starts at frame @a of the chunk
+    from @start seconds: where a false segment lies."""
+    shots, first, _ = heldout.long_shots(chunk * 60, start, half)
+    for s0, n, scene in shots:
+        if s0 <= first + a < s0 + n:
+            b = max(s0 - first, 0)
+            before = [x for x in (scores or [])[b:a] if x is not None]
+            return [repr(scene), s0 - first,
+                    float(np.median(before)) if before else None]
+    return [None, None, None]
+
+
+def run_long(workdir, minutes, chunk, half='heldout', log=print):
+    """The sharp stream over @half's photographs in @chunk-minute files
+    (each through a fresh element), up to @minutes; returns the totals.
+    The tuning half's stream is where a false segment's cause is looked
+    for: the held-out one is only measured."""
+    d = os.path.join(workdir, 'long' if half == 'heldout' else
+                     'long-' + half)
     os.makedirs(d, exist_ok=True)
     tot = {'seconds': 0.0, 'segments': 0, 'frames_blurry': 0, 'chunks': 0,
            'flat_frames': 0, 'false': []}
@@ -257,10 +277,12 @@ def run_long(workdir, minutes, chunk, log=print):
         else:
             t0 = time.time()
             path = os.path.join(d, key + '.ts')
-            n, cuts, _ = heldout.write_long(path, workdir, chunk, start)
+            n, cuts, _ = heldout.write_long(path, workdir, chunk, start,
+                                            half)
             res = detect(path, n)
             r = {'frames': n, 'cuts': cuts, 'blur': res['blur'],
-                 'states': res['states']}
+                 'states': res['states'], 'scores': res['scores'],
+                 'cpbd': res['cpbd']}
             os.remove(path)
             with open(rf + '.part', 'w') as f:
                 json.dump(r, f)
@@ -272,7 +294,9 @@ def run_long(workdir, minutes, chunk, log=print):
         tot['segments'] += len(r['blur'])
         tot['frames_blurry'] += r['states'].count('B')
         tot['flat_frames'] += r['states'].count('f')
-        tot['false'] += [[k, a, b] for a, b in r['blur']]
+        tot['false'] += [[k, a, b] + _long_shot(start, chunk, half, a,
+                                                 r.get('scores'))
+                         for a, b in r['blur']]
         tot['chunks'] += 1
         k += 1
     h = tot['seconds'] / 3600
@@ -303,6 +327,10 @@ def main():
     ap.add_argument('--categories')
     ap.add_argument('--long', type=float)
     ap.add_argument('--chunk', type=float, default=5.0)
+    ap.add_argument('--long-half', default='heldout',
+                    choices=photos.HALVES,
+                    help='the photographs of the sharp stream (tuning: '
+                    'where a false segment is studied)')
     ap.add_argument('--jobs', type=int, default=2)
     ap.add_argument('--cached', action='store_true',
                     help='only the clips already made and run (the '
@@ -319,12 +347,17 @@ def main():
     if not element_runs.have_element():
         scaffold.skip('cudasharpness not found (GST_PLUGIN_PATH_1_0?)')
     if args.long:
-        tot = run_long(args.workdir, args.long, args.chunk)
+        tot = run_long(args.workdir, args.long, args.chunk,
+                       args.long_half)
         print('sharp stream: %.1f min, %d false blur segments (%s per '
               'channel-hour), %d blurry frames, %d flat frames' % (
                   tot['seconds'] / 60, tot['segments'],
                   '%.2f' % tot['per_hour'] if tot['per_hour'] is not None
                   else '—', tot['frames_blurry'], tot['flat_frames']))
+        for k, a, b, scene, s0, before in tot['false']:
+            print('  chunk %d frames %d-%d: shot from %s, score before %s: '
+                  '%s' % (k, a, b, s0, 'none' if before is None else
+                          '%.3f' % before, scene))
         if args.json:
             with open(args.json, 'w') as f:
                 json.dump(tot, f, indent=1)
