@@ -23,24 +23,12 @@
 
 #include "sharpness-cpu.h"
 #include "sharpness-tiles.h"
+#include "test-check.h"
 #include "test-packed422.h"
 #include "test-rng.h"
 #include "test-sums.h"
 
-static int checks, failures;
 static TestRng rng;
-
-#define CHECK(cond, ...) do { \
-  checks++; \
-  if (!(cond)) { \
-    failures++; \
-    if (failures <= 40) { \
-      fprintf (stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-      fprintf (stderr, __VA_ARGS__); \
-      fputc ('\n', stderr); \
-    } \
-  } \
-} while (0)
 
 static const char *
 nick (SharpnessMetric m)
@@ -63,13 +51,13 @@ check_gray (const SharpnessPlane * pk, const SharpnessPlane * pl,
     for (int x = 0; x < pk->width; x++)
       if (sharpness_plane_gray_at (pk, a, x) !=
           sharpness_plane_gray_at (pl, b, x)) {
-        CHECK (0, "%s: gray (%d, %d) %u != %u", what, x, y,
+        CHECKF (0, "%s: gray (%d, %d) %u != %u", what, x, y,
             sharpness_plane_gray_at (pk, a, x),
             sharpness_plane_gray_at (pl, b, x));
         return;
       }
   }
-  checks++;
+  test_check_count++;
 }
 
 /* Every classical metric's sums and score, packed against planar. */
@@ -85,16 +73,16 @@ check_sums (SharpnessCpu * cpu, const TestPacked422 * f, TestLumaContent c,
     if (sharpness_metric_info[m].kind != SHARPNESS_KIND_SUMS)
       continue;
     SharpnessStatus st = sharpness_cpu_sums (cpu, m, pk, &a);
-    CHECK (st == SHARPNESS_OK, FRAME_FMT " %s: packed %s", FRAME_ARGS (f, c),
+    CHECKF (st == SHARPNESS_OK, FRAME_FMT " %s: packed %s", FRAME_ARGS (f, c),
         nick (m), sharpness_status_to_string (st));
     st = sharpness_cpu_sums (cpu, m, pl, &b);
-    CHECK (st == SHARPNESS_OK, FRAME_FMT " %s: planar %s", FRAME_ARGS (f, c),
+    CHECKF (st == SHARPNESS_OK, FRAME_FMT " %s: planar %s", FRAME_ARGS (f, c),
         nick (m), sharpness_status_to_string (st));
-    CHECK (test_sums_equal (m, &a, &b),
+    CHECKF (test_sums_equal (m, &a, &b),
         FRAME_FMT " %s: sums %" PRIu64 "/%" PRIu64 " sum_sq %" PRIu64 "/%"
         PRIu64, FRAME_ARGS (f, c), nick (m), a.sum, b.sum, a.sum_sq,
         b.sum_sq);
-    CHECK (sharpness_cpu_score (cpu, m, pk, &sa) == SHARPNESS_OK &&
+    CHECKF (sharpness_cpu_score (cpu, m, pk, &sa) == SHARPNESS_OK &&
         sharpness_cpu_score (cpu, m, pl, &sb) == SHARPNESS_OK &&
         memcmp (&sa, &sb, sizeof sa) == 0, FRAME_FMT " %s: score %.17g %.17g",
         FRAME_ARGS (f, c), nick (m), sa, sb);
@@ -119,7 +107,7 @@ check_tiles (SharpnessCpu * cpu, const TestPacked422 * f, TestLumaContent c,
       if (sharpness_tile_sums_init (&ta, m, grids[g][0], grids[g][1]) ||
           sharpness_tile_sums_init (&tb, m, grids[g][0], grids[g][1]))
         abort ();
-      CHECK (sharpness_cpu_sums_tiles (cpu, m, pk, &a, &ta) == SHARPNESS_OK &&
+      CHECKF (sharpness_cpu_sums_tiles (cpu, m, pk, &a, &ta) == SHARPNESS_OK &&
           sharpness_cpu_sums_tiles (cpu, m, pl, &b, &tb) == SHARPNESS_OK &&
           test_sums_equal (m, &a, &b) && test_tile_sums_equal (m, &ta, &tb),
           FRAME_FMT " %s: tiles %dx%d", FRAME_ARGS (f, c), nick (m),
@@ -177,12 +165,12 @@ check_regions (SharpnessCpu * cpu, const TestPacked422 * f, TestLumaContent c,
         rb[k].tiles = &tb[k];
       }
     }
-    CHECK (sharpness_cpu_sums_batch (cpu, m, ra, N, sa) == SHARPNESS_OK &&
+    CHECKF (sharpness_cpu_sums_batch (cpu, m, ra, N, sa) == SHARPNESS_OK &&
         sharpness_cpu_sums_batch (cpu, m, rb, N, sb) == SHARPNESS_OK,
         FRAME_FMT " %s: batch status", FRAME_ARGS (f, c), nick (m));
     for (int k = 0; k < N; k++) {
       const SharpnessRect *r = &ra[k].rect;
-      CHECK (test_sums_equal (m, &sa[k], &sb[k]) && (!ra[k].tiles ||
+      CHECKF (test_sums_equal (m, &sa[k], &sb[k]) && (!ra[k].tiles ||
               test_tile_sums_equal (m, &ta[k], &tb[k])),
           FRAME_FMT " %s: region %d,%d %dx%d%s", FRAME_ARGS (f, c), nick (m),
           r->x, r->y, r->width, r->height, ra[k].tiles ? " with tiles" : "");
@@ -192,7 +180,7 @@ check_regions (SharpnessCpu * cpu, const TestPacked422 * f, TestLumaContent c,
       SharpnessSums a, b;
       if (!sharpness_plane_crop (pk, r, &ca) ||
           !sharpness_plane_crop (pl, r, &cb)) {
-        CHECK (0, "crop %d,%d %dx%d refused", r->x, r->y, r->width,
+        CHECKF (0, "crop %d,%d %dx%d refused", r->x, r->y, r->width,
             r->height);
         continue;
       }
@@ -204,11 +192,11 @@ check_regions (SharpnessCpu * cpu, const TestPacked422 * f, TestLumaContent c,
       in.height = ca.height;
       if (!sharpness_plane_crop (&ca, &in, &cca) ||
           !sharpness_plane_crop (&cb, &in, &ccb)) {
-        CHECK (0, "inner crop refused");
+        CHECKF (0, "inner crop refused");
         continue;
       }
       check_gray (&cca, &ccb, "crop of a crop");
-      CHECK (sharpness_cpu_sums (cpu, m, &cca, &a) == SHARPNESS_OK &&
+      CHECKF (sharpness_cpu_sums (cpu, m, &cca, &a) == SHARPNESS_OK &&
           sharpness_cpu_sums (cpu, m, &ccb, &b) == SHARPNESS_OK &&
           test_sums_equal (m, &a, &b),
           FRAME_FMT " %s: crop %d,%d %dx%d then +%d",
@@ -233,7 +221,7 @@ check_frame (SharpnessCpu * cpu, TestPackedFormat format, int w, int h,
   const SharpnessPlane pk = test_packed422_plane (&f, f.mem);
   const SharpnessPlane pl = test_packed422_planar_plane (&f, f.planar_mem);
 
-  CHECK (sharpness_plane_is_valid (&pk), FRAME_FMT ": plane not valid",
+  CHECKF (sharpness_plane_is_valid (&pk), FRAME_FMT ": plane not valid",
       FRAME_ARGS (&f, c));
   check_gray (&pk, &pl, test_packed_name (format));
   check_sums (cpu, &f, c, &pk, &pl);
@@ -258,24 +246,24 @@ check_v210_plane (void)
   };
   SharpnessPlane c;
 
-  CHECK (sharpness_plane_row_bytes (&p) == 128, "48 pixels: 8 groups");
-  CHECK (sharpness_plane_is_valid (&p), "v210 48x2 stride 128");
+  CHECKF (sharpness_plane_row_bytes (&p) == 128, "48 pixels: 8 groups");
+  CHECKF (sharpness_plane_is_valid (&p), "v210 48x2 stride 128");
   p.width = 49;
-  CHECK (sharpness_plane_row_bytes (&p) == 144, "49 pixels: 9 groups");
-  CHECK (!sharpness_plane_is_valid (&p), "stride 128 below 9 groups");
+  CHECKF (sharpness_plane_row_bytes (&p) == 144, "49 pixels: 9 groups");
+  CHECKF (!sharpness_plane_is_valid (&p), "stride 128 below 9 groups");
   p.width = 7;
   p.phase = 5;
-  CHECK (sharpness_plane_row_bytes (&p) == 32, "7 pixels from pixel 5");
+  CHECKF (sharpness_plane_row_bytes (&p) == 32, "7 pixels from pixel 5");
   p.phase = 6;
-  CHECK (!sharpness_plane_is_valid (&p), "phase 6");
+  CHECKF (!sharpness_plane_is_valid (&p), "phase 6");
   p.phase = 0;
   p.width = 48;
   const SharpnessRect r = { 13, 1, 20, 1 };
-  CHECK (sharpness_plane_crop (&p, &r, &c) && c.data == rows + 128 + 32 &&
+  CHECKF (sharpness_plane_crop (&p, &r, &c) && c.data == rows + 128 + 32 &&
       c.phase == 1 && c.width == 20, "crop at x 13: group 2, pixel 1");
   const SharpnessRect r2 = { 5, 0, 3, 1 };
   SharpnessPlane cc;
-  CHECK (sharpness_plane_crop (&c, &r2, &cc) && cc.data == c.data + 16 &&
+  CHECKF (sharpness_plane_crop (&c, &r2, &cc) && cc.data == c.data + 16 &&
       cc.phase == 0, "crop at x 5 of that: group 3, pixel 0");
 }
 
@@ -331,7 +319,7 @@ main (int argc, char **argv)
     check_frame (cpu, fmt, 1920, 1080, 0, TEST_LUMA_EXTREME, 0);
 
   sharpness_cpu_free (cpu);
-  printf ("%d checks, %d failures (seed 0x%" PRIx64 ")\n", checks, failures,
-      seed);
-  return failures ? 1 : 0;
+  printf ("%d checks, %d failures (seed 0x%" PRIx64 ")\n", test_check_count,
+      test_check_failures, seed);
+  return test_check_failures ? 1 : 0;
 }

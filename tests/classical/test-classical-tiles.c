@@ -22,23 +22,10 @@
 #include "sharpness-cpu.h"
 #include "sharpness-tiles-private.h"
 #include "classical-terms.h"
+#include "test-check.h"
 #include "test-frame.h"
 #include "test-rng.h"
 #include "test-sums.h"
-
-static int checks, failures;
-
-#define CHECK(cond, ...) do { \
-  checks++; \
-  if (!(cond)) { \
-    failures++; \
-    if (failures <= 40) { \
-      fprintf (stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-      fprintf (stderr, __VA_ARGS__); \
-      fputc ('\n', stderr); \
-    } \
-  } \
-} while (0)
 
 static const SharpnessMetric classical[] = {
   SHARPNESS_METRIC_VARIANCE, SHARPNESS_METRIC_ROBERTS,
@@ -165,17 +152,17 @@ check_plane (SharpnessCpu * cpu, const SharpnessPlane * plane, int cols,
     naive_tiles (m, g, plane->width, plane->height, &want);
     SharpnessStatus st = sharpness_cpu_sums_tiles (cpu, m, plane, &tiled,
         &got);
-    CHECK (st == SHARPNESS_OK, "%s %s %dx%d: status %s", what, nick (m),
+    CHECKF (st == SHARPNESS_OK, "%s %s %dx%d: status %s", what, nick (m),
         cols, rows, sharpness_status_to_string (st));
-    CHECK (test_tile_sums_equal (m, &got, &want),
+    CHECKF (test_tile_sums_equal (m, &got, &want),
         "%s %s %dx%d tiles: tile sums", what, nick (m), cols, rows);
-    CHECK (sharpness_cpu_sums (cpu, m, plane, &frame) == SHARPNESS_OK,
+    CHECKF (sharpness_cpu_sums (cpu, m, plane, &frame) == SHARPNESS_OK,
         "%s %s: frame sums", what, nick (m));
     sharpness_tile_sums_total (&got, m, &total);
-    CHECK (test_sums_equal (m, &tiled, &frame),
+    CHECKF (test_sums_equal (m, &tiled, &frame),
         "%s %s %dx%d: frame sums of the tiled pass", what, nick (m), cols,
         rows);
-    CHECK (test_sums_equal (m, &total, &frame),
+    CHECKF (test_sums_equal (m, &total, &frame),
         "%s %s %dx%d: tiles add up to the frame", what, nick (m), cols, rows);
 
     /* Each tile's score is the tile scored alone as a plane... but only
@@ -189,7 +176,7 @@ check_plane (SharpnessCpu * cpu, const SharpnessPlane * plane, int cols,
         const double s = sharpness_score_from_tile_sums (m, &got,
             plane->width, plane->height, c, r);
         if (x1 == x0 || y1 == y0) {
-          CHECK (s == 0.0, "%s %s: empty tile (%d, %d) scores %g", what,
+          CHECKF (s == 0.0, "%s %s: empty tile (%d, %d) scores %g", what,
               nick (m), c, r, s);
           continue;
         }
@@ -199,7 +186,7 @@ check_plane (SharpnessCpu * cpu, const SharpnessPlane * plane, int cols,
         SharpnessRect rect = { x0, y0, x1 - x0, y1 - y0 };
         double alone;
         sharpness_plane_crop (plane, &rect, &crop);
-        CHECK (sharpness_cpu_score (cpu, m, &crop, &alone) == SHARPNESS_OK &&
+        CHECKF (sharpness_cpu_score (cpu, m, &crop, &alone) == SHARPNESS_OK &&
             memcmp (&alone, &s, sizeof s) == 0, "%s %s: tile (%d, %d) "
             "%.17g, the tile alone %.17g", what, nick (m), c, r, s, alone);
       }
@@ -296,15 +283,15 @@ check_hand (SharpnessCpu * cpu)
       SharpnessTileSums t;
       SharpnessSums s;
       sharpness_tile_sums_init (&t, m, 2, 2);
-      CHECK (sharpness_cpu_sums_tiles (cpu, m, &ramp.plane, &s, &t) ==
+      CHECKF (sharpness_cpu_sums_tiles (cpu, m, &ramp.plane, &s, &t) ==
           SHARPNESS_OK, "ramp %s %s: status", layout->name, nick (m));
       for (int i = 0; i < 4; i++) {
         const double score = sharpness_score_from_tile_sums (m, &t, 5, 4,
             i % 2, i / 2);
-        CHECK (t.sum[i] == ramp_tiles[k].sum[i], "ramp %s %s tile %d: sum %"
+        CHECKF (t.sum[i] == ramp_tiles[k].sum[i], "ramp %s %s tile %d: sum %"
             PRIu64 ", expected %" PRIu64, layout->name, nick (m), i,
             t.sum[i], ramp_tiles[k].sum[i]);
-        CHECK (score == ramp_tiles[k].score[i], "ramp %s %s tile %d: score "
+        CHECKF (score == ramp_tiles[k].score[i], "ramp %s %s tile %d: score "
             "%.17g, expected %.17g", layout->name, nick (m), i, score,
             ramp_tiles[k].score[i]);
       }
@@ -316,16 +303,16 @@ check_hand (SharpnessCpu * cpu)
       SharpnessSums s;
       const double want[4] = { 1.0, log2 (3.0), 1.0, log2 (3.0) };
       sharpness_tile_sums_init (&t, SHARPNESS_METRIC_ENTROPY, 2, 2);
-      CHECK (sharpness_cpu_sums_tiles (cpu, SHARPNESS_METRIC_ENTROPY,
+      CHECKF (sharpness_cpu_sums_tiles (cpu, SHARPNESS_METRIC_ENTROPY,
               &ramp.plane, &s, &t) == SHARPNESS_OK, "ramp entropy status");
-      CHECK (t.hist[0 * 256 + 0] == 2 && t.hist[0 * 256 + 5] == 2 &&
+      CHECKF (t.hist[0 * 256 + 0] == 2 && t.hist[0 * 256 + 5] == 2 &&
           t.hist[1 * 256 + 20] == 2 && t.hist[1 * 256 + 45] == 2 &&
           t.hist[1 * 256 + 80] == 2, "ramp %s entropy: tile histograms",
           layout->name);
       for (int i = 0; i < 4; i++) {
         const double e = sharpness_score_from_tile_sums
             (SHARPNESS_METRIC_ENTROPY, &t, 5, 4, i % 2, i / 2);
-        CHECK (fabs (e - want[i]) < 1e-12, "ramp %s entropy tile %d: %.17g",
+        CHECKF (fabs (e - want[i]) < 1e-12, "ramp %s entropy tile %d: %.17g",
             layout->name, i, e);
       }
       sharpness_tile_sums_clear (&t);
@@ -336,16 +323,16 @@ check_hand (SharpnessCpu * cpu)
       SharpnessTileSums t;
       SharpnessSums s;
       sharpness_tile_sums_init (&t, m, 3, 3);
-      CHECK (sharpness_cpu_sums_tiles (cpu, m, &px.plane, &s, &t) ==
+      CHECKF (sharpness_cpu_sums_tiles (cpu, m, &px.plane, &s, &t) ==
           SHARPNESS_OK, "1-pixel tiles %s %s: status", layout->name,
           nick (m));
       for (int i = 0; i < 9; i++) {
         const double score = sharpness_score_from_tile_sums (m, &t, 3, 3,
             i % 3, i / 3);
-        CHECK (t.sum[i] == pixel_tiles[k].sum[i], "1-pixel tiles %s %s tile "
+        CHECKF (t.sum[i] == pixel_tiles[k].sum[i], "1-pixel tiles %s %s tile "
             "%d: %" PRIu64 ", expected %" PRIu64, layout->name, nick (m), i,
             t.sum[i], pixel_tiles[k].sum[i]);
-        CHECK (score == (m == SHARPNESS_METRIC_VARIANCE ? 0.0 :
+        CHECKF (score == (m == SHARPNESS_METRIC_VARIANCE ? 0.0 :
                 (double) pixel_tiles[k].sum[i]), "1-pixel tiles %s %s tile "
             "%d: score %.17g", layout->name, nick (m), i, score);
       }
@@ -470,14 +457,14 @@ check_batch (SharpnessCpu * cpu, TestRng * rng)
           regions[i].tiles = &tiles[i];
         }
       }
-      CHECK (sharpness_cpu_sums_batch (cpu, m, regions, N, got) ==
+      CHECKF (sharpness_cpu_sums_batch (cpu, m, regions, N, got) ==
           SHARPNESS_OK, "batch %s %s: status", test_layouts[l].name,
           nick (m));
       for (int i = 0; i < N; i++) {
         SharpnessPlane crop;
         SharpnessSums alone;
         sharpness_plane_crop (&regions[i].plane, &regions[i].rect, &crop);
-        CHECK (sharpness_cpu_sums (cpu, m, &crop, &alone) == SHARPNESS_OK &&
+        CHECKF (sharpness_cpu_sums (cpu, m, &crop, &alone) == SHARPNESS_OK &&
             test_sums_equal (m, &got[i], &alone),
             "batch %s %s region %d (%d,%d %dx%d): sums differ from the crop "
             "alone", test_layouts[l].name,
@@ -488,7 +475,7 @@ check_batch (SharpnessCpu * cpu, TestRng * rng)
           uint8_t *g = gray_of (&crop);
           sharpness_tile_sums_init (&want, m, tiles[i].cols, tiles[i].rows);
           naive_tiles (m, g, crop.width, crop.height, &want);
-          CHECK (test_tile_sums_equal (m, &tiles[i], &want),
+          CHECKF (test_tile_sums_equal (m, &tiles[i], &want),
               "batch %s %s region %d: tile sums", test_layouts[l].name,
               nick (m), i);
           sharpness_tile_sums_clear (&want);
@@ -512,42 +499,42 @@ check_arguments (SharpnessCpu * cpu)
   SharpnessTileSums t;
   SharpnessSums s;
 
-  CHECK (sharpness_tile_sums_init (&t, SHARPNESS_METRIC_SMD, 0, 1) ==
+  CHECKF (sharpness_tile_sums_init (&t, SHARPNESS_METRIC_SMD, 0, 1) ==
       SHARPNESS_ERROR_INVALID, "grid 0x1");
-  CHECK (sharpness_tile_sums_init (&t, SHARPNESS_METRIC_SMD, 65, 1) ==
+  CHECKF (sharpness_tile_sums_init (&t, SHARPNESS_METRIC_SMD, 65, 1) ==
       SHARPNESS_ERROR_INVALID, "grid 65x1");
-  CHECK (sharpness_tile_sums_init (&t, SHARPNESS_METRIC_LPC_SI, 2, 2) ==
+  CHECKF (sharpness_tile_sums_init (&t, SHARPNESS_METRIC_LPC_SI, 2, 2) ==
       SHARPNESS_ERROR_INVALID, "tiles of LPC-SI");
-  CHECK (sharpness_tile_sums_init (&t, SHARPNESS_METRIC_SMD, 2, 2) ==
+  CHECKF (sharpness_tile_sums_init (&t, SHARPNESS_METRIC_SMD, 2, 2) ==
       SHARPNESS_OK, "grid 2x2");
-  CHECK (sharpness_cpu_sums_tiles (cpu, SHARPNESS_METRIC_LPC_SI, &p, &s, &t)
+  CHECKF (sharpness_cpu_sums_tiles (cpu, SHARPNESS_METRIC_LPC_SI, &p, &s, &t)
       == SHARPNESS_ERROR_UNSUPPORTED, "LPC-SI tiles");
-  CHECK (sharpness_cpu_sums_tiles (cpu, SHARPNESS_METRIC_VARIANCE, &p, &s,
+  CHECKF (sharpness_cpu_sums_tiles (cpu, SHARPNESS_METRIC_VARIANCE, &p, &s,
           &t) == SHARPNESS_ERROR_INVALID, "variance without sum_sq");
-  CHECK (sharpness_cpu_sums_tiles (cpu, SHARPNESS_METRIC_SMD, &p, &s, NULL)
+  CHECKF (sharpness_cpu_sums_tiles (cpu, SHARPNESS_METRIC_SMD, &p, &s, NULL)
       == SHARPNESS_ERROR_INVALID, "NULL tiles");
   sharpness_tile_sums_clear (&t);
 
   SharpnessRegion r = { p, {1, 1, 2, 1}, NULL };
-  CHECK (sharpness_cpu_sums_batch (cpu, SHARPNESS_METRIC_SMD, &r, 1, &s) ==
+  CHECKF (sharpness_cpu_sums_batch (cpu, SHARPNESS_METRIC_SMD, &r, 1, &s) ==
       SHARPNESS_ERROR_INVALID, "region outside the plane");
   r.rect = (SharpnessRect) {
   1, 0, 1, 2};
-  CHECK (sharpness_cpu_sums_batch (cpu, SHARPNESS_METRIC_SMD, &r, 1, &s) ==
+  CHECKF (sharpness_cpu_sums_batch (cpu, SHARPNESS_METRIC_SMD, &r, 1, &s) ==
       SHARPNESS_OK, "region inside the plane");
-  CHECK (sharpness_cpu_sums_batch (cpu, SHARPNESS_METRIC_SMD, &r, 0, &s) ==
+  CHECKF (sharpness_cpu_sums_batch (cpu, SHARPNESS_METRIC_SMD, &r, 0, &s) ==
       SHARPNESS_OK, "empty batch");
 
   /* Pooling: the sharpest 25 % of 8 tiles are the best 2. */
   const double v[8] = { 1, 9, 3, 7, 5, 2, 8, 4 };
   double scratch[8];
-  CHECK (sharpness_pool_top_percent (SHARPNESS_METRIC_SMD, v, 8, 25.0,
+  CHECKF (sharpness_pool_top_percent (SHARPNESS_METRIC_SMD, v, 8, 25.0,
           scratch) == 8.5, "top 25 %%");
-  CHECK (sharpness_pool_top_percent (SHARPNESS_METRIC_BLIINDS2, v, 8, 25.0,
+  CHECKF (sharpness_pool_top_percent (SHARPNESS_METRIC_BLIINDS2, v, 8, 25.0,
           scratch) == 1.5, "top 25 %% of a lower-is-sharper metric");
-  CHECK (sharpness_pool_top_percent (SHARPNESS_METRIC_SMD, v, 8, 100.0,
+  CHECKF (sharpness_pool_top_percent (SHARPNESS_METRIC_SMD, v, 8, 100.0,
           scratch) == 39.0 / 8, "top 100 %%");
-  CHECK (sharpness_pool_top_percent (SHARPNESS_METRIC_SMD, v, 8, 1.0,
+  CHECKF (sharpness_pool_top_percent (SHARPNESS_METRIC_SMD, v, 8, 1.0,
           scratch) == 9.0, "top 1 %%: one tile");
 }
 
@@ -635,7 +622,7 @@ main (int argc, char **argv)
   check_batch (cpu, &rng);
 
   sharpness_cpu_free (cpu);
-  printf ("%d checks, %d failures (seed 0x%" PRIx64 ")\n", checks, failures,
-      seed);
-  return failures ? 1 : 0;
+  printf ("%d checks, %d failures (seed 0x%" PRIx64 ")\n", test_check_count,
+      test_check_failures, seed);
+  return test_check_failures ? 1 : 0;
 }

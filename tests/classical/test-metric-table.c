@@ -7,18 +7,7 @@
 #include <string.h>
 
 #include "sharpness-cpu.h"
-
-static int failures;
-
-#define CHECK(cond, ...) \
-  do { \
-    if (!(cond)) { \
-      printf ("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-      printf (__VA_ARGS__); \
-      printf ("\n"); \
-      failures++; \
-    } \
-  } while (0)
+#include "test-check.h"
 
 static void
 test_rows (void)
@@ -26,47 +15,47 @@ test_rows (void)
   for (int m = 0; m < SHARPNESS_METRIC_COUNT; m++) {
     const SharpnessMetricInfo *info = sharpness_metric_get_info (m);
 
-    CHECK (info == &sharpness_metric_info[m], "metric %d", m);
-    CHECK (info->metric == (SharpnessMetric) m, "row %d is metric %d", m,
+    CHECKF (info == &sharpness_metric_info[m], "metric %d", m);
+    CHECKF (info->metric == (SharpnessMetric) m, "row %d is metric %d", m,
         info->metric);
-    CHECK (info->nick && info->nick[0], "metric %d has no nick", m);
-    CHECK (info->name && info->name[0], "metric %d has no name", m);
-    CHECK (info->range && info->range[0], "metric %d has no range", m);
-    CHECK (info->description && info->description[0],
+    CHECKF (info->nick && info->nick[0], "metric %d has no nick", m);
+    CHECKF (info->name && info->name[0], "metric %d has no name", m);
+    CHECKF (info->range && info->range[0], "metric %d has no range", m);
+    CHECKF (info->description && info->description[0],
         "metric %d has no description", m);
-    CHECK (info->direction == SHARPNESS_HIGHER_IS_SHARPER ||
+    CHECKF (info->direction == SHARPNESS_HIGHER_IS_SHARPER ||
         info->direction == SHARPNESS_LOWER_IS_SHARPER, "metric %d", m);
-    CHECK (info->kind == SHARPNESS_KIND_SUMS ||
+    CHECKF (info->kind == SHARPNESS_KIND_SUMS ||
         info->kind == SHARPNESS_KIND_FLOAT, "metric %d", m);
 
     /* Nicks are GEnum nicks and CLI names: lower case, digits, '-'. */
     for (const char *c = info->nick; *c; c++)
-      CHECK ((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-',
+      CHECKF ((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-',
           "nick '%s'", info->nick);
     for (int n = 0; n < m; n++)
-      CHECK (strcmp (sharpness_metric_info[n].nick, info->nick) != 0,
+      CHECKF (strcmp (sharpness_metric_info[n].nick, info->nick) != 0,
           "metrics %d and %d share the nick '%s'", n, m, info->nick);
 
-    CHECK (sharpness_metric_from_nick (info->nick) == m, "nick '%s'",
+    CHECKF (sharpness_metric_from_nick (info->nick) == m, "nick '%s'",
         info->nick);
 
     /* "Worse" follows the direction. */
     int higher = info->direction == SHARPNESS_HIGHER_IS_SHARPER;
-    CHECK (sharpness_metric_is_worse ((SharpnessMetric) m, 1.0, 2.0) == higher,
+    CHECKF (sharpness_metric_is_worse ((SharpnessMetric) m, 1.0, 2.0) == higher,
         "%s", info->nick);
-    CHECK (sharpness_metric_is_worse ((SharpnessMetric) m, 2.0, 1.0) == !higher,
-        "%s", info->nick);
-    CHECK (!sharpness_metric_is_worse ((SharpnessMetric) m, 1.0, 1.0), "%s",
+    CHECKF (sharpness_metric_is_worse ((SharpnessMetric) m, 2.0, 1.0) ==
+        !higher, "%s", info->nick);
+    CHECKF (!sharpness_metric_is_worse ((SharpnessMetric) m, 1.0, 1.0), "%s",
         info->nick);
   }
 
-  CHECK (sharpness_metric_get_info (-1) == NULL, "below the table");
-  CHECK (sharpness_metric_get_info (SHARPNESS_METRIC_COUNT) == NULL,
+  CHECKF (sharpness_metric_get_info (-1) == NULL, "below the table");
+  CHECKF (sharpness_metric_get_info (SHARPNESS_METRIC_COUNT) == NULL,
       "past the table");
-  CHECK (sharpness_metric_from_nick ("no-such-metric") == -1, "unknown nick");
-  CHECK (sharpness_metric_from_nick ("") == -1, "empty nick");
-  CHECK (sharpness_metric_from_nick (NULL) == -1, "NULL nick");
-  CHECK (sharpness_metric_from_nick ("Variance") == -1, "nicks are exact");
+  CHECKF (sharpness_metric_from_nick ("no-such-metric") == -1, "unknown nick");
+  CHECKF (sharpness_metric_from_nick ("") == -1, "empty nick");
+  CHECKF (sharpness_metric_from_nick (NULL) == -1, "NULL nick");
+  CHECKF (sharpness_metric_from_nick ("Variance") == -1, "nicks are exact");
 }
 
 /* Every SUMS metric has a working CPU row; the others are refused by the
@@ -91,7 +80,7 @@ test_cpu_rows (void)
   SharpnessStatus st;
   double score;
 
-  CHECK (cpu != NULL, "sharpness_cpu_new");
+  CHECKF (cpu != NULL, "sharpness_cpu_new");
   if (!cpu)
     return;
 
@@ -100,43 +89,43 @@ test_cpu_rows (void)
 
     st = sharpness_cpu_sums (cpu, (SharpnessMetric) m, &plane, &sums);
     if (info->kind == SHARPNESS_KIND_SUMS) {
-      CHECK (st == SHARPNESS_OK, "%s: %s", info->nick,
+      CHECKF (st == SHARPNESS_OK, "%s: %s", info->nick,
           sharpness_status_to_string (st));
       st = sharpness_cpu_score (cpu, (SharpnessMetric) m, &plane, &score);
-      CHECK (st == SHARPNESS_OK, "%s: %s", info->nick,
+      CHECKF (st == SHARPNESS_OK, "%s: %s", info->nick,
           sharpness_status_to_string (st));
       /* Neither flat nor linear: every classical score is > 0. */
-      CHECK (st != SHARPNESS_OK || score > 0.0, "%s: %g", info->nick, score);
+      CHECKF (st != SHARPNESS_OK || score > 0.0, "%s: %g", info->nick, score);
     } else {
-      CHECK (st == SHARPNESS_ERROR_UNSUPPORTED, "%s: %s", info->nick,
+      CHECKF (st == SHARPNESS_ERROR_UNSUPPORTED, "%s: %s", info->nick,
           sharpness_status_to_string (st));
     }
   }
 
   SharpnessPlane bad = plane;
   bad.data = NULL;
-  CHECK (sharpness_cpu_sums (cpu, SHARPNESS_METRIC_SMD, &bad, &sums) ==
+  CHECKF (sharpness_cpu_sums (cpu, SHARPNESS_METRIC_SMD, &bad, &sums) ==
       SHARPNESS_ERROR_INVALID, "NULL data");
   bad = plane;
   bad.width = 0;
-  CHECK (sharpness_cpu_sums (cpu, SHARPNESS_METRIC_SMD, &bad, &sums) ==
+  CHECKF (sharpness_cpu_sums (cpu, SHARPNESS_METRIC_SMD, &bad, &sums) ==
       SHARPNESS_ERROR_INVALID, "zero width");
   bad = plane;
   bad.stride = 3;
-  CHECK (sharpness_cpu_sums (cpu, SHARPNESS_METRIC_SMD, &bad, &sums) ==
+  CHECKF (sharpness_cpu_sums (cpu, SHARPNESS_METRIC_SMD, &bad, &sums) ==
       SHARPNESS_ERROR_INVALID, "stride shorter than a row");
   bad = plane;
   bad.samples = SHARPNESS_SAMPLES_RGB8;
   bad.offset_b = 3;             /* outside the 1-byte pixel */
-  CHECK (sharpness_cpu_sums (cpu, SHARPNESS_METRIC_SMD, &bad, &sums) ==
+  CHECKF (sharpness_cpu_sums (cpu, SHARPNESS_METRIC_SMD, &bad, &sums) ==
       SHARPNESS_ERROR_INVALID, "RGB offset outside the pixel");
-  CHECK (sharpness_cpu_sums (cpu, SHARPNESS_METRIC_COUNT, &plane, &sums) ==
+  CHECKF (sharpness_cpu_sums (cpu, SHARPNESS_METRIC_COUNT, &plane, &sums) ==
       SHARPNESS_ERROR_INVALID, "metric past the table");
-  CHECK (sharpness_cpu_sums (cpu, SHARPNESS_METRIC_SMD, NULL, &sums) ==
+  CHECKF (sharpness_cpu_sums (cpu, SHARPNESS_METRIC_SMD, NULL, &sums) ==
       SHARPNESS_ERROR_INVALID, "NULL plane");
-  CHECK (sharpness_cpu_sums (cpu, SHARPNESS_METRIC_SMD, &plane, NULL) ==
+  CHECKF (sharpness_cpu_sums (cpu, SHARPNESS_METRIC_SMD, &plane, NULL) ==
       SHARPNESS_ERROR_INVALID, "NULL sums");
-  CHECK (sharpness_cpu_score (cpu, SHARPNESS_METRIC_SMD, &plane, NULL) ==
+  CHECKF (sharpness_cpu_score (cpu, SHARPNESS_METRIC_SMD, &plane, NULL) ==
       SHARPNESS_ERROR_INVALID, "NULL score");
 
   sharpness_cpu_free (cpu);
@@ -148,10 +137,5 @@ main (void)
 {
   test_rows ();
   test_cpu_rows ();
-  if (failures) {
-    printf ("%d failures\n", failures);
-    return 1;
-  }
-  printf ("metric table and CPU rows ok\n");
-  return 0;
+  return test_check_finish ("metric table and CPU rows ok");
 }

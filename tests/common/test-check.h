@@ -1,6 +1,6 @@
 /* The checks of the plain C tests: CHECK and its integer forms print what
- * failed, with file and line, and test_check every check by name ("ok" or
- * "FAIL"); both count the failures, so that one run lists every failure
+ * failed, with file and line, CHECKF a message of the test's, and
+ * test_check every check by name ("ok" or "FAIL"); all count the failures, so that one run lists every failure
  * instead of stopping at the first; main ends with test_check_finish,
  * which gives the exit status.
  *
@@ -41,6 +41,21 @@ static int test_check_failures;
     g_printerr ("%s:%d: %s = %" G_GUINT64_FORMAT ", want %"             \
         G_GUINT64_FORMAT "\n", __FILE__, __LINE__, #a, a_, b_);         \
     test_check_failures++;                                              \
+  }                                                                     \
+} G_STMT_END
+
+/* Checks CHECKF has made, for a test that reports the number. */
+static int test_check_count;
+
+/* CHECK with a printf message of its own: "FAIL file:line: cond: message".  Only
+ * the first 40 failures are printed: a kernel broken at every size would
+ * otherwise bury the first one. */
+#define CHECKF(cond, ...) G_STMT_START {                             \
+  test_check_count++;                                                   \
+  if (!(cond) && ++test_check_failures <= 40) {                         \
+    g_printerr ("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);         \
+    g_printerr (__VA_ARGS__);                                           \
+    g_printerr ("\n");                                                  \
   }                                                                     \
 } G_STMT_END
 

@@ -10,18 +10,13 @@
 #include "compare.h"
 #include "compare-metric.h"
 #include "compare-private.h"
+#include "test-check.h"
 
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond, ...) do { if (!(cond)) { failures++; \
-      fprintf (stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-      fprintf (stderr, __VA_ARGS__); fputc ('\n', stderr); } } while (0)
 
 static uint32_t rng = 12345;
 static unsigned
@@ -110,7 +105,7 @@ check_ssim_tail (CompareScratch * s, int w, int h)
       sum += compare_ssim_ffmpeg_window (s1, s2, sq, s12, 255, 0);
     }
   sum /= (double) (w4 - 1) * (h4 - 1);
-  CHECK (compare_ssim_ffmpeg (s, &p, &ss) == SHARPNESS_OK
+  CHECKF (compare_ssim_ffmpeg (s, &p, &ss) == SHARPNESS_OK
       && fabs (ss.ssim[0] - sum) <= 1e-12 * fabs (sum),
       "ssim tail w %d: %.17g, plain sum %.17g", w, ss.ssim[0], sum);
   free (a);
@@ -155,10 +150,10 @@ check_compute (CompareScratch * s, const ComparePair * p, const char *what)
         const SharpnessStatus st = asked ? want[m] :
             SHARPNESS_ERROR_UNSUPPORTED;
 
-        CHECK (r.status[m] == st, "%s compute %#x%s: %s status %d, want %d",
+        CHECKF (r.status[m] == st, "%s compute %#x%s: %s status %d, want %d",
             what, metrics, wang ? " wang" : "", compare_metric_info[m].nick,
             r.status[m], st);
-        CHECK (!asked || st != SHARPNESS_OK
+        CHECKF (!asked || st != SHARPNESS_OK
             || !memcmp ((const char *) &r + value_of[m].offset,
                 (const char *) &w + value_of[m].offset, value_of[m].size),
             "%s compute %#x%s: %s values", what, metrics,
@@ -180,20 +175,20 @@ main (void)
 
   /* identical 8-bit frames */
   make_pair (&p, 201, 187, 8, 3, &a, &b);
-  CHECK (compare_psnr (&p, &ps) == SHARPNESS_OK, "psnr");
-  CHECK (ps.sse[0] == 0 && isinf (ps.psnr[0]) && isinf (ps.psnr_avg),
+  CHECKF (compare_psnr (&p, &ps) == SHARPNESS_OK, "psnr");
+  CHECKF (ps.sse[0] == 0 && isinf (ps.psnr[0]) && isinf (ps.psnr_avg),
       "identical psnr %g", ps.psnr[0]);
   compare_format_psnr_line (line, sizeof line, 1, &ps, &p, 0);
-  CHECK (!strcmp (line, "n:1 mse_avg:0.00 mse_y:0.00 mse_u:0.00 mse_v:0.00 "
+  CHECKF (!strcmp (line, "n:1 mse_avg:0.00 mse_y:0.00 mse_u:0.00 mse_v:0.00 "
           "psnr_avg:inf psnr_y:inf psnr_u:inf psnr_v:inf "), "line '%s'", line);
-  CHECK (compare_ssim_ffmpeg (s, &p, &ss) == SHARPNESS_OK, "ssim");
-  CHECK (ss.ssim[0] == 1.0 && ss.all == 1.0 && isinf (ss.db), "ssim 1");
+  CHECKF (compare_ssim_ffmpeg (s, &p, &ss) == SHARPNESS_OK, "ssim");
+  CHECKF (ss.ssim[0] == 1.0 && ss.all == 1.0 && isinf (ss.db), "ssim 1");
   compare_format_ssim_line (line, sizeof line, 1, &ss, 0);
-  CHECK (!strcmp (line, "n:1 Y:1.000000 U:1.000000 V:1.000000 "
+  CHECKF (!strcmp (line, "n:1 Y:1.000000 U:1.000000 V:1.000000 "
           "All:1.000000 (inf)"), "line '%s'", line);
-  CHECK (compare_ssim_wang (s, &p, 0, &ss) == SHARPNESS_OK
+  CHECKF (compare_ssim_wang (s, &p, 0, &ss) == SHARPNESS_OK
       && fabs (ss.all - 1.0) < 1e-12, "wang 1: %.17g", ss.all);
-  CHECK (compare_ms_ssim (s, &p, &ms) == SHARPNESS_OK
+  CHECKF (compare_ms_ssim (s, &p, &ms) == SHARPNESS_OK
       && fabs (ms.ms_ssim - 1.0) < 1e-12, "ms-ssim 1");
 
   /* a constant offset of 3 on luma: sse = 9 w h */
@@ -203,13 +198,13 @@ main (void)
       r[x] = ((const uint8_t *) p.ref[0])[y * p.ref_stride[0] + x] + 3;
     }
   compare_psnr (&p, &ps);
-  CHECK (ps.sse[0] == 9ull * 201 * 187 && ps.mse[0] == 9.0,
+  CHECKF (ps.sse[0] == 9ull * 201 * 187 && ps.mse[0] == 9.0,
       "offset sse %llu", (unsigned long long) ps.sse[0]);
-  CHECK (fabs (ps.psnr[0] - 10 * log10 (255.0 * 255 / 9)) < 1e-12, "psnr");
-  CHECK (compare_psnr_average_max (&p) == 255, "average max %d",
+  CHECKF (fabs (ps.psnr[0] - 10 * log10 (255.0 * 255 / 9)) < 1e-12, "psnr");
+  CHECKF (compare_psnr_average_max (&p) == 255, "average max %d",
       compare_psnr_average_max (&p));
   compare_ssim_ffmpeg (s, &p, &ss);
-  CHECK (ss.ssim[0] < 1.0 && ss.ssim[0] > 0.9 && ss.ssim[1] == 1.0,
+  CHECKF (ss.ssim[0] < 1.0 && ss.ssim[0] > 0.9 && ss.ssim[1] == 1.0,
       "offset ssim %g", ss.ssim[0]);
   free (a);
   free (b);
@@ -217,12 +212,12 @@ main (void)
   /* 10-bit, odd size, reuse of the scratch for a smaller frame */
   make_pair (&p, 177, 181, 10, 0, &a, &b);
   ((uint8_t *) p.dist[0])[0] ^= 0x01;
-  CHECK (compare_psnr (&p, &ps) == SHARPNESS_OK && ps.sse[0] == 1,
+  CHECKF (compare_psnr (&p, &ps) == SHARPNESS_OK && ps.sse[0] == 1,
       "10-bit sse %llu", (unsigned long long) ps.sse[0]);
-  CHECK (compare_ssim_ffmpeg (s, &p, &ss) == SHARPNESS_OK
+  CHECKF (compare_ssim_ffmpeg (s, &p, &ss) == SHARPNESS_OK
       && ss.ssim[0] < 1.0 && ss.ssim[0] > 0.999, "10-bit ssim %.9f",
       ss.ssim[0]);
-  CHECK (compare_ms_ssim (s, &p, &ms) == SHARPNESS_OK && ms.ms_ssim > 0.999,
+  CHECKF (compare_ms_ssim (s, &p, &ms) == SHARPNESS_OK && ms.ms_ssim > 0.999,
       "10-bit ms-ssim");
   check_compute (s, &p, "10-bit");
   free (a);
@@ -230,15 +225,15 @@ main (void)
 
   /* tiny planes: SSIM NaN as FFmpeg's 0/0, wang unsupported */
   make_pair (&p, 9, 9, 8, 0, &a, &b);
-  CHECK (compare_ssim_ffmpeg (s, &p, &ss) == SHARPNESS_OK
+  CHECKF (compare_ssim_ffmpeg (s, &p, &ss) == SHARPNESS_OK
       && ss.ssim[0] == 1.0 && isnan (ss.ssim[1]), "tiny ssim");
-  CHECK (compare_ssim_wang (s, &p, 0, &ss) == SHARPNESS_ERROR_UNSUPPORTED,
+  CHECKF (compare_ssim_wang (s, &p, 0, &ss) == SHARPNESS_ERROR_UNSUPPORTED,
       "tiny wang");
-  CHECK (compare_ms_ssim (s, &p, &ms) == SHARPNESS_ERROR_UNSUPPORTED,
+  CHECKF (compare_ms_ssim (s, &p, &ms) == SHARPNESS_ERROR_UNSUPPORTED,
       "tiny ms-ssim");
   check_compute (s, &p, "tiny");
   p.depth = 7;
-  CHECK (compare_psnr (&p, &ps) == SHARPNESS_ERROR_INVALID, "depth 7");
+  CHECKF (compare_psnr (&p, &ps) == SHARPNESS_ERROR_INVALID, "depth 7");
   free (a);
   free (b);
 
@@ -247,15 +242,12 @@ main (void)
     check_ssim_tail (s, w, 29);
   check_ssim_tail (s, 457, 37);
 
-  CHECK (compare_wang_downsample_factor (1920, 1080) == 4
+  CHECKF (compare_wang_downsample_factor (1920, 1080) == 4
       && compare_wang_downsample_factor (640, 383) == 1
       && compare_wang_downsample_factor (640, 384) == 2, "factor");
-  CHECK (isinf (compare_ssim_db (1.0, 1.0))
+  CHECKF (isinf (compare_ssim_db (1.0, 1.0))
       && fabs (compare_ssim_db (0.9, 1.0) - 10.0) < 1e-12, "db");
 
   compare_scratch_free (s);
-  if (failures)
-    return 1;
-  printf ("compare-cpu: all checks passed\n");
-  return 0;
+  return test_check_finish ("compare-cpu: all checks passed");
 }
