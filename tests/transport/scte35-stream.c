@@ -8,7 +8,6 @@
 #include <string.h>
 
 #define S G_GINT64_CONSTANT (1000000000)
-#define NONE SHARPNESS_SCTE35_TIME_NONE
 #define WRAP (G_GUINT64_CONSTANT (1) << 33)
 
 void
@@ -40,7 +39,6 @@ scte35_stream_init (TsWriter * w, Scte35Sent * sent, gboolean break_crc)
 {
   guint8 buf[4096];
   guint n = 0;
-  SharpnessScte35Splice *e;
 
   memset (sent, 0, SCTE35_STREAM_CUES * sizeof (*sent));
   ts_writer_init (w, SCTE35_STREAM_RATE, TS_FAULT_NONE, 0);
@@ -58,16 +56,7 @@ scte35_stream_init (TsWriter * w, Scte35Sent * sent, gboolean break_crc)
   sent[n++].bad_crc = break_crc;
   scte35_describe_command (&sent[n++].s, SHARPNESS_SCTE35_SPLICE_NULL);
   /* Component splice: three components, the second without a time. */
-  scte35_describe_insert (&sent[n].s, 0x5003, NONE, 3000);
-  e = &sent[n++].s.splices[0];
-  e->program_splice = FALSE;
-  e->time.pts_time = e->time.pts = NONE;
-  e->component_count = 3;
-  for (guint i = 0; i < 3; i++) {
-    e->components[i].tag = 0x20 + i;
-    e->components[i].time.pts_time = i == 1 ? NONE : 450000 * (i + 1);
-    e->components[i].time.pts = i == 1 ? NONE : 450000 * (i + 1) + 3000;
-  }
+  scte35_describe_component_insert (&sent[n++].s, 0x5003, 3000);
   scte35_describe_time_signal (&sent[n].s, 7 * 90000, 0);
   scte35_add_segmentation (&sent[n].s, 0x70, 0x30, 0, FALSE);
   scte35_add_segmentation (&sent[n].s, 0x71, 0x36, 10, TRUE);

@@ -255,6 +255,26 @@ scte35_describe_insert (SharpnessScte35 * s, guint32 event_id,
 }
 
 void
+scte35_describe_component_insert (SharpnessScte35 * s, guint32 event_id,
+    guint64 adjustment)
+{
+  SharpnessScte35Splice *e = &s->splices[0];
+
+  scte35_describe_insert (s, event_id, SHARPNESS_SCTE35_TIME_NONE,
+      adjustment);
+  e->program_splice = FALSE;
+  e->component_count = 3;
+  for (guint i = 0; i < 3; i++) {
+    guint64 t = i == 1 ? SHARPNESS_SCTE35_TIME_NONE : 450000 * (i + 1);
+
+    e->components[i].tag = 0x20 + i;
+    e->components[i].time.pts_time = t;
+    e->components[i].time.pts = t == SHARPNESS_SCTE35_TIME_NONE ? t :
+        (t + adjustment) & SHARPNESS_SCTE35_PTS_MASK;
+  }
+}
+
+void
 scte35_describe_time_signal (SharpnessScte35 * s, guint64 pts_time,
     guint64 adjustment)
 {

@@ -29,6 +29,11 @@ gsize scte35_write (const SharpnessScte35 * s, guint8 * out, gsize max,
  * SHARPNESS_SCTE35_TIME_NONE is a time not specified. */
 void scte35_describe_insert (SharpnessScte35 * s, guint32 event_id,
     guint64 pts_time, guint64 adjustment);
+/* A splice_insert of three components (tags 0x20 to 0x22) instead of the
+ * programme: the first at 5 s, the second without a time, the third at
+ * 15 s. */
+void scte35_describe_component_insert (SharpnessScte35 * s, guint32 event_id,
+    guint64 adjustment);
 void scte35_describe_time_signal (SharpnessScte35 * s, guint64 pts_time,
     guint64 adjustment);
 /* A command without fields (splice_null, bandwidth_reservation, or any

@@ -177,16 +177,7 @@ make_cases (Case * c)
   c[n++].count = SHARPNESS_SCTE35_COUNT_SPLICE_INSERT;
 
   c[n].name = "splice_insert, components";
-  scte35_describe_insert (&c[n].s, 11, NONE, 1000);
-  e = &c[n].s.splices[0];
-  e->program_splice = FALSE;
-  e->time.pts_time = e->time.pts = NONE;
-  e->component_count = 3;
-  for (guint i = 0; i < 3; i++) {
-    e->components[i].tag = 0x20 + i;
-    e->components[i].time.pts_time = i == 1 ? NONE : 450000 * (i + 1);
-    e->components[i].time.pts = i == 1 ? NONE : 450000 * (i + 1) + 1000;
-  }
+  scte35_describe_component_insert (&c[n].s, 11, 1000);
   c[n++].count = SHARPNESS_SCTE35_COUNT_SPLICE_INSERT;
 
   c[n].name = "time_signal with segmentation descriptors";
