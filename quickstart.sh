@@ -91,7 +91,9 @@ if [ -n "$missing" ]; then
   echo "Installing:$missing"
   sudo=""
   [ "$(id -u)" = 0 ] || sudo=sudo
-  $sudo apt-get update -q
+  # The package lists only: their translations (Translation-en, 6 MB of
+  # descriptions) are not needed to install.
+  $sudo apt-get update -q -o Acquire::Languages=none
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q \
     --no-install-recommends $missing
 fi
