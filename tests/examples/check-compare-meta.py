@@ -27,7 +27,8 @@ scaffold.require('gi')
 from example_runs import (CAUSES, LAUNCH_TIMEOUT, PROMPT,  # noqa: E402
                           backend_cuda_errors, error_run, input_errors,
                           make_clip, make_inputs, run, stalled_errors,
-                          success_errors, unscored_errors, verdict)
+                          success_errors, unknown_value_errors,
+                          unscored_errors, verdict)
 
 FRAMES = 8
 LINE = re.compile(r"frame=(\d+) psnr-avg=(\S+) ssim-all=(\S+)")
@@ -87,9 +88,7 @@ def main():
                                label="%s (distorted)")
         errors += stalled_errors(example, r"no frame for 2 s", before=[clip],
                                  name="stalled distorted source")
-    errors += error_run("unknown metric",
-                        run(example, ["--metrics", "sharpness"]),
-                        r'could not set property "metrics".*"sharpness"')
+    errors += unknown_value_errors(example, "metrics", "sharpness")
 
     errors += backend_cuda_errors(
         example, lambda name, result, n: frame_lines(name, result, n)[0])

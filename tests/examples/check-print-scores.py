@@ -22,8 +22,8 @@ import scaffold  # noqa: E402
 scaffold.require('gi')
 
 from example_runs import (LAUNCH_TIMEOUT, backend_cuda_errors,  # noqa: E402
-                          error_run, input_errors, make_inputs, run,
-                          stalled_errors, verdict)
+                          input_errors, make_inputs, run,
+                          stalled_errors, unknown_value_errors, verdict)
 
 FRAMES = 8
 LINE = re.compile(r"frame +(\d+)  t= *(\S+)s  laplacian= *(\S+)( +BLURRY)?")
@@ -71,9 +71,7 @@ def main():
         errors += scores("a file", run(example, ["--backend", "cpu", clip],
                                        LAUNCH_TIMEOUT), 4)[0]
         errors += input_errors(example, inputs)
-    errors += error_run("unknown metric",
-                        run(example, ["--metric", "sharpest"]),
-                        r'could not set property "metric".*"sharpest"')
+    errors += unknown_value_errors(example, "metric", "sharpest")
     errors += stalled_errors(example, r"no progress for 2 s")
     errors += backend_cuda_errors(
         example, lambda name, result, n: scores(name, result, n)[0])

@@ -24,9 +24,9 @@ import scaffold  # noqa: E402
 scaffold.require('gi')
 
 from example_runs import (LAUNCH_TIMEOUT, backend_cuda_errors,  # noqa: E402
-                          error_run, input_errors, make_inputs, run,
-                          stalled_errors, success_errors, unscored_errors,
-                          verdict)
+                          input_errors, make_inputs, run,
+                          stalled_errors, success_errors, unknown_value_errors,
+                          unscored_errors, verdict)
 
 FRAMES = 12
 LINE = re.compile(r"frame=(\d+) metric=(\S+) score=(\S+) blurry=(true|false)")
@@ -76,9 +76,7 @@ def main():
                                                       clip], LAUNCH_TIMEOUT),
                               4, "laplacian")
         errors += input_errors(example, inputs)
-    errors += error_run("unknown metric",
-                        run(example, ["--metric", "sharpest"]),
-                        r'could not set property "metric".*"sharpest"')
+    errors += unknown_value_errors(example, "metric", "sharpest")
     errors += stalled_errors(example, r"no frame for 2 s")
 
     errors += backend_cuda_errors(

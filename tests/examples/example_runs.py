@@ -166,6 +166,14 @@ def input_errors(example, inputs, before=(), label='%s'):
     return errors
 
 
+def unknown_value_errors(example, option, value):
+    """Errors of @example run with --@option @value, a value the element
+    refuses: an error run quoting the property and the value."""
+    return error_run('unknown %s' % option,
+                     run(example, ['--' + option, value]),
+                     r'could not set property "%s".*"%s"' % (option, value))
+
+
 def backend_cuda_errors(example, frames_errors):
     """Errors of @example on 3 frames with --backend cuda: on a GPU those
     of frames_errors(name, result, 3), its check of a success; without
