@@ -60,18 +60,28 @@ monitor_channel_config_defaults (MonitorChannelConfig * c)
   c->transport.pts_interval = 0.7;
 }
 
+/* The strings a configuration owns: one list for the copy and the free,
+ * so that a string added to the struct cannot be copied and not freed, or
+ * freed twice. */
+static const gsize config_strings[] = {
+  G_STRUCT_OFFSET (MonitorChannelConfig, name),
+  G_STRUCT_OFFSET (MonitorChannelConfig, uri),
+  G_STRUCT_OFFSET (MonitorChannelConfig, source),
+  G_STRUCT_OFFSET (MonitorChannelConfig, tiles),
+  G_STRUCT_OFFSET (MonitorChannelConfig, roi_types),
+  G_STRUCT_OFFSET (MonitorChannelConfig, compare_with),
+};
+
+#define CONFIG_STRING(c, i) G_STRUCT_MEMBER (gchar *, (c), config_strings[i])
+
 MonitorChannelConfig *
 monitor_channel_config_copy (const MonitorChannelConfig * c)
 {
   MonitorChannelConfig *n = g_new (MonitorChannelConfig, 1);
 
   *n = *c;
-  n->name = g_strdup (c->name);
-  n->uri = g_strdup (c->uri);
-  n->source = g_strdup (c->source);
-  n->tiles = g_strdup (c->tiles);
-  n->roi_types = g_strdup (c->roi_types);
-  n->compare_with = g_strdup (c->compare_with);
+  for (guint i = 0; i < G_N_ELEMENTS (config_strings); i++)
+    CONFIG_STRING (n, i) = g_strdup (CONFIG_STRING (c, i));
   return n;
 }
 
@@ -80,12 +90,8 @@ monitor_channel_config_free (MonitorChannelConfig * c)
 {
   if (!c)
     return;
-  g_free (c->name);
-  g_free (c->uri);
-  g_free (c->source);
-  g_free (c->tiles);
-  g_free (c->roi_types);
-  g_free (c->compare_with);
+  for (guint i = 0; i < G_N_ELEMENTS (config_strings); i++)
+    g_free (CONFIG_STRING (c, i));
   g_free (c);
 }
 
