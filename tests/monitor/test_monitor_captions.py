@@ -2,18 +2,24 @@
 # sharpness-monitor's captions (tools/monitor/monitor-captions.c) on H.264
 # and H.265 streams whose pictures carry CEA-608/708 cc_data in SEI
 # (caption_stream.py writes them: 12 s with captions, 10 s without, 28 s
-# with), in MPEG-TS and MP4 files played at their pace:
+# with), in MPEG-TS and MP4 files played at their pace, and on MPEG-2
+# video in MPEG-TS whose pictures carry them in user data (ATSC A/53 Part
+# 4 6.2.3), written by FFmpeg's MPEG-2 encoder (-a53cc) from the H.264
+# TS's pictures and their captions (I, P and B pictures: GStreamer's
+# mpegvideoparse puts them on the coded pictures, the decoder reorders):
 # - the counts: pictures with captions equal to those FFmpeg's decoder
 #   gives ATSC A53 side data (ffprobe -show_frames) and to what the writer
 #   put in; valid packets of each type (CEA-608 field 1 and 2, CEA-708
-#   DTVCC) equal to the writer's; FFmpeg's CEA-608 decoder (lavfi movie's
-#   subcc output) reads "HELLO" from the same files;
+#   DTVCC) equal to the writer's (FFmpeg's encoder copies each picture's
+#   cc_data as it is); FFmpeg's CEA-608 decoder (lavfi movie's subcc
+#   output) reads "HELLO" from the same files;
 # - the no-captions alarm (onset 3 s here): on the channels that enable
 #   it, raised 3 s after the last picture with captions and ended where
 #   they come back (10 s later), with one start and one end event, on the
 #   files and on the H.264 TS sent over UDP (live: its counts in the
-#   writer's proportions, from the picture where the monitor came in); a
-#   file without any captions raises it after the start-up grace; the
+#   writer's proportions, from the picture where the monitor came in);
+#   files without any captions (H.264, MPEG-2) raise it after the
+#   start-up grace; the
 #   same captioned files on channels that do not enable it raise nothing;
 # - the API's captions object, /metrics (promtool-clean), and the page's
 #   CC badge (headless Chromium).
@@ -60,6 +66,16 @@ def make(tmp, codec, fmt):
                                         fmt))
     cs.mux(es, path, RATE, fmt)
     return path, n, packets
+
+
+def mpeg2(src, dst):
+    """@src's video as MPEG-2 in MPEG-TS, each picture's A/53 captions
+    (FFmpeg's side data from the H.264 decoder) in its user data; I, P and
+    B pictures (a broadcast GOP: 15 pictures, two B between anchors)."""
+    subprocess.run(['ffmpeg', '-nostdin', '-v', 'error', '-y', '-i', src,
+                    '-c:v', 'mpeg2video', '-a53cc', '1', '-g', '15', '-bf',
+                    '2', '-q:v', '4', '-threads', '1', '-f', 'mpegts', dst],
+                   check=True, timeout=300)
 
 
 def ffprobe_caption_frames(path):
@@ -132,8 +148,14 @@ def main():
         live = os.path.join(procs.tmp, 'live.ts')
         cs.mux(os.path.join(procs.tmp, 'cc.h264'), live, RATE, 'mpegts',
                ['-muxrate', '1000000'])
+        h264, n, packets = files['h264-ts']
+        files['mpeg2-ts'] = (os.path.join(procs.tmp, 'mpeg2.ts'), n,
+                             packets)
+        mpeg2(h264, files['mpeg2-ts'][0])
         bare = os.path.join(procs.tmp, 'bare.ts')
         cs.mux(os.path.join(procs.tmp, 'raw.h264'), bare, RATE, 'mpegts')
+        bare_mpeg2 = os.path.join(procs.tmp, 'bare-mpeg2.ts')
+        mpeg2(bare, bare_mpeg2)
         for name, (path, n, packets) in files.items():
             f = ffprobe_caption_frames(path)
             fx.check(f == n, '%s: FFmpeg finds captions on %d pictures, the '
@@ -150,7 +172,11 @@ def main():
              'alarms': alarm},
             {'name': 'h265-ts', 'uri': 'file://' + files['h265-ts'][0]},
             {'name': 'h264-mp4', 'uri': 'file://' + files['h264-mp4'][0]},
+            {'name': 'mpeg2-ts', 'uri': 'file://' + files['mpeg2-ts'][0],
+             'alarms': alarm},
             {'name': 'bare', 'uri': 'file://' + bare, 'alarms': alarm},
+            {'name': 'bare-mpeg2', 'uri': 'file://' + bare_mpeg2,
+             'alarms': alarm},
             # Live: the H.264 TS sent once over UDP; a channel that never
             # ends (the monitor stops once every channel has, and the
             # files' end is read after).
@@ -173,19 +199,23 @@ def main():
                  'h264-ts: captions present (%s)' % c)
         # The page while the bare channel's alarm is on (after the start-up
         # grace, 10 s, and the onset), and h264-ts's captions come again.
-        mc.wait_until('the bare channel\'s no-captions alarm', lambda: chan(
-            'bare')['alarms']['no-captions']['active'], 30)
-        mc.wait_until('captions back on h264-ts', lambda: chan('h264-ts')[
-            'captions']['present'], 30)
+        for name in ('bare', 'bare-mpeg2'):
+            mc.wait_until('the %s channel\'s no-captions alarm' % name,
+                          lambda: chan(name)['alarms']['no-captions'][
+                              'active'], 30)
+        for name in ('h264-ts', 'mpeg2-ts'):
+            mc.wait_until('captions back on %s' % name, lambda: chan(name)[
+                'captions']['present'], 30)
         dom = mc.page_dom(procs, mon.port)
         if dom is None:
             mc.log('skip: chromium missing (the page\'s CC badge)')
         else:
-            for name, badge in (('h264-ts', '<b title="CEA-608/708 captions '
-                                 'present">CC</b>captions'),
-                                ('bare', '<b class="on" title="CEA-608/708 '
-                                 'captions missing (alarm)">CC</b>'
-                                 'no captions')):
+            present = ('<b title="CEA-608/708 captions present">CC</b>'
+                       'captions')
+            missing = ('<b class="on" title="CEA-608/708 captions missing '
+                       '(alarm)">CC</b>no captions')
+            for name, badge in (('h264-ts', present), ('mpeg2-ts', present),
+                                ('bare', missing), ('bare-mpeg2', missing)):
                 i = dom.find('data-name="%s"' % name)
                 i = dom.find('class="cc"', i) if i >= 0 else -1
                 tile = dom[i:dom.find('</div>', i)] if i >= 0 else ''
@@ -224,10 +254,12 @@ def main():
             'udp: a field 1 packet on every picture with captions, field 2 '
             'on every second, DTVCC on every fifth (2 packets) (%s)' % c)
         check_alarm(fx, mon, 'udp', True)
-        b = chan('bare')['captions']
-        fx.check(b['frames'] == 0 and b['age'] is None and not b['present']
-                 and counter(text, 'sharpness_caption_age_seconds', 'bare')
-                 is None, 'bare: no captions, no age (%s)' % b)
+        for name in ('bare', 'bare-mpeg2'):
+            b = chan(name)['captions']
+            fx.check(b['frames'] == 0 and b['age'] is None and not
+                     b['present'] and counter(
+                         text, 'sharpness_caption_age_seconds', name) is None,
+                     '%s: no captions, no age (%s)' % (name, b))
         mc.check_promtool_metrics(fx, body)
         fx.check(procs.stop(mon) == 0, 'the monitor stopped cleanly')
     fx.finish()
