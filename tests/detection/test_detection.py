@@ -23,14 +23,21 @@ scaffold.require('numpy', 'scipy', 'skimage', 'gi', 'PIL')
 
 import subprocess  # noqa: E402
 
+import clip_cache  # noqa: E402
 import element_runs  # noqa: E402
 import evaluate  # noqa: E402
+import natural_images  # noqa: E402
 import rules  # noqa: E402
 import scoring  # noqa: E402
 import suite  # noqa: E402
 
 BUILD = os.environ.get('SHARPNESS_BUILD_ROOT', '.')
-WORK = os.path.join(BUILD, 'tests', 'detection', 'data')
+# The clips, made once in CI's clip cache (both GStreamer parts and later
+# runs), in a folder of their generator's source: suite.py keys a clip by
+# its definition and RENDER_VERSION, not by its code.
+WORK = clip_cache.folder('detection', os.path.join(BUILD, 'tests',
+                                                   'detection', 'data'),
+                         sources=[suite.__file__, natural_images.__file__])
 DOC = os.path.join(scaffold.SOURCE_ROOT, 'docs', 'validation',
                    'detection.md')
 # The table of docs/validation/detection.md this test holds the element to.

@@ -38,10 +38,12 @@ scaffold.require('numpy', 'scipy', 'skimage', 'gi', 'PIL')
 
 import numpy as np  # noqa: E402
 
+import clip_cache  # noqa: E402
 import element_runs  # noqa: E402
 import evaluate_heldout as ev  # noqa: E402
 import heldout  # noqa: E402
 import photos  # noqa: E402
+import qt_resources  # noqa: E402
 import replica  # noqa: E402
 
 BUILD = os.environ.get('SHARPNESS_BUILD_ROOT', '.')
@@ -208,6 +210,15 @@ def main():
     if missing:
         scaffold.skip('photograph packages missing: %s (quickstart.sh '
                       'test installs them)' % ' '.join(missing))
+    # The clips, made once in CI's clip cache (later runs, and the other
+    # GStreamer part where its photographs are the same), in a folder of
+    # the photograph set and of their generator's source: heldout.py keys
+    # a clip by its definition and version numbers, not by its code or
+    # the photographs' pixels.
+    global WORK
+    WORK = clip_cache.folder('detection-heldout', WORK, fingerprint(),
+                             [heldout.__file__, heldout.suite.__file__,
+                              photos.__file__, qt_resources.__file__])
     clips = heldout.ci_suite()
     truth = heldout.make(clips, WORK)
     check_split(clips, truth)
