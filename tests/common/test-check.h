@@ -1,8 +1,9 @@
 /* The checks of the plain C tests: CHECK and its integer forms print what
  * failed, with file and line, CHECKF a message of the test's, and
- * test_check every check by name ("ok" or "FAIL"); all count the failures, so that one run lists every failure
- * instead of stopping at the first; main ends with test_check_finish,
- * which gives the exit status.
+ * test_check every check by name ("ok" or "FAIL"); all count the
+ * failures, so that one run lists every failure instead of stopping at
+ * the first; main ends with test_check_finish, which gives the exit
+ * status.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -26,31 +27,26 @@ static int test_check_failures;
   }                                                                     \
 } G_STMT_END
 
-#define CHECK_EQ_I64(a, b) G_STMT_START {                               \
-  gint64 a_ = (gint64) (a), b_ = (gint64) (b);                          \
+/* CHECK that @a equals @b as @type, both printed with @format when not. */
+#define CHECK_EQ_TYPED(type, format, a, b) G_STMT_START {               \
+  type a_ = (type) (a), b_ = (type) (b);                                \
   if (a_ != b_) {                                                       \
-    g_printerr ("%s:%d: %s = %" G_GINT64_FORMAT ", want %"              \
-        G_GINT64_FORMAT "\n", __FILE__, __LINE__, #a, a_, b_);          \
+    g_printerr ("%s:%d: %s = %" format ", want %" format "\n",          \
+        __FILE__, __LINE__, #a, a_, b_);                                \
     test_check_failures++;                                              \
   }                                                                     \
 } G_STMT_END
 
-#define CHECK_EQ_U64(a, b) G_STMT_START {                               \
-  guint64 a_ = (guint64) (a), b_ = (guint64) (b);                       \
-  if (a_ != b_) {                                                       \
-    g_printerr ("%s:%d: %s = %" G_GUINT64_FORMAT ", want %"             \
-        G_GUINT64_FORMAT "\n", __FILE__, __LINE__, #a, a_, b_);         \
-    test_check_failures++;                                              \
-  }                                                                     \
-} G_STMT_END
+#define CHECK_EQ_I64(a, b) CHECK_EQ_TYPED (gint64, G_GINT64_FORMAT, a, b)
+#define CHECK_EQ_U64(a, b) CHECK_EQ_TYPED (guint64, G_GUINT64_FORMAT, a, b)
 
 /* Checks CHECKF has made, for a test that reports the number. */
-static int test_check_count;
+static G_GNUC_UNUSED int test_check_count;
 
-/* CHECK with a printf message of its own: "FAIL file:line: cond: message".  Only
- * the first 40 failures are printed: a kernel broken at every size would
- * otherwise bury the first one. */
-#define CHECKF(cond, ...) G_STMT_START {                             \
+/* CHECK with a printf message of its own: "FAIL file:line: cond:
+ * message".  Only the first 40 failures are printed: a kernel broken at
+ * every size would otherwise bury the first one. */
+#define CHECKF(cond, ...) G_STMT_START {                                \
   test_check_count++;                                                   \
   if (!(cond) && ++test_check_failures <= 40) {                         \
     g_printerr ("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);         \
