@@ -497,15 +497,11 @@ main (int argc, char **argv)
   KernelsOptions o;
   struct cudaDeviceProp prop;
   SharpnessCuda *cuda;
-  const char *why = NULL;
   int status = parse_args (argc, argv, &o);
 
   if (status)
     return status;
-  if (sharpness_cuda_device_count (&why) < 1) {
-    printf ("skipped: no CUDA device (%s)\n", why ? why : "none");
-    return 77;
-  }
+  check_cuda_device_or_skip ();
   CHECK_CUDA (cudaSetDevice (0));
   CHECK_CUDA (cudaGetDeviceProperties (&prop, 0));
   CHECK_CUDA (cudaStreamCreateWithFlags (&stream, cudaStreamNonBlocking));

@@ -835,7 +835,6 @@ main (int argc, char **argv)
 {
   int quick = 0;
   uint64_t seed = (uint64_t) time (NULL) ^ ((uint64_t) clock () << 32);
-  const char *why = NULL;
 
   for (int i = 1; i < argc; i++) {
     if (strcmp (argv[i], "--quick") == 0)
@@ -848,10 +847,7 @@ main (int argc, char **argv)
     }
   }
 
-  if (sharpness_cuda_device_count (&why) < 1) {
-    printf ("skipped: no CUDA device (%s)\n", why ? why : "none");
-    return 77;
-  }
+  check_cuda_device_or_skip ();
 
   struct cudaDeviceProp prop;
   cudaStream_t stream;

@@ -42,6 +42,7 @@
 #include <cuda_runtime_api.h>
 
 #include "bliinds2.h"
+#include "check-cuda.h"
 #include "lpc-map.h"
 #include "perceptual-cuda-private.h"
 #include "sharpness-cpu.h"
@@ -776,17 +777,13 @@ profile (SharpnessCuda * cuda)
 int
 main (int argc, char **argv)
 {
-  const char *why = NULL;
   int do_bench = argc > 1 && strcmp (argv[1], "--bench") == 0;
   int small_only = argc > 1 && strcmp (argv[1], "--small") == 0;
   int do_profile = argc > 1 && strcmp (argv[1], "--profile") == 0;
   cudaStream_t stream;
   SharpnessCuda *cuda;
 
-  if (sharpness_cuda_device_count (&why) == 0) {
-    printf ("skipped: no CUDA device (%s)\n", why ? why : "");
-    return 77;
-  }
+  check_cuda_device_or_skip ();
   if (cudaStreamCreateWithFlags (&stream, cudaStreamNonBlocking) ||
       sharpness_cuda_new (stream, &cuda)) {
     fprintf (stderr, "CUDA backend: %s\n", sharpness_cuda_last_error (NULL));

@@ -427,7 +427,6 @@ run_threads (int threads, int requests, SharpnessCudaServiceStats * delta)
 int
 main (int argc, char **argv)
 {
-  const char *why = NULL;
   SharpnessCudaServiceStats d;
   SharpnessCudaService *again;
   GError *err = NULL;
@@ -442,10 +441,7 @@ main (int argc, char **argv)
       return 2;
     }
   }
-  if (sharpness_cuda_device_count (&why) < 1) {
-    printf ("skipped: no CUDA device (%s)\n", why ? why : "none");
-    return 77;
-  }
+  check_cuda_device_or_skip ();
   if (sharpness_cuda_service_disabled ()) {
     printf ("skipped: SHARPNESS_CUDA_NO_SERVICE is set\n");
     return 77;
