@@ -255,9 +255,12 @@ def _long_shot(start, chunk, half, a, scores):
     return [None, None, None]
 
 
-def run_long(workdir, minutes, chunk, half='heldout', log=print):
+def run_long(workdir, minutes, chunk, half='heldout', first=0.0,
+             log=print):
     """The sharp stream over @half's photographs in @chunk-minute files
-    (each through a fresh element), up to @minutes; returns the totals.
+    (each through a fresh element), from @first up to @minutes; returns
+    the totals.  Runs from different @first share the files' results, so
+    that parts of the stream may be run side by side.
     The tuning half's stream is where a false segment's cause is looked
     for: the held-out one is only measured."""
     d = os.path.join(workdir, 'long' if half == 'heldout' else
@@ -265,7 +268,7 @@ def run_long(workdir, minutes, chunk, half='heldout', log=print):
     os.makedirs(d, exist_ok=True)
     tot = {'seconds': 0.0, 'segments': 0, 'frames_blurry': 0, 'chunks': 0,
            'flat_frames': 0, 'false': []}
-    k = 0
+    k = int(round(first / chunk))
     while k * chunk < minutes:
         start = k * chunk * 60.0
         key = 'long-%04d-%g-v%d-%s' % (k, chunk, heldout.RENDER_VERSION,
@@ -327,6 +330,9 @@ def main():
     ap.add_argument('--categories')
     ap.add_argument('--long', type=float)
     ap.add_argument('--chunk', type=float, default=5.0)
+    ap.add_argument('--long-from', type=float, default=0.0,
+                    help='the minute of the sharp stream to start from (a '
+                    'multiple of --chunk)')
     ap.add_argument('--long-half', default='heldout',
                     choices=photos.HALVES,
                     help='the photographs of the sharp stream (tuning: '
@@ -348,7 +354,7 @@ def main():
         scaffold.skip('cudasharpness not found (GST_PLUGIN_PATH_1_0?)')
     if args.long:
         tot = run_long(args.workdir, args.long, args.chunk,
-                       args.long_half)
+                       args.long_half, args.long_from)
         print('sharp stream: %.1f min, %d false blur segments (%s per '
               'channel-hour), %d blurry frames, %d flat frames' % (
                   tot['seconds'] / 60, tot['segments'],
