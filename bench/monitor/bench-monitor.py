@@ -23,7 +23,18 @@
 #     leaves it; latency = black alarm's webhook received - (that time +
 #     the black onset); p50 and p99;
 #   - /metrics render time at 200 channels;
-#   - with --soak: RSS over the soak, its growth after the warm-up.
+#   - with --soak: RSS over the soak, its growth after the warm-up;
+#   - with --parts monitor,probe and make-probe-clip.sh's clip (H.264
+#     with captions, stereo 48 kHz audio, SCTE 35 cues, a constant-rate
+#     TS): the same search with every probe feature on (ETSI TR 101 290
+#     on the packets and its alarms, EBU R 128 with the loudness, true
+#     peak, silence and no-audio alarms, captions with no-captions, SCTE
+#     35 with no-scte35), after the video analysis alone (the monitor
+#     part: transport analysis off, the audio not decoded), on the same
+#     clip in the same run; the ratio of the two, the alarm latency at
+#     the probe's largest N, and per step what the probe read (channels
+#     with captions, loudness and SCTE 35 cues, and the alarms other than
+#     black that fired).
 # Writes DIR/results.csv, results.md and results-summary.txt (soak.* with
 # --soak; the summary is also printed), and every process's log in DIR/logs.
 #
@@ -116,7 +127,7 @@ class Clip:
             n += 1
         self.base = bytes(data)
         self.n = n
-        counts, payload_at = {}, []
+        counts, cc_at = {}, []
         self.pts_at, self.pcr_at = [], []
         pcr_idx, pcr_val = [], []
         video_pts = {}
@@ -126,9 +137,13 @@ class Clip:
             afc = (data[o0 + 3] >> 4) & 3
             if pid == 0x1fff:
                 continue
+            # A PID's counter moves on with its payload packets; a packet
+            # of adaptation field only (a PCR of a constant-rate TS)
+            # repeats the last one (ISO/IEC 13818-1 2.4.3.3), so it moves
+            # by as much in each loop.
             if afc & 1:
                 counts[pid] = counts.get(pid, 0) + 1
-                payload_at.append((o0 + 3, pid))
+            cc_at.append((o0 + 3, pid))
             o = 4
             if afc & 2:
                 alen = data[o0 + 4]
@@ -154,7 +169,7 @@ class Clip:
                 self.pts_at.append(p + 14)
         if not pcr_idx or not video_pts:
             sys.exit('bench-monitor: no PCR or no video in %s' % path)
-        self.cc_at = [(at, counts[pid]) for at, pid in payload_at]
+        self.cc_at = [(at, counts.get(pid, 0)) for at, pid in cc_at]
         self.length = CLIP_FRAMES / FPS
         # Each datagram is due at its first packet's time, interpolated
         # between the PCRs around it.
@@ -433,10 +448,14 @@ def device_name():
 
 
 class Webhook:
-    """Notes when each channel's black alarm fires."""
+    """Notes when each channel's black alarm fires, and counts the other
+    kinds that fire (the clips carry no other fault: what the probe's
+    alarms raise there is the senders' pacing, e.g. a PCR late by their
+    jitter, PCR_repetition_error)."""
 
     def __init__(self):
         self.fired = []
+        self.others = {}
         hook = self
 
         class H(http.server.BaseHTTPRequestHandler):
@@ -446,9 +465,14 @@ class Webhook:
                 try:
                     body = json.loads(self.rfile.read(n))
                     for a in body.get('alerts', []):
-                        if a.get('status') == 'firing' and \
-                                a['labels'].get('kind') == 'black':
+                        kind = a['labels'].get('kind')
+                        if a.get('status') != 'firing':
+                            continue
+                        if kind == 'black':
                             hook.fired.append((a['labels']['channel'], t))
+                        else:
+                            hook.others[kind] = hook.others.get(kind,
+                                                                0) + 1
                 except (ValueError, KeyError):
                     pass
                 self.send_response(200)
@@ -466,13 +490,34 @@ class Webhook:
         self.srv.server_close()
 
 
-def write_config(path, ports, metric):
+# Every probe feature: the transport's analysis (on by default) and the
+# alarms that are off unless a channel enables them, each at its default
+# level (the probe clip's tone is at R 128's target, its captions and
+# cues keep coming); silence is on by default and links the audio branch
+# (level and the loudness meter).
+PROBE_ALARMS = ('    silence: {enabled: true}\n'
+                '    loudness-high: {enabled: true}\n'
+                '    loudness-low: {enabled: true}\n'
+                '    true-peak: {enabled: true}\n'
+                '    no-audio: {enabled: true}\n'
+                '    no-captions: {enabled: true}\n'
+                '    no-scte35: {enabled: true, onset: 60}\n'
+                '    tr101290-p1: {enabled: true}\n'
+                '    tr101290-p2: {enabled: true}\n')
+# The video analysis alone: no transport analysis, no audio branch (the
+# captions' probe reads the decoded pictures' metas in either).
+VIDEO_ALARMS = '    silence: {enabled: false}\n'
+
+
+def write_config(path, ports, metric, probe=False):
     with open(path, 'w') as f:
         f.write('defaults:\n  metric: %s\n  threshold: 0\n'
-                '  relative-threshold: 0.5\n  alarms:\n'
+                '  relative-threshold: 0.5\n  transport: {enabled: %s}\n'
+                '  alarms:\n'
                 '    black: {onset: %g}\n    freeze: {onset: 2}\n'
-                '    no-signal: {onset: 5}\nchannels:\n' % (metric,
-                                                           BLACK_ONSET))
+                '    no-signal: {onset: 5}\n%schannels:\n' % (
+                    metric, 'true' if probe else 'false', BLACK_ONSET,
+                    PROBE_ALARMS if probe else VIDEO_ALARMS))
         for i, port in enumerate(ports):
             f.write('  - name: ch%03d\n    uri: udp://%s:%d\n' % (i, HOST,
                                                                   port))
@@ -500,19 +545,35 @@ def read_black(path):
 
 # ---- the steps -------------------------------------------------------------
 
+def probe_read(chans):
+    """What the probe read on each channel by the step's end: the
+    channels with captions present, with a loudness reading, with SCTE 35
+    cues, and the lowest transport bitrate (Mbit/s)."""
+    cs = list(chans.values())
+    return {
+        'captions_present': sum(1 for c in cs if c.get(
+            'captions', {}).get('present')),
+        'loudness_measured': sum(1 for c in cs if 'loudness' in c),
+        'scte35_cues': sum(1 for c in cs if sum(c.get('transport', {}).get(
+            'scte35', {}).get('commands', {}).values()) > 0),
+        'min_ts_mbps': min((c.get('transport', {}).get('bitrate', 0) / 1e6
+                            for c in cs), default=0.0),
+    }
+
+
 def monitor_step(args, tmp, n, seconds, warmup, metrics=False,
-                 decode_only=False):
+                 decode_only=False, probe=False):
     """N channels through the monitor; returns the step's measurements.
     @decode_only: the monitor with --decode-only (decoder_step), whose
     channels hold when they decode at the source's rate (they score
-    nothing)."""
+    nothing).  @probe: every probe feature on (write_config)."""
     run = Run(tmp)
     hook = Webhook()
     nv = Nvdec()
     ports = [free_port(socket.SOCK_DGRAM) for _ in range(n)]
-    tag = 'decoders' if decode_only else 'monitor'
+    tag = 'decoders' if decode_only else 'probe' if probe else 'monitor'
     cfg = os.path.join(tmp, 'channels-%s-%d.yaml' % (tag, n))
-    write_config(cfg, ports, args.metric)
+    write_config(cfg, ports, args.metric, probe)
     http_port = free_port()
     res = {'n': n}
     log_path = os.path.join(tmp, '%s-%d.log' % (tag, n))
@@ -593,6 +654,15 @@ def monitor_step(args, tmp, n, seconds, warmup, metrics=False,
             if e.get('kind') == 'black' and e.get('event') == 'start')
         res['alarm_latency_p50_ms'] = 1000 * percentile(lat, 50)
         res['alarm_latency_p99_ms'] = 1000 * percentile(lat, 99)
+        res.update(probe_read(s1))
+        if probe:
+            # A channel counts as held with every feature read: captions
+            # present, a loudness reading, SCTE 35 cues.
+            res['holds'] = res['holds'] and min(
+                res['captions_present'], res['loudness_measured'],
+                res['scte35_cues']) == n
+        res['other_alarms'] = ' '.join('%s=%d' % kv for kv in sorted(
+            hook.others.items()))
         if metrics:
             times = []
             for _ in range(30):
@@ -674,7 +744,9 @@ KEYS = ['step', 'n', 'holds', 'min_fps', 'mean_fps', 'monitor_cpu_cores',
         'metrics_render_p50_ms', 'metrics_render_p99_ms', 'rss_first_kb',
         'rss_last_kb', 'rss_max_kb', 'rss_growth_after_warmup_pct',
         'min_decoded_fps', 'dropped_fps', 'udp_rcvbuf_errors',
-        'udp_in_errors', 'black_events', 'threads', 'error']
+        'udp_in_errors', 'black_events', 'captions_present',
+        'loudness_measured', 'scte35_cues', 'min_ts_mbps', 'other_alarms',
+        'threads', 'error']
 
 
 def write_results(args, rows, summary):
@@ -695,6 +767,33 @@ def write_results(args, rows, summary):
         f.write('\n'.join(summary) + '\n')
 
 
+def probe_summary(rows, best, pbest, pfail):
+    """The probe part's lines: its largest N against the video alone's,
+    and at that N the alarm latency and what the probe read."""
+    at = ([x for x in rows if x['step'] == 'probe' and x['n'] == pbest] or
+          [{}])[0]
+    nan = float('nan')
+    return [
+        'every probe feature (TR 101 290, R 128, captions, SCTE 35): '
+        'largest N %d (%s)' % (pbest, 'failed at %d' % pfail if pfail else
+                               'held up to --max-n'),
+        'probe / video alone: %.0f %% (target >= 90 %%)' % (
+            100.0 * pbest / best if best else nan),
+        'probe at N=%d: alarm latency p50 %.0f ms, p99 %.0f ms over %s '
+        'alarms (target p99 <= 100 ms); monitor CPU %.2f cores (%.3f per '
+        'channel), host CPU busy %.0f %%, NVDEC %.0f %%; channels with '
+        'captions present %s, loudness %s, SCTE 35 cues %s, lowest TS '
+        'rate %.2f Mbit/s; other alarms fired: %s' % (
+            pbest, at.get('alarm_latency_p50_ms', nan),
+            at.get('alarm_latency_p99_ms', nan), at.get('alarms'),
+            at.get('monitor_cpu_cores', nan), at.get('cpu_per_channel',
+                                                     nan),
+            100 * at.get('host_cpu_busy', nan), at.get('nvdec_util', nan),
+            at.get('captions_present'), at.get('loudness_measured'),
+            at.get('scte35_cues'), at.get('min_ts_mbps', nan),
+            at.get('other_alarms') or 'none')]
+
+
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == '--senders':
         return run_senders(sys.argv[2], [int(p) for p in sys.argv[5:]],
@@ -707,7 +806,8 @@ def main():
     ap.add_argument('--monitor', default=os.path.join(
         build, 'tools', 'monitor', 'sharpness-monitor'))
     ap.add_argument('--clip', help='default: .bench-monitor/bench-1080p30.ts '
-                    '(bench-320x180.ts with --quick)')
+                    '(bench-320x180.ts with --quick; bench-probe-*.ts with '
+                    'the probe part)')
     ap.add_argument('--metric', default='laplacian')
     ap.add_argument('--channels', default='16,64',
                     help='first steps, then doubling and bisection')
@@ -719,7 +819,11 @@ def main():
     ap.add_argument('--metrics-n', type=int, default=200)
     ap.add_argument('--parts', default='monitor,decoders,metrics',
                     help='which searches to run (to split a run that does '
-                    'not fit a time limit)')
+                    'not fit a time limit); probe: every probe feature on, '
+                    'after the video alone (make-probe-clip.sh\'s clip)')
+    ap.add_argument('--probe-start', type=int,
+                    help='first N of the probe (default: the monitor\'s '
+                    'largest N)')
     ap.add_argument('--decoder-start', type=int,
                     help='first N of the decoders alone (default: the '
                     "monitor's largest N)")
@@ -741,7 +845,8 @@ def main():
         args.channels, args.max_n, args.seconds, args.warmup = '2,4', 4, 12, 5
         args.metrics_n, args.soak_minutes, args.soak_n = 4, 0.5, 2
     if not args.clip:
-        args.clip = os.path.join(ROOT, '.bench-monitor', 'bench-%s.ts' % (
+        args.clip = os.path.join(ROOT, '.bench-monitor', 'bench-%s%s.ts' % (
+            'probe-' if 'probe' in args.parts.split(',') else '',
             '320x180' if args.quick else '1080p30'))
     for path, what in ((args.clip, 'the clip (tools/monitor/'
                         'make-bench-clips.sh makes it)'),
@@ -789,7 +894,7 @@ def main():
 
             def save():
                 write_results(args, rows, summary + ['(partial)'])
-            best = fail = dbest = dfail = 0
+            best = fail = dbest = dfail = pbest = pfail = 0
             r = {}
             if 'monitor' in parts:
                 best, fail = search(
@@ -797,6 +902,12 @@ def main():
                                            args.warmup),
                     tries, 2, args.max_n, args.resolution, rows, 'monitor',
                     save)
+            if 'probe' in parts:
+                pbest, pfail = search(
+                    lambda n: monitor_step(args, tmp, n, args.seconds,
+                                           args.warmup, probe=True),
+                    [args.probe_start or best or tries[0]], 1.25,
+                    args.max_n, args.resolution, rows, 'probe', save)
             if 'decoders' in parts:
                 dbest, dfail = search(
                     lambda n: decoder_step(args, tmp, n, args.seconds,
@@ -839,6 +950,8 @@ def main():
                 '<= 20 ms)' % (args.metrics_n,
                                r.get('metrics_render_p50_ms', float('nan')),
                                r.get('metrics_render_p99_ms', float('nan')))]
+            if 'probe' in parts:
+                summary += probe_summary(rows, best, pbest, pfail)
             failed = [x for x in rows if x['step'] == 'monitor' and
                       x['n'] == fail]
             if failed and failed[0].get('host_cpu_busy', 0) > 0.9:

@@ -29,12 +29,15 @@ GSTLIB=/usr/lib/$ARCH/gstreamer-1.0
 
 # udp: udpsrc; mpegtsdemux: tsdemux, tsparse; level, audioconvert,
 # audioparsers: the silence branch (a channel with audio links it);
+# mpg123: mpg123audiodec, the MPEG-1 Layer II decoder of the probe
+# benchmark's audio (bench/monitor/make-probe-clip.sh; libmpg123 is
+# small, FFmpeg's audio decoders are not);
 # debugutilsbad: fpsdisplaysink, which counts the decoders-alone frames;
 # srt, rtp, rtpmanager, rtsp: the other live URI schemes, for trying the
 # monitor there beyond the benchmark.  Not FFmpeg's decoders (libav): their
 # libraries would pass the size one carries (the GPU decodes there).
-PLUGINS="udp mpegtsdemux level audioconvert audioparsers debugutilsbad
- srt rtp rtpmanager rtsp"
+PLUGINS="udp mpegtsdemux level audioconvert audioparsers mpg123
+ debugutilsbad srt rtp rtpmanager rtsp"
 added=()
 for n in $PLUGINS; do
   f="$GSTLIB/libgst$n.so"
