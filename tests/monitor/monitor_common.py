@@ -242,10 +242,11 @@ def novideo_ts():
 
 
 def _small_ts(name, seconds, black=False, audio=True, video_filter=None,
-              timeout=120):
+              timeout=120, rate=None):
     """A 160x90, 10 fps MPEG-TS (H.264, a key frame a second) of a moving
     test pattern, or black, lasting @seconds, with a 440 Hz tone (AAC) when
-    @audio, @video_filter applied; made once as @name."""
+    @audio, @video_filter applied; with @rate, a constant multiplex of
+    @rate bit/s (video 300 kbit/s, audio 64 kbit/s); made once as @name."""
     source = 'color=c=black:' if black else 'testsrc2='
 
     def make(part):
@@ -259,9 +260,17 @@ def _small_ts(name, seconds, black=False, audio=True, video_filter=None,
                 '-pix_fmt', 'yuv420p']
         if audio:
             cmd += ['-c:a', 'aac']
+        if rate:
+            cmd += ['-b:v', '300k', '-b:a', '64k', '-muxrate', str(rate)]
         subprocess.run(cmd + ['-threads', '1', '-f', 'mpegts', part],
                        check=True, timeout=timeout)
     return _locked_make(name, make)
+
+
+def constant_rate_ts(seconds, rate):
+    """The test pattern and tone of @seconds in a multiplex of a constant
+    @rate bit/s: the transport and SCTE 35 tests time packets by it."""
+    return _small_ts('cbr-%ds-%d.ts' % (seconds, rate), seconds, rate=rate)
 
 
 def tiny_ts():

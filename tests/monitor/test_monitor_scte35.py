@@ -58,16 +58,6 @@ EXPECTED = [
 ]
 
 
-def make_ts(path, seconds):
-    subprocess.run(['ffmpeg', '-nostdin', '-v', 'error', '-y', '-f', 'lavfi',
-                    '-i', 'testsrc2=s=160x90:r=10:d=%d' % seconds, '-f',
-                    'lavfi', '-i', 'sine=f=440:d=%d' % seconds, '-c:v',
-                    'libx264', '-preset', 'veryfast', '-g', '10', '-b:v',
-                    '300k', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a',
-                    '64k', '-threads', '1', '-f', 'mpegts', '-muxrate',
-                    str(RATE), path], check=True, timeout=120)
-
-
 def counts(text, metric, channel, label):
     out = {}
     pre = '%s{channel="%s",%s="' % (metric, channel, label)
@@ -124,12 +114,10 @@ def main():
     fx = mc.Failures()
     with mc.Procs() as procs:
         check_config(procs, fx)
-        clean = os.path.join(procs.tmp, 'clean.ts')
-        none = os.path.join(procs.tmp, 'none.ts')
-        cues = os.path.join(procs.tmp, 'cues.ts')
-        make_ts(clean, SECONDS)
+        clean = mc.constant_rate_ts(SECONDS, RATE)
         # Without cues, long enough for its alarm to be on at the page.
-        make_ts(none, NONE_SECONDS)
+        none = mc.constant_rate_ts(NONE_SECONDS, RATE)
+        cues = os.path.join(procs.tmp, 'cues.ts')
         subprocess.run([tool, 'inject', clean, cues], check=True, timeout=60)
         r = subprocess.run([tool, 'analyse', cues], check=True,
                            capture_output=True, text=True, timeout=60)

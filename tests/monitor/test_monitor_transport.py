@@ -63,16 +63,6 @@ EXPECTED = {'sync_byte_error': 1, 'continuity_count_error': 2,
 NULL = bytes([0x47, 0x1f, 0xff, 0x10]) + bytes([0xff] * 184)
 
 
-def make_ts(path):
-    subprocess.run(['ffmpeg', '-nostdin', '-v', 'error', '-y', '-f', 'lavfi',
-                    '-i', 'testsrc2=s=160x90:r=10:d=%d' % SECONDS, '-f',
-                    'lavfi', '-i', 'sine=f=440:d=%d' % SECONDS, '-c:v',
-                    'libx264', '-preset', 'veryfast', '-g', '10', '-b:v',
-                    '300k', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a',
-                    '64k', '-threads', '1', '-f', 'mpegts', '-muxrate',
-                    str(RATE), path], check=True, timeout=120)
-
-
 def pid_of(p):
     return ((p[1] & 0x1f) << 8) | p[2]
 
@@ -199,8 +189,7 @@ def main():
     fx = mc.Failures()
     with mc.Procs() as procs:
         check_config(procs, fx)
-        src = os.path.join(procs.tmp, 'clean.ts')
-        make_ts(src)
+        src = mc.constant_rate_ts(SECONDS, RATE)
         with open(src, 'rb') as f:
             pkts, faults = inject(f.read())
         faulted = os.path.join(procs.tmp, 'faulted.ts')
