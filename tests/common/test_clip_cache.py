@@ -16,14 +16,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import clip_cache  # noqa: E402
+import scaffold  # noqa: E402
 
-failures = []
-
-
-def check(ok, what):
-    print('%s %s' % ('ok  ' if ok else 'FAIL', what), flush=True)
-    if not ok:
-        failures.append(what)
+check = scaffold.Checks()
 
 
 def maker(log, content='frames'):
@@ -146,5 +141,4 @@ with tempfile.TemporaryDirectory() as tmp:
           os.path.exists(local[0]) and clip_cache.made_by(local[0]) == '',
           'no SHARPNESS_CLIP_CACHE: in the build tree')
 
-print('%d failed' % len(failures))
-sys.exit(1 if failures else 0)
+check.finish('clip cache')

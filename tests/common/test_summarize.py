@@ -11,15 +11,11 @@ import subprocess
 import sys
 import tempfile
 
+import scaffold
+
 SUMMARIZE = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                          os.pardir, 'summarize.py')
-failures = []
-
-
-def check(ok, what):
-    print('%s %s' % ('ok  ' if ok else 'FAIL', what))
-    if not ok:
-        failures.append(what)
+check = scaffold.Checks()
 
 
 def summarize(*logs):
@@ -72,5 +68,4 @@ check(rc == 1 and out[-1] == '2 passed, 1 failed, 0 skipped' and
       any(l.startswith('FAILED s / e: FAIL') for l in out),
       'two logs counted together, the failure of the second named')
 
-print('%d failed' % len(failures))
-sys.exit(1 if failures else 0)
+check.finish('summarize')

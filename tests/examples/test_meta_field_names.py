@@ -39,13 +39,7 @@ SHARPNESS_CONSTANTS = ('METRIC', 'SCORE', 'BLURRY', 'CONTENT_STATE',
                        'TILES_COLS', 'TILES_ROWS', 'TILE_SCORES', 'ROI_IDS',
                        'ROI_TYPES', 'ROI_SCORES')
 
-failures = []
-
-
-def check(ok, what):
-    print('%s %s' % ('ok' if ok else 'FAIL', what))
-    if not ok:
-        failures.append(what)
+check = scaffold.Checks()
 
 
 def source(*path):
@@ -271,8 +265,8 @@ def main():
     check_sharpness_meta()
     check_compare_meta()
     check_compare_meta_vmaf()
-    print('%d failure(s)' % len(failures))
-    return 1 if failures else 0
+    check.finish('meta field names')
+    return 0
 
 
 if __name__ == '__main__':

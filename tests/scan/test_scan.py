@@ -27,13 +27,7 @@ import jsonschema  # noqa: E402
 import scan_common as sc  # noqa: E402
 
 FPS = sc.CLIP.fps
-failures = []
-
-
-def check(cond, what):
-    print('%s: %s' % ('ok' if cond else 'FAIL', what), flush=True)
-    if not cond:
-        failures.append(what)
+check = scaffold.Checks()
 
 
 def expected(min_duration):
@@ -212,10 +206,7 @@ def main():
           '--shard I/3 takes inputs I, I+3...: %r' % names)
 
     shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print('%d check(s) failed' % len(failures))
-        sys.exit(1)
-    print('sharpness-scan: all checks passed')
+    check.finish('sharpness-scan')
 
 
 if __name__ == '__main__':

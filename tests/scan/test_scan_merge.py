@@ -32,18 +32,12 @@ import tempfile  # noqa: E402
 
 import scan_common as sc  # noqa: E402
 
-failures = []
+check = scaffold.Checks()
 ENC = ['-c:v', 'libx264', '-preset', 'veryfast', '-qp', '0', '-g', '25',
        '-threads', '1']
 # Short stretches count: the clips last about a second.
 OPTIONS = ['--cpu', '-q', '--min-duration', '0.2', '--black-min-duration',
            '0.4', '--freeze-min-duration', '0.4']
-
-
-def check(cond, what):
-    print('%s: %s' % ('ok' if cond else 'FAIL', what), flush=True)
-    if not cond:
-        failures.append(what)
 
 
 def clips():
@@ -193,8 +187,7 @@ def main():
           'a part without --json-full: exit 2, said (%s)' % err.strip())
 
     shutil.rmtree(tmp, ignore_errors=True)
-    if scaffold.verdict(failures):
-        sys.exit(1)
+    check.finish()
     print('merge: 4 shards merged == one --jobs 1 scan')
 
 
