@@ -143,6 +143,16 @@ def require_programs(*names):
             skip('%s missing' % name)
 
 
+def chromium():
+    """The headless browser of the page tests (Debian's chromium, or
+    another Chromium by its usual names); skips the test without one."""
+    for name in ('chromium', 'chromium-browser', 'google-chrome'):
+        path = shutil.which(name)
+        if path:
+            return path
+    skip('chromium missing (Debian package chromium)')
+
+
 class Checks:
     """Named checks, each printed as it is made ('ok   what' or
     'FAIL what') and the failed ones counted, so that one run shows them

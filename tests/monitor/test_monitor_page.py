@@ -37,18 +37,11 @@ ALARM = np.array([0xd5, 0x00, 0x00])   # --alarm in monitor-page.html
 OK = np.array([0x2e, 0x7d, 0x32])      # --ok
 
 
-def chromium():
-    for name in ('chromium', 'chromium-browser', 'google-chrome'):
-        if shutil.which(name):
-            return name
-    scaffold.skip('chromium missing (Debian package chromium)')
-
-
 def shoot(procs, port, n, size):
     out = os.path.join(procs.tmp, 'page-%d.png' % n)
     profile = os.path.join(procs.tmp, 'chromium-%d' % n)
     r = subprocess.run([
-        chromium(), '--headless', '--no-sandbox', '--disable-gpu',
+        scaffold.chromium(), '--headless', '--no-sandbox', '--disable-gpu',
         '--disable-background-networking', '--disable-component-update',
         '--disable-sync', '--no-first-run', '--user-data-dir=' + profile,
         '--enable-logging=stderr', '--v=0', '--hide-scrollbars',
@@ -151,8 +144,9 @@ def measured(fx, n, size):
         mc.wait_until('thumbnails and the black alarm', ready, 60)
         mc.log('%d channels: the monitor has every thumbnail and the black '
                'alarm %.1f s after its start' % (n, time.monotonic() - t))
-        with cdp.Browser(chromium(), os.path.join(procs.tmp, 'chromium'),
-                         size, os.path.join(procs.tmp, 'chromium.log')) as b:
+        with cdp.Browser(scaffold.chromium(),
+                         os.path.join(procs.tmp, 'chromium'), size,
+                         os.path.join(procs.tmp, 'chromium.log')) as b:
             t = time.monotonic()
             b.call('Page.navigate', url='http://%s:%d/' % (mc.HOST, mon.port))
             # Once every tile is there, the window grows to the whole page,
@@ -301,7 +295,7 @@ def concurrent_thumbnails(fx, mon, names):
 
 def main():
     mc.require_tools()
-    chromium()
+    scaffold.chromium()
     fx = mc.Failures()
     if os.environ.get('SHARPNESS_PAGE_CHANNELS'):
         for n, size in steps():

@@ -23,7 +23,6 @@ import scaffold  # noqa: E402
 
 import http.server  # noqa: E402
 import json  # noqa: E402
-import shutil  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
 import urllib.parse  # noqa: E402
@@ -49,13 +48,6 @@ PAGE_JS = r"""(() => {
     thumb: t ? t.querySelector("img").naturalWidth : 0,
   };
 })()"""
-
-
-def chromium():
-    for name in ('chromium', 'chromium-browser', 'google-chrome'):
-        if shutil.which(name):
-            return name
-    scaffold.skip('chromium missing (Debian package chromium)')
 
 
 def channel(up, score, state):
@@ -141,7 +133,7 @@ def times(events):
 
 def main():
     mc.require_tools()
-    chromium()
+    scaffold.chromium()
     fx = mc.Failures()
     with mc.Procs() as procs:
         cfg = mc.write_config(procs, [{'name': 'a', 'source': PATTERN}])
@@ -164,9 +156,9 @@ def main():
         api.set([channel(True, 0.123, 'up')], [
             event(1, 'black', 'start', 1), event(2, 'blur', 'start', 4),
             event(3, 'black', 'end', 5), event(4, 'freeze', 'start', 2)])
-        with cdp.Browser(chromium(), os.path.join(procs.tmp, 'chromium'),
-                         (1000, 700), os.path.join(procs.tmp,
-                                                   'chromium.log')) as b:
+        with cdp.Browser(scaffold.chromium(),
+                         os.path.join(procs.tmp, 'chromium'), (1000, 700),
+                         os.path.join(procs.tmp, 'chromium.log')) as b:
             b.call('Page.navigate', url='http://%s:%d/' % (
                 mc.HOST, srv.server_address[1]))
 

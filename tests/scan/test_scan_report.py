@@ -35,16 +35,8 @@ CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu',
                   '--hide-scrollbars', '--enable-logging=stderr', '--v=0']
 
 
-def chromium():
-    for name in ('chromium', 'chromium-browser', 'google-chrome'):
-        path = shutil.which(name)
-        if path:
-            return path
-    scaffold.skip('chromium missing')
-
-
 def main():
-    browser = chromium()
+    browser = scaffold.chromium()
     sc.require_ffmpeg()
     mp4, _ = sc.test_clips()
     scene = sc.scene_clip()
