@@ -922,34 +922,41 @@ def main():
             at = [x for x in rows if x['step'] == 'monitor' and
                   x['n'] == best] or [{}]
             at = at[0]
-            summary += [
-                'monitor: largest N with every channel >= 99 %% of %d fps: '
-                '%d (%s)' % (FPS, best, 'failed at %d' % fail if fail
-                             else 'every N tried held, up to --max-n'),
-                'decoders alone (the monitor with --decode-only, %s via '
-                'decodebin3): %d (%s)' % (
-                    'avdec_h264' if args.cpu else 'nvh264dec', dbest,
-                    'failed at %d' % dfail if dfail else
-                    'held up to --max-n'),
-                'monitor / decoders alone: %.0f %% (target >= 95 %%)' % (
-                    100.0 * best / dbest if dbest else float('nan')),
-                'at N=%d: alarm latency p50 %.0f ms, p99 %.0f ms over %s '
-                'alarms (target p99 <= 100 ms); monitor CPU %.2f cores '
-                '(%.3f per channel), host CPU busy %.0f %%, NVDEC %.0f %%, '
-                'GPU %.0f %%, RSS %.0f MB' % (
-                    best, at.get('alarm_latency_p50_ms', float('nan')),
-                    at.get('alarm_latency_p99_ms', float('nan')),
-                    at.get('alarms'), at.get('monitor_cpu_cores',
-                                             float('nan')),
-                    at.get('cpu_per_channel', float('nan')),
-                    100 * at.get('host_cpu_busy', float('nan')),
-                    at.get('nvdec_util', float('nan')),
-                    at.get('gpu_util', float('nan')),
-                    at.get('rss_max_kb', 0) / 1024.0),
-                '/metrics at %d channels: p50 %.1f ms, p99 %.1f ms (target '
-                '<= 20 ms)' % (args.metrics_n,
-                               r.get('metrics_render_p50_ms', float('nan')),
-                               r.get('metrics_render_p99_ms', float('nan')))]
+            nan = float('nan')
+            if 'monitor' in parts:
+                summary.append(
+                    'monitor: largest N with every channel >= 99 %% of %d '
+                    'fps: %d (%s)' % (FPS, best, 'failed at %d' % fail if
+                                      fail else 'every N tried held, up to '
+                                      '--max-n'))
+            if 'decoders' in parts:
+                summary += [
+                    'decoders alone (the monitor with --decode-only, %s via '
+                    'decodebin3): %d (%s)' % (
+                        'avdec_h264' if args.cpu else 'nvh264dec', dbest,
+                        'failed at %d' % dfail if dfail else
+                        'held up to --max-n'),
+                    'monitor / decoders alone: %.0f %% (target >= 95 %%)' % (
+                        100.0 * best / dbest if dbest else nan)]
+            if 'monitor' in parts:
+                summary.append(
+                    'at N=%d: alarm latency p50 %.0f ms, p99 %.0f ms over %s '
+                    'alarms (target p99 <= 100 ms); monitor CPU %.2f cores '
+                    '(%.3f per channel), host CPU busy %.0f %%, NVDEC %.0f '
+                    '%%, GPU %.0f %%, RSS %.0f MB' % (
+                        best, at.get('alarm_latency_p50_ms', nan),
+                        at.get('alarm_latency_p99_ms', nan),
+                        at.get('alarms'), at.get('monitor_cpu_cores', nan),
+                        at.get('cpu_per_channel', nan),
+                        100 * at.get('host_cpu_busy', nan),
+                        at.get('nvdec_util', nan), at.get('gpu_util', nan),
+                        at.get('rss_max_kb', 0) / 1024.0))
+            if 'metrics' in parts:
+                summary.append(
+                    '/metrics at %d channels: p50 %.1f ms, p99 %.1f ms '
+                    '(target <= 20 ms)' % (
+                        args.metrics_n, r.get('metrics_render_p50_ms', nan),
+                        r.get('metrics_render_p99_ms', nan)))
             if 'probe' in parts:
                 summary += probe_summary(rows, best, pbest, pfail)
             failed = [x for x in rows if x['step'] == 'monitor' and
