@@ -572,12 +572,16 @@ def check_still_scoring(fx, mon, what, channel='tiny.ts'):
 
 
 def rss_kb(pid):
-    """The resident memory of process @pid, in KiB (0 once it is gone)."""
-    with open('/proc/%d/status' % pid) as f:
-        for line in f:
-            if line.startswith('VmRSS:'):
-                return int(line.split()[1])
-    return 0
+    """The resident memory of process @pid, in KiB; None once it has
+    ended (gone, or a zombie: no VmRSS line)."""
+    try:
+        with open('/proc/%d/status' % pid) as f:
+            for line in f:
+                if line.startswith('VmRSS:'):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None
 
 
 def events(p, channel=None):

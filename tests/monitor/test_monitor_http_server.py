@@ -44,14 +44,6 @@ def fds(p):
     return len(os.listdir('/proc/%d/fd' % p.pid))
 
 
-def rss_kb(p):
-    with open('/proc/%d/status' % p.pid) as f:
-        for line in f:
-            if line.startswith('VmRSS:'):
-                return int(line.split()[1])
-    return 0
-
-
 def close_wait(port):
     """Sockets of @port in CLOSE_WAIT (state 08 in /proc/net/tcp)."""
     n = 0
@@ -131,7 +123,7 @@ def check_ranges(fx, mon):
     fx.check(status(line) == 200 and len(page) > 1000, 'the page: %s, %d '
              'bytes' % (line, len(page)))
     ranges = ','.join(['0-'] * 5000).encode()
-    rss0 = rss_kb(mon)
+    rss0 = mc.rss_kb(mon.pid)
     for path in ('/', '/api/thumbnails', '/metrics'):
         line, h, body, total = get(port, path, extra=b'Range: bytes=' +
                                    ranges + b'\r\n')
@@ -144,7 +136,7 @@ def check_ranges(fx, mon):
     line, _, body, _ = get(port, '/', extra=b'Range: bytes=0-10\r\n')
     fx.check(status(line) == 200 and body == page,
              'one range: the whole page, 200 (%s)' % line)
-    rss1 = rss_kb(mon)
+    rss1 = mc.rss_kb(mon.pid)
     fx.check(rss1 - rss0 < 50 * 1024, 'RSS after the range requests: %+d kB'
              % (rss1 - rss0))
 
@@ -180,7 +172,7 @@ def check_connections(fx, mon):
     get(port, '/healthz')
     time.sleep(0.5)
     base = fds(mon)
-    rss0 = rss_kb(mon)
+    rss0 = mc.rss_kb(mon.pid)
     t0 = time.monotonic()
     for i in range(5000):
         close_ways(port, i)
@@ -193,7 +185,7 @@ def check_connections(fx, mon):
     fx.check(cw == 0, 'no socket left in CLOSE_WAIT (%d)' % cw)
     # The descriptors are the leak's measure; the RSS is a coarse bound
     # (the allocator keeps what the first connections grew).
-    rss1 = rss_kb(mon)
+    rss1 = mc.rss_kb(mon.pid)
     fx.check(rss1 - rss0 < 40 * 1024, 'RSS after them: %+d kB' %
              (rss1 - rss0))
     # An idle connection is closed by the server (10 s).
@@ -357,7 +349,7 @@ def fuzz_cases(port, n, rng):
 
 def check_fuzz(fx, mon):
     port = mon.port
-    base, rss0 = fds(mon), rss_kb(mon)
+    base, rss0 = fds(mon), mc.rss_kb(mon.pid)
     rng = random.Random(29)
     bad = []
     n = 0
@@ -375,9 +367,9 @@ def check_fuzz(fx, mon):
     fx.check(status(line) == 200 and mon.poll() is None,
              'the server answers after the fuzz (%s)' % line)
     m = settle(mon, port, base)
-    fx.check(m <= base and rss_kb(mon) - rss0 < 20 * 1024,
+    fx.check(m <= base and mc.rss_kb(mon.pid) - rss0 < 20 * 1024,
              'after the fuzz: descriptors %d -> %d, RSS %+d kB' %
-             (base, m, rss_kb(mon) - rss0))
+             (base, m, mc.rss_kb(mon.pid) - rss0))
 
 
 def check_fd_limit(fx, procs, tiny):

@@ -200,17 +200,6 @@ def utc(t):
         float('0.' + frac)
 
 
-def rss_kb(pid):
-    try:
-        with open('/proc/%d/status' % pid) as f:
-            for line in f:
-                if line.startswith('VmRSS:'):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return None
-
-
 class RssWatch:
     """Samples the monitor's RSS every 0.2 s; stops the monitor (SIGKILL,
     by its PID) past RSS_ABORT_KB over the first sample, so that a
@@ -227,7 +216,7 @@ class RssWatch:
     def run(self):
         end = time.monotonic() + 300
         while not self.done.is_set() and time.monotonic() < end:
-            kb = rss_kb(self.p.pid)
+            kb = mc.rss_kb(self.p.pid)
             if kb is None:
                 break
             self.samples.append(kb)
