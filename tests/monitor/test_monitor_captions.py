@@ -19,8 +19,8 @@
 #   files and on the H.264 TS sent over UDP (live: its counts in the
 #   writer's proportions, from the picture where the monitor came in);
 #   files without any captions (H.264, MPEG-2) raise it after the
-#   start-up grace; the
-#   same captioned files on channels that do not enable it raise nothing;
+#   start-up grace; the same captioned files on channels that do not
+#   enable it raise nothing;
 # - the API's captions object, /metrics (promtool-clean), and the page's
 #   CC badge (headless Chromium).
 #
@@ -197,8 +197,9 @@ def main():
             'present'] and c)(chan('h264-ts')['captions']), 30)
         fx.check(c['age'] is not None and c['age'] < 0.5 and c['frames'] > 0,
                  'h264-ts: captions present (%s)' % c)
-        # The page while the bare channel's alarm is on (after the start-up
-        # grace, 10 s, and the onset), and h264-ts's captions come again.
+        # The page while the bare channels' alarms are on (after the
+        # start-up grace, 10 s, and the onset), and the captions of h264-ts
+        # and mpeg2-ts come again.
         for name in ('bare', 'bare-mpeg2'):
             mc.wait_until('the %s channel\'s no-captions alarm' % name,
                           lambda: chan(name)['alarms']['no-captions'][
