@@ -25,6 +25,7 @@ import importlib
 import importlib.abc
 import os
 import shutil
+import subprocess
 import sys
 
 SKIP = 77
@@ -141,6 +142,22 @@ def require_programs(*names):
     for name in names:
         if not shutil.which(name):
             skip('%s missing' % name)
+
+
+def have_element(name):
+    """Whether GStreamer has the element @name (in the tests' registry)."""
+    return subprocess.run(['gst-inspect-1.0', name],
+                          stdin=subprocess.DEVNULL, capture_output=True,
+                          timeout=60).returncode == 0
+
+
+def require_elements(*names):
+    """Skips the test unless GStreamer has each element of @names."""
+    if not shutil.which('gst-inspect-1.0'):
+        skip('gst-inspect-1.0 missing (gstreamer1.0-tools)')
+    for name in names:
+        if not have_element(name):
+            skip('GStreamer element %s missing' % name)
 
 
 def chromium():

@@ -72,16 +72,8 @@ def require_tools(*names):
         scaffold.skip('sharpness-monitor not built')
 
 
-def have_element(name):
-    return subprocess.run(['gst-inspect-1.0', name], capture_output=True,
-                          stdin=subprocess.DEVNULL,
-                          timeout=60).returncode == 0
-
-
-def require_elements(*names):
-    for n in names:
-        if not have_element(n):
-            scaffold.skip('GStreamer element %s missing' % n)
+have_element = scaffold.have_element
+require_elements = scaffold.require_elements
 
 
 def _fade_factor(i):

@@ -136,19 +136,8 @@ def require_ffmpeg():
             scaffold.skip('%s missing (Debian package ffmpeg)' % name)
 
 
-def have_element(name):
-    """Whether GStreamer has the element @name (in the tests' registry)."""
-    return subprocess.run(['gst-inspect-1.0', name],
-                          stdin=subprocess.DEVNULL, capture_output=True,
-                          timeout=60).returncode == 0
-
-
-def require_elements(*names):
-    if not shutil.which('gst-inspect-1.0'):
-        scaffold.skip('gst-inspect-1.0 missing (gstreamer1.0-tools)')
-    for name in names:
-        if not have_element(name):
-            scaffold.skip('GStreamer element %s missing' % name)
+have_element = scaffold.have_element
+require_elements = scaffold.require_elements
 
 
 _encoders = None
