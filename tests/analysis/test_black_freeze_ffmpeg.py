@@ -44,6 +44,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ffmpeg_black_freeze_oracle as orc  # noqa: E402
+import machine_info  # noqa: E402
 import natural_images  # noqa: E402
 
 BUILD = os.environ.get('SHARPNESS_BUILD_ROOT', 'build')
@@ -51,15 +52,6 @@ TOOL = os.environ.get('BLACK_FREEZE_TOOL', os.path.join(
     BUILD, 'tests', 'analysis', 'black-freeze-tool'))
 
 W, H = 320, 240
-
-
-def ffmpeg_version():
-    """(major, minor) of `ffmpeg -version`; None for a git build (taken as
-    the newest behaviour)."""
-    out = subprocess.run(['ffmpeg', '-version'], capture_output=True,
-                         text=True, check=True).stdout.split('\n', 1)[0]
-    m = re.match(r'ffmpeg version n?(\d+)\.(\d+)', out)
-    return (int(m.group(1)), int(m.group(2))) if m else None
 
 
 # ---- Building clips ---------------------------------------------------------
@@ -797,7 +789,7 @@ def main():
         print('FAIL: %s not built (ninja -C build '
               'tests/analysis/black-freeze-tool)' % TOOL)
         return 1
-    version = ffmpeg_version()
+    version = machine_info.ffmpeg_release()
     print('ffmpeg %s: range rule %s, timestamps %s' % (
         '%d.%d' % version if version else '(git build)',
         'format only (yuvj)' if version and version < (7, 0) else

@@ -31,6 +31,14 @@ def ffmpeg_version(ffmpeg):
     return out.splitlines()[0].split(" Copyright")[0]
 
 
+def ffmpeg_release(ffmpeg="ffmpeg"):
+    """(major, minor) of `@ffmpeg -version`; None for a git build (N-...),
+    which the tests take as the newest behaviour."""
+    first = ffmpeg_version(ffmpeg)
+    m = re.match(r"ffmpeg version n?(\d+)\.(\d+)", first)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
 def meson_buildtype(build_dir):
     """buildtype of the meson build dir @build_dir, or None."""
     try:

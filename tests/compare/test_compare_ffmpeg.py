@@ -8,14 +8,16 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 import os
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
 import compare_cases as cc                           # noqa: E402
+import machine_info                                  # noqa: E402
 
 
 def ffmpeg_stats(fmt, w, h, ref, dist, tmp, threads):
@@ -45,14 +47,6 @@ def ffmpeg_stats(fmt, w, h, ref, dist, tmp, threads):
 SSE4_TAIL_FIXED = (7, 1)
 
 
-def ffmpeg_version():
-    """(major, minor) of `ffmpeg -version`, None for a git build (N-...)."""
-    out = subprocess.run(["ffmpeg", "-version"], capture_output=True,
-                         text=True, check=True).stdout.split("\n", 1)[0]
-    m = re.match(r"ffmpeg version n?(\d+)\.(\d+)", out)
-    return (int(m.group(1)), int(m.group(2))) if m else None
-
-
 def tail_bug_planes(fmt, w, h, version):
     """Planes whose SSIM an FFmpeg before the fix gets wrong: 8-bit, with
     (width >> 2) % 4 == 2 (4k + 1 windows a row).  It drops the last valid
@@ -75,7 +69,7 @@ def main():
     if not shutil.which("ffmpeg"):
         print("skipped: ffmpeg missing")
         return 77
-    version = ffmpeg_version()
+    version = machine_info.ffmpeg_release()
     print("ffmpeg %s: SSE4 tail %s" % (
         "%d.%d" % version if version else "(git build)",
         "fixed" if not version or version >= SSE4_TAIL_FIXED else
