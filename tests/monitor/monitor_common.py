@@ -10,6 +10,7 @@
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
+import calendar
 import fcntl
 import http.server
 import json
@@ -277,6 +278,14 @@ def black_boxes_ts(name, seconds, black):
     boxes = ','.join("drawbox=enable='between(t,%g,%g)':color=black:"
                      "t=fill" % (a, b - 0.05) for a, b in black)
     return _small_ts(name, seconds, audio=False, video_filter=boxes)
+
+
+def utc(stamp):
+    """Seconds since the epoch of the monitor's RFC 3339 time @stamp
+    ("2026-...T...Z", with a fraction)."""
+    head, frac = stamp.rstrip('Z').split('.')
+    return calendar.timegm(time.strptime(head, '%Y-%m-%dT%H:%M:%S')) + \
+        float('0.' + frac)
 
 
 def free_port(kind=socket.SOCK_STREAM):

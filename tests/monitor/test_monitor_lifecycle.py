@@ -33,7 +33,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(
 import scaffold  # noqa: E402
 scaffold.require('numpy', 'scipy')
 
-import calendar  # noqa: E402
 import json  # noqa: E402
 import signal  # noqa: E402
 import socket  # noqa: E402
@@ -58,13 +57,6 @@ def read_log(path):
                 if line.strip():
                     out.append(json.loads(line))
     return out
-
-
-def utc(stamp):
-    """Seconds since the epoch of an event's "2026-...Z" time."""
-    head, frac = stamp.rstrip('Z').split('.')
-    return calendar.timegm(time.strptime(head, '%Y-%m-%dT%H:%M:%S')) + \
-        float('0.' + frac)
 
 
 def unmatched_starts(evs):
@@ -290,8 +282,8 @@ def part_nosignal(fx):
                     if e['kind'] == 'no-signal' and e['event'] == 'start']
         ev = wait_for(no_signal, 45)
         if ev:
-            fired = utc(ev[0]['time']) - wall_stop
-            began = utc(ev[0]['start_utc']) - wall_stop
+            fired = mc.utc(ev[0]['time']) - wall_stop
+            began = mc.utc(ev[0]['start_utc']) - wall_stop
             fx.check(fired <= onset + 3.0, 'nosignal: with --restart-after 3 '
                      'the alarm fired %.1f s after the sender stopped (onset '
                      '%.0f s)' % (fired, onset))

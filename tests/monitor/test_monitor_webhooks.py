@@ -31,7 +31,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(
     __file__)), '..', 'common'))
 import scaffold  # noqa: E402,F401
 
-import calendar  # noqa: E402
 import http.server  # noqa: E402
 import json  # noqa: E402
 import re  # noqa: E402
@@ -194,12 +193,6 @@ def event_of(body):
     return json.loads(a['annotations']['event'])
 
 
-def utc(t):
-    s, frac = t.rstrip('Z').split('.')
-    return calendar.timegm(time.strptime(s, '%Y-%m-%dT%H:%M:%S')) + \
-        float('0.' + frac)
-
-
 class RssWatch:
     """Samples the monitor's RSS every 0.2 s; stops the monitor (SIGKILL,
     by its PID) past RSS_ABORT_KB over the first sample, so that a
@@ -313,7 +306,7 @@ def receivers_run(procs, fx, ts):
     got = {}
     for r in good.records():
         e = event_of(r['body'])
-        got[(e['id'], e['event'])] = r['wall'] - utc(e['time'])
+        got[(e['id'], e['event'])] = r['wall'] - mc.utc(e['time'])
     delays = sorted(got.values())
     log('healthy receiver: %d deliveries, delay max %.3f s, median %.3f s'
         % (len(delays), delays[-1] if delays else -1,
@@ -321,7 +314,7 @@ def receivers_run(procs, fx, ts):
     log('hung receivers: %s requests' % [len(h.records()) for h in hung])
     # Every event the monitor raised up to 2 s before the end.
     due = [(e['id'], e['event']) for e in evs
-           if utc(e['time']) < wall_stop - 2]
+           if mc.utc(e['time']) < wall_stop - 2]
     missing = [k for k in due if k not in got]
     fx.check(len(due) >= 10 and not missing, 'the healthy receiver got all '
              '%d events raised (missing: %s)' % (len(due), missing))
