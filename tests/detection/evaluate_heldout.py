@@ -271,7 +271,7 @@ def run_long(workdir, minutes, chunk, half='heldout', first=0.0,
     k = int(round(first / chunk))
     while k * chunk < minutes:
         start = k * chunk * 60.0
-        key = 'long-%04d-%g-v%d-%s' % (k, chunk, heldout.RENDER_VERSION,
+        key = 'long-%04d-%g-v%d-%s' % (k, chunk, heldout.LONG_VERSION,
                                        _rule_key())
         rf = os.path.join(d, key + '.json')
         if os.path.exists(rf):

@@ -54,6 +54,9 @@ LABEL_SIGMA = 1.0
 MIN_DURATION = suite.MIN_DURATION
 # Part of every clip's cache key (with photos.VERSION).
 RENDER_VERSION = 1
+# The sharp stream's own version (its parts' results are keyed by it): 2
+# since zooms are centred on their photographs.
+LONG_VERSION = 2
 PHOTO_HEIGHT = 1200        # photographs are kept at most this tall
 
 
@@ -150,7 +153,12 @@ class Pan:
 
 class Zoom:
     """A zoom from @s0 to @s1 photograph pixels per frame pixel over
-    @frames (never below 1)."""
+    @frames (never below 1), centred on the photographs, mirrored on both
+    sides where they are narrower than the widest view.  (Mirrored on one
+    side, as a pan's canvas is, the centre fell on the seam: the view
+    held the photograph's edge and its reflection, for a photograph of
+    shallow depth of field out-of-focus background alone, labelled
+    sharp.)"""
 
     def __init__(self, names, s0, s1, frames):
         self.names, self.s0, self.s1, self.frames = list(names), s0, s1, \
@@ -158,15 +166,21 @@ class Zoom:
         self._img = None
 
     def __repr__(self):
-        return 'Zoom(%r, %r, %r, %r)' % (self.names, self.s0, self.s1,
-                                         self.frames)
+        # 'centred' keys the clips and stream parts made since the
+        # framing changed (their files and results are not the earlier
+        # framing's).
+        return 'Zoom(%r, %r, %r, %r, centred)' % (
+            self.names, self.s0, self.s1, self.frames)
 
     def render(self, t, w, h, workdir):
         from PIL import Image
         if self._img is None:
             hh = int(round(h * max(self.s0, self.s1)))
-            c = _canvas(self.names, hh, workdir,
-                        int(w * max(self.s0, self.s1)) + 2)
+            c = _canvas(self.names, hh, workdir, 0)
+            pad = (int(w * max(self.s0, self.s1)) + 2 - c.shape[1] + 1) // 2
+            if pad > 0:
+                c = np.pad(c, ((0, 0), (pad, pad), (0, 0)),
+                           mode='symmetric')
             self._img = Image.fromarray(np.clip(c, 0, 255).astype(np.uint8))
         cw, ch = self._img.size
         s = self.s0 + (self.s1 - self.s0) * min(1.0, t / max(1, self.frames
