@@ -14,6 +14,7 @@
 
 #include "monitor.h"
 #include "sharpness-tool-redact.h"
+#include "sharpness-tool-shard.h"
 
 #define DEFAULT_LISTEN "127.0.0.1:8080"
 #define DEFAULT_THUMB_WIDTH 320
@@ -204,23 +205,6 @@ http_url (const gchar * url)
   return ok;
 }
 
-static gboolean
-parse_shard (const gchar * s, guint * i, guint * n)
-{
-  guint64 a, b;
-  gchar **p = g_strsplit (s, "/", 3);
-  gboolean ok = g_strv_length (p) == 2 &&
-      g_ascii_string_to_unsigned (p[0], 10, 0, 1000000, &a, NULL) &&
-      g_ascii_string_to_unsigned (p[1], 10, 1, 1000000, &b, NULL) && a < b;
-
-  g_strfreev (p);
-  if (ok) {
-    *i = (guint) a;
-    *n = (guint) b;
-  }
-  return ok;
-}
-
 static gint
 usage_error (const gchar * format, ...) G_GNUC_PRINTF (1, 2);
 
@@ -370,7 +354,8 @@ monitor_options_parse (int *argc, char ***argv, MonitorSettings * s)
     status = usage_error ("--restart-after must be >= 0 s (0: never)");
   else if (!isnan (opt_signal_timeout) && !(opt_signal_timeout >= 0.1))
     status = usage_error ("--signal-timeout must be at least 0.1 s");
-  else if (opt_shard && !parse_shard (opt_shard, &s->shard_i, &s->shard_n))
+  else if (opt_shard && !sharpness_tool_parse_shard (opt_shard, &s->shard_i,
+          &s->shard_n))
     status = usage_error ("--shard '%s': I/N expected, 0 <= I < N (e.g. "
         "0/4)", opt_shard);
   if (status < 0)

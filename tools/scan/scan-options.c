@@ -12,6 +12,7 @@
 
 #include "scan-setup.h"
 #include "sharpness-tool-rule.h"
+#include "sharpness-tool-shard.h"
 
 /* The default rule: tools/common/sharpness-tool-rule.h. */
 #define DEFAULT_METRICS SHARPNESS_TOOL_DEFAULT_METRIC
@@ -355,24 +356,6 @@ parse_detect (const gchar * list, guint * detect, GError ** error)
   return ok;
 }
 
-static gboolean
-parse_shard (const gchar * text, guint * index, guint * count)
-{
-  guint64 i, n;
-  gchar *end;
-
-  i = g_ascii_strtoull (text, &end, 10);
-  if (end == text || *end != '/')
-    return FALSE;
-  text = end + 1;
-  n = g_ascii_strtoull (text, &end, 10);
-  if (end == text || *end || n == 0 || i >= n || n > G_MAXUINT)
-    return FALSE;
-  *index = i;
-  *count = n;
-  return TRUE;
-}
-
 /* The first option given that only a scan takes, or NULL. */
 static const gchar *
 scan_option_given (void)
@@ -543,7 +526,8 @@ scan_options_parse (int *argc, char ***argv, ScanCommandLine * cl)
   cl->jobs = opt_jobs == UNSET ? 0 : (guint) opt_jobs;
   cl->shard_i = 0;
   cl->shard_n = 1;
-  if (opt_shard && !parse_shard (opt_shard, &cl->shard_i, &cl->shard_n)) {
+  if (opt_shard && !sharpness_tool_parse_shard (opt_shard, &cl->shard_i,
+          &cl->shard_n)) {
     g_printerr ("sharpness-scan: --shard %s: must be I/N with 0 <= I < N\n",
         opt_shard);
     return 2;
