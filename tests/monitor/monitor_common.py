@@ -280,6 +280,22 @@ def black_boxes_ts(name, seconds, black):
     return _small_ts(name, seconds, audio=False, video_filter=boxes)
 
 
+def run_tool(args, check=True, timeout=60):
+    """sharpness-monitor --cpu on @args, with --check-config unless
+    @check is False: (exit status, output); None for the status when it
+    was still running at @timeout (and was killed)."""
+    try:
+        r = subprocess.run([TOOL, '--cpu'] + (['--check-config'] if check
+                                              else []) + args,
+                           capture_output=True, text=True, timeout=timeout,
+                           stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout or b''
+        return None, (out.decode(errors='replace') if isinstance(out, bytes)
+                      else out)
+    return r.returncode, r.stdout + r.stderr
+
+
 def utc(stamp):
     """Seconds since the epoch of the monitor's RFC 3339 time @stamp
     ("2026-...T...Z", with a fraction)."""

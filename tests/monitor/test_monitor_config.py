@@ -31,21 +31,6 @@ PATTERN = ('videotestsrc is-live=true ! capsfilter caps=video/x-raw,'
            'width=64,height=36,framerate=5/1')
 
 
-def run_tool(args, check=True, timeout=60):
-    """(exit status, output); None when it was still running at
-    @timeout (and was killed)."""
-    try:
-        r = subprocess.run([mc.TOOL, '--cpu'] + (['--check-config'] if check
-                                                 else []) + args,
-                           capture_output=True, text=True, timeout=timeout,
-                           stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired as e:
-        out = e.stdout or b''
-        return None, (out.decode(errors='replace') if isinstance(out, bytes)
-                      else out)
-    return r.returncode, r.stdout + r.stderr
-
-
 def example_channel(name):
     """The lines of channel @name in the shipped example (its comments
     left out)."""
@@ -63,7 +48,7 @@ def example_channel(name):
 def check_inputs(fx, procs, cfg):
     """Source fragments and files are checked (item: the example restarts
     for ever, a missing element and a missing file pass)."""
-    rc, out = run_tool(['--config', EXAMPLE])
+    rc, out = mc.run_tool(['--config', EXAMPLE])
     fx.check(rc == 0 and 'test-pattern' in out,
              'the shipped example passes --check-config: %s' % out.strip())
 
@@ -99,24 +84,24 @@ def check_inputs(fx, procs, cfg):
             % PATTERN)
     for text, what, why in bad:
         path = cfg(head + text)
-        rc, out = run_tool(['--config', path])
+        rc, out = mc.run_tool(['--config', path])
         fx.check(rc == 2 and ('%s:5:' % path) in out and what in out,
                  '--check-config refuses %s, naming the file, line 5 and '
                  '%r: %s' % (why, what, out.strip()))
     # At startup too, before any channel or the server starts.
     path = cfg(head + bad[0][0])
     t = time.monotonic()
-    rc, out = run_tool(['--config', path, '--listen', '%s:%d' % (
+    rc, out = mc.run_tool(['--config', path, '--listen', '%s:%d' % (
         mc.HOST, mc.free_port())], check=False, timeout=20)
     fx.check(rc == 2 and 'no element "video"' in out and
              time.monotonic() - t < 30, 'startup refuses it as well (exit '
              '%s): %s' % (rc, out.strip()))
-    rc, out = run_tool(['/nonexistent/clip.ts'])
+    rc, out = mc.run_tool(['/nonexistent/clip.ts'])
     fx.check(rc == 2 and '/nonexistent/clip.ts' in out,
              'a command-line file that does not exist: refused: %s' %
              out.strip())
     path = cfg(head + '    uri: file://%s\n' % clip)
-    rc, out = run_tool(['--config', path])
+    rc, out = mc.run_tool(['--config', path])
     fx.check(rc == 0 and 'bad\tfile://' in out, 'a readable file and a '
              'fragment that builds pass: %s' % out.strip())
 
@@ -173,12 +158,12 @@ def check_lines(fx, cfg):
     ]
     for text, line, what, why in cases:
         path = cfg(text)
-        rc, out = run_tool(['--config', path])
+        rc, out = mc.run_tool(['--config', path])
         fx.check(rc == 2 and ('%s:%d:' % (path, line)) in out and
                  what in out, '%s: refused at line %d with %r: %s' % (
                      why, line, what, out.strip()))
     path = cfg(chan + '...\n')
-    rc, out = run_tool(['--config', path])
+    rc, out = mc.run_tool(['--config', path])
     fx.check(rc == 0, 'an explicit document end alone is no second '
              'document: %s' % out.strip())
 

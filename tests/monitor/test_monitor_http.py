@@ -18,17 +18,9 @@ import scaffold  # noqa: E402
 
 import json  # noqa: E402
 import socket  # noqa: E402
-import subprocess  # noqa: E402
 import time  # noqa: E402
 
 import monitor_common as mc  # noqa: E402
-
-
-def run_tool(args, timeout=30):
-    r = subprocess.run([mc.TOOL, '--cpu', '--check-config'] + args,
-                       capture_output=True, text=True, timeout=timeout,
-                       stdin=subprocess.DEVNULL)
-    return r.returncode, r.stdout + r.stderr
 
 
 def raw(port, data, timeout=10, half_close=True):
@@ -112,35 +104,35 @@ def main():
              '    compare-with: b\n', '', "compare-with 'b'"),
         ]
         for text, where, what in cases:
-            rc, out = run_tool(['--config', cfg(text)])
+            rc, out = mc.run_tool(['--config', cfg(text)])
             fx.check(rc == 2 and where in out and what in out,
                      'config error names %r and %r: %s' % (
                          where, what, out.strip()))
-        rc, out = run_tool(['gopher://example/x'])
+        rc, out = mc.run_tool(['gopher://example/x'])
         fx.check(rc == 2 and 'unknown URI scheme' in out,
                  'command line: unknown scheme: %s' % out.strip())
-        rc, out = run_tool(['udp://127.0.0.1:5000', 'udp://127.0.0.1:5000'])
+        rc, out = mc.run_tool(['udp://127.0.0.1:5000', 'udp://127.0.0.1:5000'])
         fx.check(rc == 2 and 'two channels' in out,
                  'command line: duplicate names: %s' % out.strip())
         shard = cfg('channels:\n' + ''.join(
             '  - name: c%d\n    uri: udp://127.0.0.1:%d\n' % (i, 5000 + i)
             for i in range(5)))
-        rc, out = run_tool(['--config', shard, '--shard', '1/2'])
+        rc, out = mc.run_tool(['--config', shard, '--shard', '1/2'])
         fx.check(rc == 0 and [l.split('\t')[0] for l in out.split('\n')
                               if l.startswith('c')] == ['c1', 'c3'],
                  '--shard 1/2 takes every other channel from the second: %s'
                  % out.split())
-        rc, out = run_tool(['--config', shard, '--shard', '2/2'])
+        rc, out = mc.run_tool(['--config', shard, '--shard', '2/2'])
         fx.check(rc == 2 and '--shard' in out, '--shard 2/2 refused: %s' %
                  out.strip())
-        rc, out = run_tool(['--webhook', 'ftp://x/', tiny])
+        rc, out = mc.run_tool(['--webhook', 'ftp://x/', tiny])
         fx.check(rc == 2 and '--webhook' in out, 'a webhook that is not '
                  'HTTP: refused: %s' % out.strip())
-        rc, out = run_tool(['--alertmanager', 'alertmanager:9093', tiny])
+        rc, out = mc.run_tool(['--alertmanager', 'alertmanager:9093', tiny])
         fx.check(rc == 2 and '--alertmanager' in out and 'http://' in out,
                  'an Alertmanager address without a scheme: refused: %s' %
                  out.strip())
-        rc, out = run_tool(['--listen', 'nowhere', tiny])
+        rc, out = mc.run_tool(['--listen', 'nowhere', tiny])
         fx.check(rc == 0, '--check-config does not open the server')
 
         token = 'sekrit-token-0123456789'

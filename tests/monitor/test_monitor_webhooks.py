@@ -224,13 +224,6 @@ class RssWatch:
         self.t.join(5)
 
 
-def run_tool(args, timeout=30):
-    r = subprocess.run([mc.TOOL, '--cpu', '--check-config'] + args,
-                       capture_output=True, text=True, timeout=timeout,
-                       stdin=subprocess.DEVNULL)
-    return r.returncode, r.stdout + r.stderr
-
-
 def no_secret(text):
     return [s for s in SECRETS if s in text]
 
@@ -385,20 +378,20 @@ def files_run(procs, fx, ts):
     with open(bad, 'w') as f:
         f.write('# one bad URL\nhttp://u:badpw99@127.0.0.1:notaport/'
                 '?token=badtok99\n')
-    rc, out = run_tool(['--webhook-file', bad, 'file://' + ts])
+    rc, out = mc.run_tool(['--webhook-file', bad, 'file://' + ts])
     fx.check(rc == 2 and bad + ':2' in out and not no_secret(out),
              'a bad URL in --webhook-file: exit %d, file and line named, '
              'no secret: %s' % (rc, out.strip()))
-    rc, out = run_tool(['--alertmanager-file', bad, 'file://' + ts])
+    rc, out = mc.run_tool(['--alertmanager-file', bad, 'file://' + ts])
     fx.check(rc == 2 and bad + ':2' in out and not no_secret(out),
              'the same in --alertmanager-file: exit %d' % rc)
     empty = os.path.join(procs.tmp, 'empty.txt')
     with open(empty, 'w') as f:
         f.write('# nothing\n')
-    rc, out = run_tool(['--webhook-file', empty, 'file://' + ts])
+    rc, out = mc.run_tool(['--webhook-file', empty, 'file://' + ts])
     fx.check(rc == 2 and empty in out, 'a file without a URL: exit %d: %s'
              % (rc, out.strip()))
-    rc, out = run_tool(['--webhook', 'http://u:badpw99@127.0.0.1:notaport/'
+    rc, out = mc.run_tool(['--webhook', 'http://u:badpw99@127.0.0.1:notaport/'
                         '?token=badtok99', 'file://' + ts])
     fx.check(rc == 2 and '--webhook' in out and not no_secret(out),
              'a bad --webhook: exit %d, no secret: %s' % (rc, out.strip()))
