@@ -25,20 +25,9 @@ import re  # noqa: E402
 import subprocess  # noqa: E402
 
 import monitor_common as mc  # noqa: E402
+from jpeg_size import jpeg_size  # noqa: E402
 
 WIDTH = 160
-
-
-def jpeg_size(data):
-    """(width, height) from a JPEG's frame header, or None."""
-    i = 2
-    while i + 9 < len(data) and data[i] == 0xff:
-        marker, length = data[i + 1], data[i + 2] << 8 | data[i + 3]
-        if 0xc0 <= marker <= 0xcf and marker not in (0xc4, 0xc8, 0xcc):
-            return (data[i + 7] << 8 | data[i + 8],
-                    data[i + 5] << 8 | data[i + 6])
-        i += 2 + length
-    return None
 
 
 def decoded_luma(path, w, h):

@@ -28,30 +28,17 @@ import re  # noqa: E402
 import select  # noqa: E402
 import shutil  # noqa: E402
 import signal  # noqa: E402
-import struct  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 
 import scan_common as sc  # noqa: E402
+from jpeg_size import jpeg_size  # noqa: E402
 
 # Each check printed as made, the failed ones counted.
 check = scaffold.Checks()
 X264 = ['-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p',
         '-threads', '1']
-
-
-def jpeg_size(b64):
-    """(width, height) of a base64 JPEG, from its SOF marker."""
-    d = base64.b64decode(b64)
-    i = 2
-    while i + 4 <= len(d) and d[i] == 0xff:
-        marker, length = d[i + 1], struct.unpack('>H', d[i + 2:i + 4])[0]
-        if marker in (0xc0, 0xc1, 0xc2):
-            h, w = struct.unpack('>HH', d[i + 5:i + 9])
-            return w, h
-        i += 2 + length
-    return None
 
 
 def clips():
@@ -165,7 +152,7 @@ def main():
           'rotate=90: 180x320 as displayed, %s' % s['orientation'])
     section = html[html.index('rotate-90.mp4'):]
     section = section[:section.find('</section>')]
-    thumbs = [jpeg_size(b) for b in
+    thumbs = [jpeg_size(base64.b64decode(b)) for b in
               re.findall(r'data:image/jpeg;base64,([^"]+)', section)]
     check(len(thumbs) == 2 and (all(t and t[1] > t[0] for t in thumbs) or
                                 unrotated),
