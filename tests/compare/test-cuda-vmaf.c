@@ -9,7 +9,9 @@
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Usage: test-cuda-vmaf [--quick]   (--quick: no 4K, for memcheck)
+ * Usage: test-cuda-vmaf [--quick] [--max-width N]
+ *   --quick: 3 frames a size, none wider than 1920 (for memcheck);
+ *   --max-width: sizes up to N wide (tests/compare/cuda-emu: 128)
  */
 #include <math.h>
 #include <stdint.h>
@@ -263,16 +265,28 @@ main (int argc, char **argv)
     int w, h, depth, n, cut;
   } cases[] = {
     {64, 64, 8, 5, 3}, {65, 67, 10, 5, 9}, {127, 129, 8, 4, 2},
+    {97, 71, 12, 3, 9},
     {640, 360, 8, 6, 4}, {640, 360, 10, 6, 9}, {721, 405, 12, 4, 9},
     {853, 481, 10, 5, 3}, {1279, 719, 8, 3, 9}, {1920, 1080, 8, 4, 2},
     {1920, 1080, 10, 3, 9}, {3840, 2160, 8, 2, 9}, {3840, 2160, 10, 2, 9},
   };
-  const int quick = argc > 1 && !strcmp (argv[1], "--quick");
+  int quick = 0, max_width = 1 << 30;
   CompareVmafModel *models[2];
   CompareVmafCuda *vc;
   char err[256];
   int n = 0;
 
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp (argv[i], "--quick")) {
+      quick = 1;
+      max_width = max_width < 1920 ? max_width : 1920;
+    } else if (!strcmp (argv[i], "--max-width") && i + 1 < argc) {
+      max_width = atoi (argv[++i]);
+    } else {
+      printf ("usage: %s [--quick] [--max-width N]\n", argv[0]);
+      return 2;
+    }
+  }
   if (cudaGetDeviceCount (&n) != cudaSuccess || n == 0) {
     printf ("skipped: no CUDA device\n");
     return 77;
@@ -291,7 +305,7 @@ main (int argc, char **argv)
     return 1;
   }
   for (size_t i = 0; i < sizeof (cases) / sizeof (cases[0]); i++) {
-    if (quick && cases[i].w > 1920)
+    if (cases[i].w > max_width)
       continue;
     check_sequence (vc, (const CompareVmafModel * const *) models,
         cases[i].w, cases[i].h, cases[i].depth, quick ? 3 : cases[i].n,
