@@ -25,6 +25,7 @@
 #include <cuda_runtime.h>
 
 #include "compare-vmaf-cuda.h"
+#include "vmaf-sample.h"
 #include "test-stats.h"
 
 #define RING 8
@@ -37,20 +38,6 @@ typedef struct
   uint8_t *host[RING][2];
   void *dev[RING][2];
 } Ring;
-
-static void
-put (uint8_t * row, int x, int depth, int v)
-{
-  const int max = (1 << depth) - 1;
-
-  v = v < 0 ? 0 : (v > max ? max : v);
-  if (depth == 8) {
-    row[x] = (uint8_t) v;
-  } else {
-    row[2 * x] = v & 0xff;
-    row[2 * x + 1] = v >> 8;
-  }
-}
 
 /* Frame @n: textured content panning; its distortion: coarser steps and
  * a small offset (a plausible encode's loss of detail). */
@@ -79,8 +66,8 @@ ring_new (Ring * r, int w, int h, int depth)
             % 2);
         const int a = (int) lrint (v * max);
 
-        put (r->host[n][0] + (size_t) y * r->stride, x, depth, a);
-        put (r->host[n][1] + (size_t) y * r->stride, x, depth,
+        vmaf_sample_put (r->host[n][0] + (size_t) y * r->stride, x, depth, a);
+        vmaf_sample_put (r->host[n][1] + (size_t) y * r->stride, x, depth,
             (a >> (depth - 6) << (depth - 6)) + (x + y) % 3);
       }
     for (int i = 0; i < 2; i++)

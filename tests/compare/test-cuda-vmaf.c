@@ -22,6 +22,7 @@
 #include <cuda_runtime.h>
 
 #include "compare-vmaf-cuda.h"
+#include "vmaf-sample.h"
 
 static int failures;
 static uint32_t rng = 2463534242u;
@@ -42,20 +43,6 @@ typedef struct
   uint8_t *host[2];             /* reference, distorted */
   void *dev[2];
 } Frames;
-
-static void
-put (uint8_t * row, int x, int depth, int v)
-{
-  const int max = (1 << depth) - 1;
-
-  v = v < 0 ? 0 : (v > max ? max : v);
-  if (depth == 8) {
-    row[x] = (uint8_t) v;
-  } else {
-    row[2 * x] = v & 0xff;
-    row[2 * x + 1] = v >> 8;
-  }
-}
 
 /* Frame @n of a sequence: textured content panning by @n, with a flat
  * band and a black corner; frame @cut onwards other content.  The
@@ -88,7 +75,7 @@ make_frame (Frames * f, int n, int cut)
       else
         v = 0.35 + 0.3 * cos (X * 0.011 + Y * 0.017) + 0.1 * sin (X * Y *
             1e-4) + 0.05 * ((rnd () % 1000) / 1000.0 - 0.5);
-      put (r, x, depth, (int) lrint (v * max));
+      vmaf_sample_put (r, x, depth, (int) lrint (v * max));
     }
   }
   for (int y = 0; y < h; y++) {
@@ -125,7 +112,7 @@ make_frame (Frames * f, int n, int cut)
           c = (int) ((c - max / 2) * 1.6 + max / 2);
           break;
       }
-      put (d, x, depth, c);
+      vmaf_sample_put (d, x, depth, c);
     }
   }
 }
