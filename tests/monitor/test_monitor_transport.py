@@ -32,6 +32,7 @@
 
 import os
 import socket
+import statistics
 import subprocess
 import sys
 import threading
@@ -230,6 +231,19 @@ def main():
                  sender.seconds())
         mc.wait_until('the stream sent past %g s' % BASELINE_AT,
                       lambda: sender.seconds() >= BASELINE_AT, SECONDS + 10)
+        # The RTP and SRT channels' rate, read at three instants: it is
+        # the packets of the last second of arrival, and a sender stalled
+        # by a busy host for a tenth of a second puts a tenth more into
+        # the next second (1.12 Mbit/s for 1 seen in CI).
+        rates = {'rtp': [], 'srt': []}
+
+        def sample_rates():
+            for name in rates:
+                tr = mc.get_json(mon, '/api/channels/' + name).get(
+                    'transport')
+                if tr and tr['bitrate'] > 0:
+                    rates[name].append(tr['bitrate'])
+        sample_rates()
         base = metric_counts(mc.get(mon, '/metrics')[1].decode(), 'ts')
         base_id = max([e['id'] for e in mc.events(mon, 'ts')] or [0])
         fx.check(sender.seconds() < DROP_AT - 0.5, 'the baseline taken '
@@ -238,6 +252,7 @@ def main():
         mc.wait_until('the stream sent past %g s' % READ_AT,
                       lambda: sender.seconds() >= READ_AT, SECONDS + 10)
         status, body = mc.get(mon, '/metrics')
+        sample_rates()
         text = body.decode()
         total = metric_counts(text, 'ts')
         got = {k: total.get(k, 0) - base.get(k, 0) for k in total}
@@ -304,17 +319,20 @@ def main():
         page_badges(procs, mon, fx)
         # RTP and SRT: the clean stream, in sync, its rate, no packet lost
         # or corrupted (a probe on RTP packets would see no sync byte).
+        sample_rates()
         for name in ('rtp', 'srt'):
             tr = mc.get_json(mon, '/api/channels/' + name).get('transport')
             e = tr['errors'] if tr else {}
+            bitrate = statistics.median(rates[name]) if rates[name] else 0
             fx.check(tr and tr['in_sync'] and tr['packets'] > 5000 and
-                     abs(tr['bitrate'] - RATE) <= 0.1 * RATE and not any(
+                     len(rates[name]) >= 2 and
+                     abs(bitrate - RATE) <= 0.1 * RATE and not any(
                          e[k] for k in ('ts_sync_loss', 'sync_byte_error',
                                         'continuity_count_error',
                                         'transport_error', 'crc_error')),
-                     '%s: the clean stream analysed, in sync, %s bit/s, no '
-                     'packet lost or corrupted (%s)' % (
-                         name, tr and tr['bitrate'], e))
+                     '%s: the clean stream analysed, in sync, %s bit/s '
+                     '(median of %s), no packet lost or corrupted (%s)' % (
+                         name, bitrate, rates[name], e))
         sender.join(SECONDS + 10)
         fx.check(procs.stop(mon) == 0, 'the monitor stopped cleanly')
 
