@@ -28,11 +28,18 @@ def raw(port, data, timeout=10, half_close=True):
     @half_close); the status line, or '' when the server closed without
     one."""
     s = socket.create_connection((mc.HOST, port), timeout=timeout)
+    out = b''
     try:
-        s.sendall(data)
-        if half_close:
-            s.shutdown(socket.SHUT_WR)
-        out = b''
+        # A server that refuses early (431, 413) may answer and close
+        # before the request is all sent: the send side then fails with
+        # EPIPE, ECONNRESET or ENOTCONN, and its answer may still wait in
+        # the receive buffer.
+        try:
+            s.sendall(data)
+            if half_close:
+                s.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             chunk = s.recv(4096)
@@ -41,8 +48,11 @@ def raw(port, data, timeout=10, half_close=True):
             out += chunk
             if b'\r\n' in out:
                 break
-    except (ConnectionResetError, BrokenPipeError):
-        return ''
+    except socket.timeout:
+        raise
+    except OSError:
+        # Reset after (or instead of) an answer.
+        pass
     finally:
         s.close()
     return out.split(b'\r\n', 1)[0].decode(errors='replace')

@@ -65,7 +65,13 @@ def request(port, data, timeout=10, limit=64 << 20):
     s = connect(port, timeout)
     out = b''
     try:
-        s.sendall(data)
+        # A server that refuses early (413, 431) may answer and close
+        # before the request is all sent: the send then fails, and its
+        # answer may still wait in the receive buffer.
+        try:
+            s.sendall(data)
+        except (ConnectionResetError, BrokenPipeError):
+            pass
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and len(out) < limit:
             chunk = s.recv(1 << 16)
