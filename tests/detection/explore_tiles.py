@@ -1,0 +1,334 @@
+#!/usr/bin/python3
+# A tile-level focus judgment as a candidate gate of the absolute test
+# (docs/validation/detection.md, "A tile-level focus gate: measured"): a
+# frame over blur-effect's absolute level with CPBD under 0.3 stays blurry
+# only when no textured part of it is sharp, i.e. when the lowest
+# blur-effect of its textured 64 x 64 tiles is at least TAU.  A tile is
+# textured when the mean of its Sobel magnitudes (blur-effect's own "sharp"
+# variation, 11 |S| a pixel summed over both axes) is at least FLOOR.
+#
+# Replayed in Python on the element's results (replica.py's verdict with the
+# gate as its absolute test), never in the element:
+#   explore_tiles.py DIR [--half tuning] [--sizes 360,720]
+#                        [--floors 300,500] [--taus 0.40,0.45,...]
+#     the clips of an evaluate_heldout.py work directory: recall,
+#     precision, false segments and strong defocus for each gate;
+#   explore_tiles.py --stream FILE.ts [FILE.ts ...] [--floors] [--taus]
+#     sharp-stream files (heldout.write_long's, 1280 x 720): the false
+#     segments with the element's verdict replayed (checked against the
+#     element's own states first) and with each gate; the element's fields
+#     and the tile sums are kept in FILE.ts.tiles.npz.
+# Per-clip features are kept in DIR/features (tile sums of the frames the
+# absolute test flags only: the gate judges no other frame).
+#
+# Copyright (C) 2026 The gst-sharpness authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'common'))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'oracle'))
+import scaffold  # noqa: E402
+scaffold.require('numpy', 'scipy', 'skimage', 'gi', 'PIL')
+
+import numpy as np  # noqa: E402
+
+import classical_oracle as oracle  # noqa: E402
+import element_runs  # noqa: E402
+import evaluate_heldout as ev  # noqa: E402
+import explore_verdict as xv  # noqa: E402
+import replica  # noqa: E402
+import rules  # noqa: E402
+
+TILE = 64
+BOX = oracle.BLUR_EFFECT_H
+ABSOLUTE = 0.52
+CPBD = 0.3
+STREAM_SIZE = (1280, 720)
+STATES = {'blurry': 'B', 'flat': 'f', 'black': 'k', 'frozen': 'z'}
+
+
+def _sobel(a, axis):
+    """Sobel's derivative along @axis ([1, 0, -1], then [1, 2, 1] across),
+    borders reflected as classical_oracle's scipy filters reflect them."""
+    p = np.pad(a, 1, mode='symmetric')
+    if axis == 0:
+        e = p[:-2] - p[2:]
+        return e[:, :-2] + 2 * e[:, 1:-1] + e[:, 2:]
+    e = p[:, :-2] - p[:, 2:]
+    return e[:-2] + 2 * e[1:-1] + e[2:]
+
+
+def _box(a, axis):
+    """The 11-tap sum along @axis, borders reflected."""
+    r, n = BOX // 2, a.shape[axis]
+    pad = [(0, 0), (0, 0)]
+    pad[axis] = (r, r)
+    c = np.cumsum(np.pad(a, pad, mode='symmetric'), axis=axis,
+                  dtype=np.int32)
+    c = np.insert(c, 0, 0, axis=axis)
+    return c[BOX:BOX + n] - c[:n] if axis == 0 else \
+        c[:, BOX:BOX + n] - c[:, :n]
+
+
+def tile_sums(g):
+    """Per 64 x 64 tile (complete tiles, row-major): blur-effect's sums
+    (M1, M2) of axis 0 and of axis 1, from classical_oracle's integer maps
+    (sharp = 11 |S(g)|, lost = max (0, sharp - |S(U(g))|); equal to them:
+    check_tile_maps), as a 4 x tiles array."""
+    g = g.astype(np.int32)
+    h, w = g.shape
+    ty, tx = h // TILE, w // TILE
+    out = []
+    for axis in (0, 1):
+        sharp = BOX * np.abs(_sobel(g, axis))
+        lost = np.maximum(0, sharp - np.abs(_sobel(_box(g, axis), axis)))
+        for a in (sharp, lost):
+            out.append(a[:ty * TILE, :tx * TILE].reshape(
+                ty, TILE, tx, TILE).sum(axis=(1, 3), dtype=np.int64).ravel())
+    return np.stack(out)
+
+
+def check_tile_maps():
+    """tile_sums' maps equal classical_oracle's on a random frame."""
+    rng = np.random.default_rng(30)
+    g = rng.integers(0, 256, (130, 200)).astype(np.uint8)
+    gi = g.astype(np.int64)
+    for axis in (0, 1):
+        box = oracle._int_filter(gi, np.ones(BOX, dtype=np.int64), axis)
+        sharp = BOX * np.abs(oracle._int_sobel(gi, axis))
+        lost = np.maximum(0, sharp - np.abs(oracle._int_sobel(box, axis)))
+        assert np.array_equal(BOX * np.abs(_sobel(g.astype(np.int32), axis)),
+                              sharp)
+        mine = np.maximum(0, BOX * np.abs(_sobel(g.astype(np.int32), axis)) -
+                          np.abs(_sobel(_box(g.astype(np.int32), axis),
+                                        axis)))
+        assert np.array_equal(mine, lost)
+
+
+def best_tile(t, floor):
+    """The lowest blur-effect of the textured tiles of tile sums @t (1.0
+    when no tile is textured: nothing in the frame is sharp)."""
+    m1a, m2a, m1b, m2b = t.astype(np.float64)
+    textured = (m1a + m1b) >= floor * TILE * TILE
+    if not textured.any():
+        return 1.0
+    with np.errstate(divide='ignore', invalid='ignore'):
+        ra = np.where(m1a > 0, (m1a - m2a) / m1a, -1.0)
+        rb = np.where(m1b > 0, (m1b - m2b) / m1b, -1.0)
+    return float(np.maximum(ra, rb)[textured].min())
+
+
+def flagged(score, cpbd):
+    """Whether today's absolute test flags a frame (the frames the gate
+    judges)."""
+    return np.isfinite(score) and score > ABSOLUTE and \
+        (cpbd is None or cpbd < 0 or cpbd < CPBD)
+
+
+def gate(score, cpbd, best, tau):
+    """The absolute test with the gate, for replica.BlurRule.push."""
+    return lambda rule: flagged(score, cpbd) and best >= tau
+
+
+def clip_tiles(workdir, name, e, scores, cpbd):
+    """{frame: tile sums} of the frames of one clip the absolute test
+    flags, kept in DIR/features."""
+    f = os.path.join(workdir, 'features', name + '.tiles.npz')
+    if not os.path.exists(f):
+        idx = [i for i in range(len(scores)) if flagged(scores[i], cpbd[i])]
+        sums = np.zeros((len(idx), 4, (int(e['height']) // TILE) *
+                         (int(e['width']) // TILE)), dtype=np.int64)
+        if idx:
+            g = replica.decode_gray(os.path.join(workdir, e['file']),
+                                    int(e['width']), int(e['height']))
+            for k, i in enumerate(idx):
+                sums[k] = tile_sums(g[i])
+        np.savez_compressed(f + '.part.npz', idx=np.array(idx, dtype=int),
+                            sums=sums)
+        os.rename(f + '.part.npz', f)
+    z = np.load(f)
+    return dict(zip(z['idx'].tolist(), z['sums']))
+
+
+def gates(args):
+    return [(None, None)] + [(fl, t) for fl in args.floors for t in args.taus]
+
+
+def label(g):
+    fl, t = g
+    return 'today (no gate)' if fl is None else \
+        'best textured tile (floor %d) >= %.2f' % (fl, t)
+
+
+def replay(sc, st, sg, states, cpbd, tiles, g, width):
+    """The states of one clip or file (@width columns) with gate @g."""
+    rule = xv.Variant(dict(xv.BASE, abs=ABSOLUTE), width)
+    rule.cpbd_threshold = CPBD
+    out = []
+    for i in range(len(sc)):
+        if states[i] in 'kz':
+            out.append(states[i])
+            continue
+        c = cpbd[i]
+        if g[0] is None or i not in tiles:
+            ab = lambda rule, s=sc[i], c=c: flagged(s, c)  # noqa: E731
+        else:
+            ab = gate(sc[i], c, best_tile(tiles[i], g[0]), g[1])
+        out.append(rule.judge(sc[i], sg[i], st[i], ab))
+    return out
+
+
+def sweep_clips(args):
+    with open(os.path.join(args.workdir, 'truth.json')) as f:
+        truth = json.load(f)
+    clips = {}
+    for n, e in sorted(truth.items()):
+        if e['half'] != args.half or str(e['size']) not in args.sizes or \
+                not os.path.exists(os.path.join(args.workdir, e['file'])):
+            continue
+        ft = xv.features(args.workdir, n, e)
+        if ft is None:
+            continue
+        ce, cs = xv.cpbd_counts(args.workdir, n, e, args.cpbd_tool)
+        cpbd = [cs[i] / ce[i] if ce[i] else 0.0 for i in range(len(ce))]
+        clips[n] = (e, ft, cpbd, clip_tiles(args.workdir, n, e, ft[0],
+                                             cpbd))
+    print('%d clips of the %s half' % (len(clips), args.half))
+    print('| absolute test | recall | precision | false | strong defocus |')
+    print('|---|---|---|---:|---|')
+    for g in gates(args):
+        tot = dict.fromkeys(('truth', 'found', 'detected', 'false', 'strong',
+                             'strong_found'), 0)
+        for n, (e, (sc, st, sg, states), cpbd, tiles) in clips.items():
+            out = replay(sc, st, sg, states, cpbd, tiles, g,
+                         int(e['width']))
+            for k, x in xv.score_clip(e, out).items():
+                tot[k] += x
+        print('| %s | %.3f (%d/%d) | %.3f | %d | %d/%d |' % (
+            label(g), tot['found'] / max(1, tot['truth']), tot['found'],
+            tot['truth'], (tot['detected'] - tot['false']) /
+            max(1, tot['detected']), tot['false'], tot['strong_found'],
+            tot['strong']), flush=True)
+
+
+def gray_frames(path, width, height):
+    """replica.decode_gray's frames one at a time (a 2-minute file of
+    720p frames is 2.8 GB of gray)."""
+    proc = subprocess.Popen(['ffmpeg', '-v', 'error', '-i', path, '-f',
+                             'rawvideo', '-pix_fmt', 'yuv420p', '-'],
+                            stdout=subprocess.PIPE)
+    luma = width * height
+    try:
+        while True:
+            buf = proc.stdout.read(luma * 3 // 2)
+            if len(buf) < luma * 3 // 2:
+                break
+            yield np.frombuffer(buf, np.uint8, luma).reshape(height, width)
+    finally:
+        proc.stdout.close()
+        proc.wait()
+
+
+def element_frames(path):
+    """The element's per-frame fields (the defaults of rules.py) on @path,
+    at full precision."""
+    name = rules.element_name(ev.RULE)
+    return element_runs.run(path, [(name, rules.element_properties(
+        ev.RULE))])[name]['frames']
+
+
+def stream_features(path):
+    """(scores, structure, signatures, states, cpbd, tiles) of one sharp
+    stream file: the element's scores, structure, CPBD and states, the
+    replica's signatures and the tile sums of the frames the absolute test
+    flags; kept beside it."""
+    f = path + '.tiles.npz'
+    if not os.path.exists(f):
+        fr = element_frames(path)
+        num = lambda x: -1.0 if x is None else x  # noqa: E731
+        sc = np.array([np.nan if x['score'] is None else x['score']
+                       for x in fr])
+        cp = np.array([num(x.get('cpbd')) for x in fr])
+        idx, sums, sigs = [], [], []
+        for i, g in enumerate(gray_frames(path, *STREAM_SIZE)):
+            sigs.append(replica.signature(g))
+            if i < len(sc) and flagged(sc[i], cp[i]):
+                idx.append(i)
+                sums.append(tile_sums(g))
+        if len(sigs) != len(fr):
+            raise RuntimeError('%s: %d frames decoded, %d scored' %
+                               (path, len(sigs), len(fr)))
+        np.savez_compressed(
+            f + '.part.npz', scores=sc, cpbd=cp,
+            structure=np.array([num(x.get('structure')) for x in fr]),
+            sigs=np.array(sigs),
+            states=np.array([STATES.get(x['content-state'], '.')
+                             for x in fr]),
+            idx=np.array(idx, dtype=int),
+            sums=np.array(sums, dtype=np.int64).reshape(
+                len(idx), 4, (STREAM_SIZE[1] // TILE) *
+                (STREAM_SIZE[0] // TILE)))
+        os.rename(f + '.part.npz', f)
+    z = np.load(f)
+    return (z['scores'], z['structure'], z['sigs'], ''.join(z['states']),
+            z['cpbd'], dict(zip(z['idx'].tolist(), z['sums'])))
+
+
+def sweep_stream(args):
+    files = [(p, stream_features(p)) for p in args.stream]
+    seconds = sum(len(ft[0]) for _, ft in files) / xv.FPS
+    agree = sum(sum(a == b for a, b in zip(
+        replay(*ft, (None, None), STREAM_SIZE[0]), ft[3]))
+        for _, ft in files)
+    frames = sum(len(ft[0]) for _, ft in files)
+    print('%d files, %.0f s; the replica equals the element on %d of %d '
+          'frames' % (len(files), seconds, agree, frames))
+    print('| absolute test | false segments | per channel-hour | '
+          'blurry frames |')
+    print('|---|---:|---:|---:|')
+    for g in gates(args):
+        segs = blurry = 0
+        for _, (sc, st, sg, states, cpbd, tiles) in files:
+            out = replay(sc, st, sg, states, cpbd, tiles, g,
+                         STREAM_SIZE[0])
+            flags = np.array([c == 'B' for c in out])
+            segs += len(replica.segments(flags, xv.FPS, rules.MIN_DURATION,
+                                         rules.MAX_GAP))
+            blurry += int(flags.sum())
+        print('| %s | %d | %.0f | %d |' % (label(g), segs,
+                                           segs / (seconds / 3600), blurry),
+              flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('workdir', nargs='?')
+    ap.add_argument('--half', default='tuning')
+    ap.add_argument('--sizes', default='360,720')
+    ap.add_argument('--stream', nargs='+')
+    ap.add_argument('--floors', default='300,500')
+    ap.add_argument('--taus', default='0.40,0.45,0.50,0.55')
+    ap.add_argument('--cpbd-tool', default=os.path.join(
+        'build', 'tests', 'analysis', 'cpbd-tool'))
+    args = ap.parse_args()
+    args.sizes = args.sizes.split(',')
+    args.floors = [int(x) for x in args.floors.split(',')]
+    args.taus = [float(x) for x in args.taus.split(',')]
+    check_tile_maps()
+    if args.stream:
+        sweep_stream(args)
+    elif args.workdir:
+        sweep_clips(args)
+    else:
+        ap.error('a work directory or --stream files')
+
+
+if __name__ == '__main__':
+    main()
