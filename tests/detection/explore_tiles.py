@@ -137,6 +137,24 @@ def gate(score, cpbd, best, tau):
     return lambda rule: flagged(score, cpbd) and best >= tau
 
 
+def gray_frames(path, width, height):
+    """replica.decode_gray's frames one at a time (a 2-minute file of
+    720p frames is 2.8 GB of gray)."""
+    proc = subprocess.Popen(['ffmpeg', '-v', 'error', '-i', path, '-f',
+                             'rawvideo', '-pix_fmt', 'yuv420p', '-'],
+                            stdout=subprocess.PIPE)
+    luma = width * height
+    try:
+        while True:
+            buf = proc.stdout.read(luma * 3 // 2)
+            if len(buf) < luma * 3 // 2:
+                break
+            yield np.frombuffer(buf, np.uint8, luma).reshape(height, width)
+    finally:
+        proc.stdout.close()
+        proc.wait()
+
+
 def clip_tiles(workdir, name, e, scores, cpbd):
     """{frame: tile sums} of the frames of one clip the absolute test
     flags, kept in DIR/features."""
@@ -145,11 +163,12 @@ def clip_tiles(workdir, name, e, scores, cpbd):
         idx = [i for i in range(len(scores)) if flagged(scores[i], cpbd[i])]
         sums = np.zeros((len(idx), 4, (int(e['height']) // TILE) *
                          (int(e['width']) // TILE)), dtype=np.int64)
-        if idx:
-            g = replica.decode_gray(os.path.join(workdir, e['file']),
-                                    int(e['width']), int(e['height']))
-            for k, i in enumerate(idx):
-                sums[k] = tile_sums(g[i])
+        want = dict((i, k) for k, i in enumerate(idx))
+        for i, g in enumerate(gray_frames(os.path.join(workdir, e['file']),
+                                          int(e['width']), int(e['height']))
+                              if idx else ()):
+            if i in want:
+                sums[want[i]] = tile_sums(g)
         np.savez_compressed(f + '.part.npz', idx=np.array(idx, dtype=int),
                             sums=sums)
         os.rename(f + '.part.npz', f)
@@ -170,17 +189,17 @@ def label(g):
 def replay(sc, st, sg, states, cpbd, tiles, g, width):
     """The states of one clip or file (@width columns) with gate @g."""
     rule = xv.Variant(dict(xv.BASE, abs=ABSOLUTE), width)
-    rule.cpbd_threshold = CPBD
     out = []
     for i in range(len(sc)):
         if states[i] in 'kz':
             out.append(states[i])
             continue
-        c = cpbd[i]
-        if g[0] is None or i not in tiles:
-            ab = lambda rule, s=sc[i], c=c: flagged(s, c)  # noqa: E731
-        else:
-            ab = gate(sc[i], c, best_tile(tiles[i], g[0]), g[1])
+        # No gate, or a frame the absolute test does not flag (no tiles
+        # kept): today's test.
+        gated = g[0] is not None and i in tiles
+        ab = gate(sc[i], cpbd[i],
+                  best_tile(tiles[i], g[0]) if gated else 1.0,
+                  g[1] if gated else 0.0)
         out.append(rule.judge(sc[i], sg[i], st[i], ab))
     return out
 
@@ -216,24 +235,6 @@ def sweep_clips(args):
             tot['truth'], (tot['detected'] - tot['false']) /
             max(1, tot['detected']), tot['false'], tot['strong_found'],
             tot['strong']), flush=True)
-
-
-def gray_frames(path, width, height):
-    """replica.decode_gray's frames one at a time (a 2-minute file of
-    720p frames is 2.8 GB of gray)."""
-    proc = subprocess.Popen(['ffmpeg', '-v', 'error', '-i', path, '-f',
-                             'rawvideo', '-pix_fmt', 'yuv420p', '-'],
-                            stdout=subprocess.PIPE)
-    luma = width * height
-    try:
-        while True:
-            buf = proc.stdout.read(luma * 3 // 2)
-            if len(buf) < luma * 3 // 2:
-                break
-            yield np.frombuffer(buf, np.uint8, luma).reshape(height, width)
-    finally:
-        proc.stdout.close()
-        proc.wait()
 
 
 def element_frames(path):
