@@ -244,7 +244,8 @@ def main():
                 if tr and tr['bitrate'] > 0:
                     rates[name].append(tr['bitrate'])
         sample_rates()
-        base = metric_counts(mc.get(mon, '/metrics')[1].decode(), 'ts')
+        base_text = mc.get(mon, '/metrics')[1].decode()
+        base = metric_counts(base_text, 'ts')
         base_id = max([e['id'] for e in mc.events(mon, 'ts')] or [0])
         fx.check(sender.seconds() < DROP_AT - 0.5, 'the baseline taken '
                  'before the first fault (%.1f s sent; start-up errors: %s)'
@@ -262,12 +263,20 @@ def main():
                      '%s %s%s' % (k, got.get(k), '' if got.get(k) == want[k]
                                   else ' (want %d)' % want[k])
                      for k in INDICATORS))
-        rate = [ln for ln in text.splitlines() if ln.startswith(
-            'sharpness_ts_rate_bytes_per_second{channel="ts"}')]
-        fx.check(len(rate) == 1 and abs(8 * float(rate[0].split()[1]) -
-                                        RATE) <= 0.1 * RATE,
-                 'the multiplex rate, %d bit/s, within 10 %% (%s)' % (
-                     RATE, rate))
+        # The multiplex rate is the last second of arrival too: the median
+        # of three readings a second or more apart (one was 797 kbit/s for
+        # 1 Mbit/s in CI, on a host busy with the other lane).
+        mc.wait_until('the stream sent past %g s' % (READ_AT + 1),
+                      lambda: sender.seconds() >= READ_AT + 1, 10)
+        ts_rates = [8 * float(ln.split()[1])
+                    for t in (base_text, text,
+                              mc.get(mon, '/metrics')[1].decode())
+                    for ln in t.splitlines() if ln.startswith(
+                        'sharpness_ts_rate_bytes_per_second{channel="ts"}')]
+        fx.check(len(ts_rates) == 3 and
+                 abs(statistics.median(ts_rates) - RATE) <= 0.1 * RATE,
+                 'the multiplex rate, %d bit/s, within 10 %% (median of '
+                 '%s)' % (RATE, ['%.0f' % r for r in ts_rates]))
         tr = mc.get_json(mon, '/api/channels/ts')['transport']
         fx.check(tr['in_sync'] and tr['errors'] == total, 'the API: in '
                  'sync, the same counts (%s)' % tr)
