@@ -351,7 +351,7 @@ SharpnessVerdict
 sharpness_blur_detector_judge (SharpnessBlurDetector * det, gdouble score,
     gdouble structure, gdouble cpbd, gdouble flat,
     const SharpnessSignature * sig, gdouble threshold, gdouble relative,
-    gdouble cpbd_threshold)
+    gdouble cpbd_threshold, gdouble focus, gdouble focus_threshold)
 {
   gboolean blurry, relative_blurry, absolute_blurry, cut, smooth;
 
@@ -384,10 +384,12 @@ sharpness_blur_detector_judge (SharpnessBlurDetector * det, gdouble score,
 
   /* The score's level alone cannot tell a soft sharp picture from a
    * blurred one (a shot's first frames have nothing else to judge them);
-   * CPBD's widths of its edges can. */
+   * CPBD's widths of its edges can, and a sharp textured part of it
+   * (sharpness-focus.h) shows a picture in focus where it matters. */
   absolute_blurry = threshold > 0.0 &&
       sharpness_metric_is_worse (det->metric, score, threshold) &&
-      (cpbd_threshold <= 0.0 || cpbd < 0.0 || cpbd < cpbd_threshold);
+      (cpbd_threshold <= 0.0 || cpbd < 0.0 || cpbd < cpbd_threshold) &&
+      (focus_threshold <= 0.0 || focus < 0.0 || focus >= focus_threshold);
   relative_blurry = !cut && is_worse_than_median (det, score, relative);
   if (!absolute_blurry && is_recovery (det, score, relative)) {
     /* Far better than the blur: the blur is over.  The content may have
@@ -420,7 +422,7 @@ sharpness_blur_detector_push_frame (SharpnessBlurDetector * det,
     gdouble relative)
 {
   return sharpness_blur_detector_judge (det, score, -1.0, -1.0, 0.0, sig,
-      threshold, relative, 0.0) == SHARPNESS_VERDICT_BLURRY;
+      threshold, relative, 0.0, -1.0, 0.0) == SHARPNESS_VERDICT_BLURRY;
 }
 
 gboolean

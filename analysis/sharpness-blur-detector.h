@@ -97,6 +97,13 @@ typedef struct
  * held-out suite's tuning half). */
 #define SHARPNESS_COLLAPSE_RATIO 0.5
 
+/* The focus (sharpness-focus.h) from which a frame over blur-effect's
+ * absolute threshold, its CPBD under SHARPNESS_CPBD_THRESHOLD, is blurry
+ * (sharpness_blur_detector_judge's @focus_threshold; the tools' default,
+ * docs/validation/detection.md: chosen on the held-out suite's tuning
+ * half). */
+#define SHARPNESS_FOCUS_THRESHOLD 0.40
+
 /* The detector's verdict on one frame. */
 typedef enum
 {
@@ -167,7 +174,13 @@ gboolean sharpness_blur_detector_push_frame (SharpnessBlurDetector * det,
  * compression, reads over blur-effect's level from a shot's first frame,
  * with no sharper frame for the relative test; its edges, narrower than
  * the just-noticeable blur width for their contrast, tell it from a
- * blur).  A frame with @structure < @flat is judged apart:
+ * blur).  With @focus_threshold > 0 and @focus measured (its frame's
+ * focus, sharpness-focus.h; negative: not measured), the absolute test
+ * also needs @focus at least @focus_threshold: no textured part of the
+ * picture is sharp (a sharp subject on a smooth or out-of-focus
+ * background reads over blur-effect's level, and its edges, few against
+ * the soft ones, can leave CPBD under its threshold).  A frame with
+ * @structure < @flat is judged apart:
  *  - SHARPNESS_VERDICT_BLURRY when the history holds
  *    SHARPNESS_SEED_FRAMES sharp frames of this shot whose median
  *    structure is at least @flat, @structure is below
@@ -185,7 +198,7 @@ gboolean sharpness_blur_detector_push_frame (SharpnessBlurDetector * det,
 SharpnessVerdict sharpness_blur_detector_judge (SharpnessBlurDetector * det,
     gdouble score, gdouble structure, gdouble cpbd, gdouble flat,
     const SharpnessSignature * sig, gdouble threshold, gdouble relative,
-    gdouble cpbd_threshold);
+    gdouble cpbd_threshold, gdouble focus, gdouble focus_threshold);
 
 /* sharpness_blur_detector_push_frame() without a signature. */
 gboolean sharpness_blur_detector_push (SharpnessBlurDetector * det,

@@ -397,7 +397,7 @@ sharpness_content_push (SharpnessContent * c,
     SharpnessContentResult * r)
 {
   gboolean black, frozen;
-  gdouble flat_threshold = 0.0, cpbd = -1.0;
+  gdouble flat_threshold = 0.0, cpbd = -1.0, focus = -1.0;
   SharpnessSegmentFrame sf;
   SharpnessSegment seg;
   SharpnessSegmentEvent ev;
@@ -414,6 +414,8 @@ sharpness_content_push (SharpnessContent * c,
 
   if (f->has_cpbd && !f->as_ratios)
     cpbd = r->cpbd = sharpness_cpbd_share (f->cpbd_sharp, f->cpbd_edges);
+  if (f->has_focus && !f->as_ratios)
+    focus = r->focus = f->focus;
 
   if (black)
     r->state = SHARPNESS_CONTENT_BLACK;
@@ -428,7 +430,7 @@ sharpness_content_push (SharpnessContent * c,
     r->state = content_state (sharpness_blur_detector_judge (c->blur,
             f->score, f->has_structure ? r->structure : -1.0, cpbd,
             flat_threshold, f->signature, threshold, relative,
-            c->settings.cpbd_threshold));
+            c->settings.cpbd_threshold, focus, c->settings.focus_threshold));
   else
     r->state = f->has_structure && r->structure < flat_threshold ?
         SHARPNESS_CONTENT_FLAT : SHARPNESS_CONTENT_NORMAL;

@@ -107,6 +107,9 @@ typedef struct
   /* The absolute test also needs the frame's CPBD below it (0: the score
    * alone; sharpness_blur_detector_judge's @cpbd_threshold). */
   gdouble cpbd_threshold;
+  /* The absolute test also needs the frame's focus at least this (0: no
+   * gate; sharpness_blur_detector_judge's @focus_threshold). */
+  gdouble focus_threshold;
   /* Blurry runs (0: no blur events). */
   guint64 min_blurry_duration;
   guint max_blurry_gap;
@@ -126,6 +129,8 @@ typedef struct
   guint64 edges, interior;      /* sharpness-structure.h */
   gboolean has_cpbd;
   guint64 cpbd_edges, cpbd_sharp;       /* sharpness-cpbd.h */
+  gboolean has_focus;
+  gdouble focus;                /* sharpness-focus.h */
   gboolean has_sad;             /* compared with the freeze reference */
   guint64 sad, sad_count;
   gboolean scored;
@@ -154,6 +159,7 @@ typedef struct
   gdouble freeze_mafd;          /* FFmpeg's MAFD; 0 without */
   gdouble structure;            /* edges / interior; 0 without */
   gdouble cpbd;                 /* cpbd_sharp / cpbd_edges; 0 without */
+  gdouble focus;                /* the frame's focus; 0 without */
   /* The caller must keep this frame as the freeze reference. */
   gboolean keep_reference;
   /* This frame is the worst of the open blurry run so far: the picture

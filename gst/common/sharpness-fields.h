@@ -54,6 +54,7 @@ G_BEGIN_DECLS
   X (FREEZE_MAFD, "freeze-mafd") \
   X (STRUCTURE, "structure") \
   X (CPBD, "cpbd") \
+  X (FOCUS, "focus") \
   /* Statistics over frames: interval messages, summaries, segments. */ \
   X (FRAMES, "frames") \
   X (MEAN, "mean") \

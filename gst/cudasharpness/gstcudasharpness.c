@@ -120,6 +120,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_sharpness_debug);
  * (the tools' default) is SHARPNESS_CPBD_THRESHOLD
  * (docs/validation/detection.md, "CPBD confirms the absolute level"). */
 #define DEFAULT_CPBD_THRESHOLD 0.0
+#define DEFAULT_FOCUS_THRESHOLD 0.0
 #define DEFAULT_EVENT_THUMBNAILS 0
 #define MAX_EVENT_THUMBNAILS 4096
 /* How long EOS waits for thumbnails being encoded, so that events come
@@ -154,6 +155,7 @@ enum
   PROP_FLAT_EDGE_LEVEL,
   PROP_FLAT_THRESHOLD,
   PROP_CPBD_THRESHOLD,
+  PROP_FOCUS_THRESHOLD,
   PROP_EVENT_THUMBNAILS,
   PROP_COMMON                   /* SHARPNESS_ELEMENT_N_PROPS from here */
 };
@@ -182,6 +184,7 @@ typedef struct
   guint flat_edge_level;
   gdouble flat_threshold;
   gdouble cpbd_threshold;
+  gdouble focus_threshold;
   guint event_thumbnails;       /* width, 0: off */
 } GstCudaSharpnessSettings;
 
@@ -326,6 +329,7 @@ content_settings (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
   }
   c->flat_threshold = s->flat_threshold;
   c->cpbd_threshold = s->cpbd_threshold;
+  c->focus_threshold = s->focus_threshold;
   c->min_blurry_duration = s->min_blurry_duration;
   c->max_blurry_gap = s->max_blurry_gap;
 }
@@ -655,6 +659,7 @@ plan_content (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
   /* Only the absolute test reads it. */
   c->cpbd = s->threshold > 0.0 && s->cpbd_threshold > 0.0;
   c->cpbd_over = s->threshold;
+  c->focus = s->threshold > 0.0 && s->focus_threshold > 0.0;
   if ((s->detect & SHARPNESS_DETECT_FREEZE) && self->have_freeze_layout)
     c->freeze = &self->freeze_layout;
 }
@@ -802,6 +807,8 @@ judge_frame (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
     .has_cpbd = c->measured && c->cpbd_measured,
     .cpbd_edges = c->cpbd_edges,
     .cpbd_sharp = c->cpbd_sharp,
+    .has_focus = c->focus_measured,
+    .focus = c->focus_value,
     .has_sad = c->measured && c->has_sad,
     .sad = c->sad,
     .sad_count = self->freeze_layout.count,
@@ -825,6 +832,8 @@ judge_frame (GstCudaSharpness * self, const GstCudaSharpnessSettings * s,
   r->structure = cr->structure;
   r->has_cpbd = f.has_cpbd;
   r->cpbd = cr->cpbd;
+  r->has_focus = f.has_focus;
+  r->focus = cr->focus;
   sharpness_stats_add_content (&self->total_stats, cr);
 }
 
@@ -953,6 +962,9 @@ gst_cuda_sharpness_set_property (GObject * object, guint prop_id,
     case PROP_CPBD_THRESHOLD:
       s->cpbd_threshold = g_value_get_double (value);
       break;
+    case PROP_FOCUS_THRESHOLD:
+      s->focus_threshold = g_value_get_double (value);
+      break;
     case PROP_EVENT_THUMBNAILS:
       s->event_thumbnails = g_value_get_uint (value);
       break;
@@ -1034,6 +1046,9 @@ gst_cuda_sharpness_get_property (GObject * object, guint prop_id,
       break;
     case PROP_CPBD_THRESHOLD:
       g_value_set_double (value, s->cpbd_threshold);
+      break;
+    case PROP_FOCUS_THRESHOLD:
+      g_value_set_double (value, s->focus_threshold);
       break;
     case PROP_EVENT_THUMBNAILS:
       g_value_set_uint (value, s->event_thumbnails);
@@ -1146,6 +1161,20 @@ install_properties (GObjectClass * gobject_class)
           "A frame over the absolute threshold is blurry only when its CPBD "
           "(share of edges not noticeably blurred) is below this, 0 = the "
           "score alone", 0.0, 1.0, DEFAULT_CPBD_THRESHOLD, flags));
+  /**
+   * GstCudaSharpness:focus-threshold:
+   *
+   * With #GstCudaSharpness:threshold > 0, a frame over it is blurry by the
+   * absolute test only when no textured 64 x 64 tile of it is sharp: the
+   * lowest blur effect of those tiles (the `focus` field) is at least this.
+   *
+   * Since: 0.2
+   */
+  g_object_class_install_property (gobject_class, PROP_FOCUS_THRESHOLD,
+      g_param_spec_double ("focus-threshold", "Focus threshold",
+          "A frame over the absolute threshold is blurry only when the "
+          "lowest blur effect of its textured tiles is at least this, "
+          "0 = no tile gate", 0.0, 1.0, DEFAULT_FOCUS_THRESHOLD, flags));
   g_object_class_install_property (gobject_class, PROP_EVENT_THUMBNAILS,
       g_param_spec_uint ("event-thumbnails", "Event thumbnails",
           "Width of the JPEG thumbnail each start and end event carries, "
@@ -1225,6 +1254,7 @@ gst_cuda_sharpness_init (GstCudaSharpness * self)
     .flat_edge_level = DEFAULT_FLAT_EDGE_LEVEL,
     .flat_threshold = DEFAULT_FLAT_THRESHOLD,
     .cpbd_threshold = DEFAULT_CPBD_THRESHOLD,
+    .focus_threshold = DEFAULT_FOCUS_THRESHOLD,
     .event_thumbnails = DEFAULT_EVENT_THUMBNAILS,
   };
   self->thumbnails = sharpness_event_thumbnails_new (GST_ELEMENT (self));

@@ -118,6 +118,7 @@ sharpness_frame_result_to_structure (const SharpnessFrameResult * r,
   set_or_remove (s, SHARPNESS_FIELD_STRUCTURE, r->has_structure,
       r->structure);
   set_or_remove (s, SHARPNESS_FIELD_CPBD, r->has_cpbd, r->cpbd);
+  set_or_remove (s, SHARPNESS_FIELD_FOCUS, r->has_focus, r->focus);
   if (r->tiles_cols > 0) {
     sharpness_structure_set_uint (s, SHARPNESS_FIELD_TILES_COLS,
         r->tiles_cols);

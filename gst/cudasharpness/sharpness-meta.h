@@ -19,6 +19,10 @@
  *   cpbd           G_TYPE_DOUBLE  CPBD, the share of edges not noticeably
  *                                 blurred (sharpness-cpbd.h), when the
  *                                 absolute test reads it
+ *   focus          G_TYPE_DOUBLE  the lowest blur effect of the frame's
+ *                                 textured 64 x 64 tiles
+ *                                 (sharpness-focus.h), when the absolute
+ *                                 test reads it (Since: 0.2)
  * and, when the element's `tiles` is on (classical metrics):
  *   tiles-cols   G_TYPE_UINT
  *   tiles-rows   G_TYPE_UINT
@@ -58,6 +62,8 @@ typedef struct
   gdouble black_ratio, freeze_mafd, structure;
   gboolean has_cpbd;
   gdouble cpbd;
+  gboolean has_focus;
+  gdouble focus;
   guint64 unscored;             /* frames left unscored since the previous
                                  * `sharpness` message */
   /* The tile map (tiles_cols 0: none): tiles_cols x tiles_rows scores,

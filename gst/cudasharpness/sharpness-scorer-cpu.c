@@ -13,6 +13,7 @@
 
 #include "sharpness-black.h"
 #include "sharpness-cpbd.h"
+#include "sharpness-focus.h"
 #include "sharpness-scorer.h"
 #include "sharpness-cpu.h"
 #include "sharpness-frame.h"
@@ -36,6 +37,7 @@ typedef struct
   FrameCopy copies[2];
   FrameCopy *reference, *candidate;
   gboolean have_reference, have_candidate;
+  SharpnessFocusScratch focus;  /* grown, never allocated per frame */
 } SharpnessScorerCpu;
 
 static gboolean
@@ -60,6 +62,7 @@ cpu_close (SharpnessBackend * scorer)
   SharpnessScorerCpu *self = (SharpnessScorerCpu *) scorer;
 
   g_clear_pointer (&self->cpu, sharpness_cpu_free);
+  sharpness_focus_scratch_clear (&self->focus);
   for (gint i = 0; i < 2; i++) {
     g_clear_pointer (&self->copies[i].data, g_free);
     self->copies[i].size = 0;
@@ -155,6 +158,9 @@ measure_content (SharpnessScorerCpu * self, const GstVideoFrame * frame,
     const SharpnessPlane * plane, const SharpnessScorerJob * job,
     SharpnessContentJob * c)
 {
+  gboolean over;
+  gint n_tiles;
+
   c->has_sad = FALSE;
   c->measured = TRUE;
   if (c->black) {
@@ -176,10 +182,16 @@ measure_content (SharpnessScorerCpu * self, const GstVideoFrame * frame,
     c->edges = sharpness_structure_count (plane, c->edge_level, &c->interior);
   /* CPBD costs several times the score on the CPU; the rule reads it
    * only where the score is over the absolute threshold. */
-  c->cpbd_measured = c->cpbd && (job->kind != SHARPNESS_SCORER_SCORE ||
-      sharpness_metric_is_worse (job->metric, *job->score, c->cpbd_over));
+  over = job->kind != SHARPNESS_SCORER_SCORE ||
+      sharpness_metric_is_worse (job->metric, *job->score, c->cpbd_over);
+  c->cpbd_measured = c->cpbd && over;
   if (c->cpbd_measured)
     sharpness_cpbd_count (plane, &c->cpbd_edges, &c->cpbd_sharp);
+  /* Short of memory, the frame is judged as without the gate. */
+  c->focus_measured = c->focus && over &&
+      sharpness_focus_tiles (plane, &self->focus, &n_tiles);
+  if (c->focus_measured)
+    c->focus_value = sharpness_focus_lowest (self->focus.tiles, n_tiles);
   if (c->freeze)
     measure_freeze (self, frame, c);
 }

@@ -45,6 +45,10 @@ typedef struct
    * score (the CPU) may skip the others, and leaves cpbd_measured FALSE
    * for them. */
   gdouble cpbd_over;
+  /* The focus of the frame's sharpest textured part (sharpness-focus.h),
+   * which the rule's absolute test also reads: measured, after the score,
+   * only for a frame whose score is worse than cpbd_over. */
+  gboolean focus;
   /* SAD of every plane against the backend's freeze reference, laid out
    * as @freeze (NULL: no freeze detection); the frame becomes the
    * candidate reference that sharpness_scorer_keep_reference() keeps. */
@@ -56,6 +60,8 @@ typedef struct
   guint64 edges, interior;
   gboolean cpbd_measured;
   guint64 cpbd_edges, cpbd_sharp;
+  gboolean focus_measured;
+  gdouble focus_value;
   gboolean has_sad;             /* a reference was there to compare with */
   guint64 sad;
 } SharpnessContentJob;

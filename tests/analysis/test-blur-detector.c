@@ -582,40 +582,40 @@ test_collapse (void)
   /* A textured shot (a fifth of the pixels on edges). */
   for (gint i = 0; i < 10; i++)
     CHECK (sharpness_blur_detector_judge (det, 0.30, 0.20, -1.0, flat, &a, 0.5,
-            0.8, 0.0) == SHARPNESS_VERDICT_SHARP);
+            0.8, 0.0, -1.0, 0.0) == SHARPNESS_VERDICT_SHARP);
   CHECK (sharpness_blur_detector_get_count (det) == 10);
   /* Its structure falls under the flat threshold and its score rises past
    * 1 / 0.8 of the reference: a blur, whatever the absolute test says. */
   CHECK (sharpness_blur_detector_judge (det, 0.60, 0.005, -1.0, flat, &a, 0.0,
-          0.8, 0.0) == SHARPNESS_VERDICT_BLURRY);
+          0.8, 0.0, -1.0, 0.0) == SHARPNESS_VERDICT_BLURRY);
   CHECK (sharpness_blur_detector_judge (det, 0.61, 0.004, -1.0, flat, &a, 0.5,
-          0.8, 0.0) == SHARPNESS_VERDICT_BLURRY);
+          0.8, 0.0, -1.0, 0.0) == SHARPNESS_VERDICT_BLURRY);
   /* The structure alone falls (the score stays): flat, out of the
    * history. */
   CHECK (sharpness_blur_detector_judge (det, 0.32, 0.005, -1.0, flat, &a, 0.5,
-          0.8, 0.0) == SHARPNESS_VERDICT_FLAT);
+          0.8, 0.0, -1.0, 0.0) == SHARPNESS_VERDICT_FLAT);
   CHECK (sharpness_blur_detector_get_count (det) == 10);
   /* Under the flat threshold but over the collapse ratio of the shot's
    * structure: no collapse, flat however the score moved. */
   sharpness_blur_detector_reset (det);
   for (gint i = 0; i < 10; i++)
     CHECK (sharpness_blur_detector_judge (det, 0.30, 0.025, -1.0, flat, &a, 0.5,
-            0.8, 0.0) == SHARPNESS_VERDICT_SHARP);
+            0.8, 0.0, -1.0, 0.0) == SHARPNESS_VERDICT_SHARP);
   CHECK (sharpness_blur_detector_judge (det, 0.60,
           0.025 * SHARPNESS_COLLAPSE_RATIO + 0.001, -1.0, flat, &a, 0.5,
-          0.8, 0.0) == SHARPNESS_VERDICT_FLAT);
+          0.8, 0.0, -1.0, 0.0) == SHARPNESS_VERDICT_FLAT);
   CHECK (sharpness_blur_detector_judge (det, 0.60,
           0.025 * SHARPNESS_COLLAPSE_RATIO - 0.001, -1.0, flat, &a, 0.5,
-          0.8, 0.0) == SHARPNESS_VERDICT_BLURRY);
+          0.8, 0.0, -1.0, 0.0) == SHARPNESS_VERDICT_BLURRY);
 
   /* A cut to a smooth shot: flat from its first frame, however high its
    * score (the absolute test never judges it, and the reference restarts
    * at the cut). */
   CHECK (sharpness_blur_detector_judge (det, 0.30, 0.025, -1.0, flat, &a, 0.5,
-          0.8, 0.0) == SHARPNESS_VERDICT_SHARP);
+          0.8, 0.0, -1.0, 0.0) == SHARPNESS_VERDICT_SHARP);
   for (gint i = 0; i < 30; i++)
     CHECK (sharpness_blur_detector_judge (det, 0.75, 0.004, -1.0, flat, &b, 0.5,
-            0.8, 0.0) == SHARPNESS_VERDICT_FLAT);
+            0.8, 0.0, -1.0, 0.0) == SHARPNESS_VERDICT_FLAT);
   CHECK (sharpness_blur_detector_last_was_cut (det) == FALSE);
   /* A smooth shot has no textured reference: its frames stay flat. */
   CHECK (sharpness_blur_detector_get_count (det) == 0);
@@ -625,17 +625,17 @@ test_collapse (void)
   sharpness_blur_detector_reset (det);
   for (gint i = 0; i < 10; i++)
     sharpness_blur_detector_judge (det, 0.30, 0.20, -1.0, flat, &a, 0.5, 0.8,
-        0.0);
+        0.0, -1.0, 0.0);
   CHECK (sharpness_blur_detector_judge (det, 0.70, 0.004, -1.0, flat, &b, 0.5,
-          0.8, 0.0) == SHARPNESS_VERDICT_FLAT);
+          0.8, 0.0, -1.0, 0.0) == SHARPNESS_VERDICT_FLAT);
   CHECK (sharpness_blur_detector_last_was_cut (det));
   CHECK (sharpness_blur_detector_get_count (det) == 0);
 
   /* Without a structure, or with flat 0, push_frame's rule. */
   CHECK (sharpness_blur_detector_judge (det, 0.70, -1.0, -1.0, flat, &b, 0.5,
-          0.8, 0.0) == SHARPNESS_VERDICT_BLURRY);
+          0.8, 0.0, -1.0, 0.0) == SHARPNESS_VERDICT_BLURRY);
   CHECK (sharpness_blur_detector_judge (det, 0.70, 0.004, -1.0, 0.0, &b, 0.5,
-          0.8, 0.0) == SHARPNESS_VERDICT_BLURRY);
+          0.8, 0.0, -1.0, 0.0) == SHARPNESS_VERDICT_BLURRY);
   sharpness_blur_detector_free (det);
 }
 
@@ -654,33 +654,79 @@ test_cpbd_confirms (void)
   /* A shot's first frames, over the absolute level 0.5: only CPBD tells
    * a soft sharp picture (most edges narrow) from a blurred one. */
   CHECK (sharpness_blur_detector_judge (det, 0.60, 0.20, 0.45, flat, NULL,
-          0.5, 0.8, t) == SHARPNESS_VERDICT_SHARP);
+          0.5, 0.8, t, -1.0, 0.0) == SHARPNESS_VERDICT_SHARP);
   sharpness_blur_detector_reset (det);
   CHECK (sharpness_blur_detector_judge (det, 0.60, 0.20, t - 0.01, flat,
-          NULL, 0.5, 0.8, t) == SHARPNESS_VERDICT_BLURRY);
+          NULL, 0.5, 0.8, t, -1.0, 0.0) == SHARPNESS_VERDICT_BLURRY);
   CHECK (sharpness_blur_detector_judge (det, 0.60, 0.20, t, flat, NULL,
-          0.5, 0.8, t) == SHARPNESS_VERDICT_SHARP);
+          0.5, 0.8, t, -1.0, 0.0) == SHARPNESS_VERDICT_SHARP);
   sharpness_blur_detector_reset (det);
   /* No edge in an edge block: CPBD 0, as the authors' code says. */
   CHECK (sharpness_blur_detector_judge (det, 0.60, 0.20, 0.0, flat, NULL,
-          0.5, 0.8, t) == SHARPNESS_VERDICT_BLURRY);
+          0.5, 0.8, t, -1.0, 0.0) == SHARPNESS_VERDICT_BLURRY);
   /* Under the score's level: sharp, however low the CPBD. */
   CHECK (sharpness_blur_detector_judge (det, 0.40, 0.20, 0.0, flat, NULL,
-          0.5, 0.8, t) == SHARPNESS_VERDICT_SHARP);
+          0.5, 0.8, t, -1.0, 0.0) == SHARPNESS_VERDICT_SHARP);
   /* CPBD not measured, or no CPBD threshold: the score alone. */
   sharpness_blur_detector_reset (det);
   CHECK (sharpness_blur_detector_judge (det, 0.60, 0.20, -1.0, flat, NULL,
-          0.5, 0.8, t) == SHARPNESS_VERDICT_BLURRY);
+          0.5, 0.8, t, -1.0, 0.0) == SHARPNESS_VERDICT_BLURRY);
   CHECK (sharpness_blur_detector_judge (det, 0.60, 0.20, 0.45, flat, NULL,
-          0.5, 0.8, 0.0) == SHARPNESS_VERDICT_BLURRY);
+          0.5, 0.8, 0.0, -1.0, 0.0) == SHARPNESS_VERDICT_BLURRY);
   /* The relative test is untouched: after sharp frames at 0.30, a frame
    * at 0.45 (under the absolute level) is blurry whatever its CPBD. */
   sharpness_blur_detector_reset (det);
   for (gint i = 0; i < 5; i++)
     CHECK (sharpness_blur_detector_judge (det, 0.30, 0.20, 0.6, flat, NULL,
-            0.5, 0.8, t) == SHARPNESS_VERDICT_SHARP);
+            0.5, 0.8, t, -1.0, 0.0) == SHARPNESS_VERDICT_SHARP);
   CHECK (sharpness_blur_detector_judge (det, 0.45, 0.20, 0.6, flat, NULL,
-          0.5, 0.8, t) == SHARPNESS_VERDICT_BLURRY);
+          0.5, 0.8, t, -1.0, 0.0) == SHARPNESS_VERDICT_BLURRY);
+  sharpness_blur_detector_free (det);
+}
+
+/* sharpness_blur_detector_judge with a focus threshold: a frame the
+ * absolute test flags (score and CPBD) stays blurry only when its focus,
+ * the lowest blur effect of its textured tiles, is at least the
+ * threshold; one sharp textured part clears it.  An unmeasured focus, or
+ * a threshold of 0, leaves the test as it was; the relative test is
+ * untouched. */
+static void
+test_focus_gates_absolute (void)
+{
+  SharpnessMetric lo = metric_with_direction (SHARPNESS_LOWER_IS_SHARPER);
+  SharpnessBlurDetector *det = sharpness_blur_detector_new (lo, 25);
+  const gdouble flat = 0.02, c = SHARPNESS_CPBD_THRESHOLD;
+  const gdouble f = SHARPNESS_FOCUS_THRESHOLD;
+
+  /* Score over 0.5 and CPBD under its threshold: the focus decides. */
+  CHECK (sharpness_blur_detector_judge (det, 0.60, 0.20, 0.1, flat, NULL,
+          0.5, 0.8, c, f - 0.01, f) == SHARPNESS_VERDICT_SHARP);
+  sharpness_blur_detector_reset (det);
+  CHECK (sharpness_blur_detector_judge (det, 0.60, 0.20, 0.1, flat, NULL,
+          0.5, 0.8, c, f, f) == SHARPNESS_VERDICT_BLURRY);
+  sharpness_blur_detector_reset (det);
+  /* Nothing textured: focus 1, blurry. */
+  CHECK (sharpness_blur_detector_judge (det, 0.60, 0.20, 0.1, flat, NULL,
+          0.5, 0.8, c, 1.0, f) == SHARPNESS_VERDICT_BLURRY);
+  sharpness_blur_detector_reset (det);
+  /* A high CPBD spares the frame whatever its focus. */
+  CHECK (sharpness_blur_detector_judge (det, 0.60, 0.20, 0.45, flat, NULL,
+          0.5, 0.8, c, 1.0, f) == SHARPNESS_VERDICT_SHARP);
+  sharpness_blur_detector_reset (det);
+  /* Focus not measured, or no focus threshold: as without the gate. */
+  CHECK (sharpness_blur_detector_judge (det, 0.60, 0.20, 0.1, flat, NULL,
+          0.5, 0.8, c, -1.0, f) == SHARPNESS_VERDICT_BLURRY);
+  sharpness_blur_detector_reset (det);
+  CHECK (sharpness_blur_detector_judge (det, 0.60, 0.20, 0.1, flat, NULL,
+          0.5, 0.8, c, 0.1, 0.0) == SHARPNESS_VERDICT_BLURRY);
+  /* The relative test ignores the focus: after sharp frames at 0.30, a
+   * frame at 0.45 is blurry even with a sharp tile. */
+  sharpness_blur_detector_reset (det);
+  for (gint i = 0; i < 5; i++)
+    CHECK (sharpness_blur_detector_judge (det, 0.30, 0.20, 0.6, flat, NULL,
+            0.5, 0.8, c, 0.1, f) == SHARPNESS_VERDICT_SHARP);
+  CHECK (sharpness_blur_detector_judge (det, 0.45, 0.20, 0.6, flat, NULL,
+          0.5, 0.8, c, 0.1, f) == SHARPNESS_VERDICT_BLURRY);
   sharpness_blur_detector_free (det);
 }
 
@@ -701,5 +747,6 @@ main (void)
   test_reset ();
   test_collapse ();
   test_cpbd_confirms ();
+  test_focus_gates_absolute ();
   return test_check_finish ("blur detector: all checks passed");
 }

@@ -19,8 +19,8 @@ TIMEOUT_NS = 600 * Gst.SECOND
 # element's black/freeze/flat detection).
 FRAME_FIELDS = (('score', 'double'), ('blurry', 'boolean'),
                 ('content-state', 'string'), ('structure', 'double'),
-                ('cpbd', 'double'), ('black-ratio', 'double'),
-                ('freeze-mafd', 'double'))
+                ('cpbd', 'double'), ('focus', 'double'),
+                ('black-ratio', 'double'), ('freeze-mafd', 'double'))
 EVENT_PREFIX = 'sharpness-'
 
 

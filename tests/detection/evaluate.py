@@ -74,7 +74,8 @@ def replay(rule, frames, sigs):
                           props['window'], props['threshold'],
                           props['relative-threshold'],
                           cpbd_threshold=props.get('cpbd-threshold',
-                                                   replica.CPBD_THRESHOLD))
+                                                   replica.CPBD_THRESHOLD),
+                          focus_threshold=props.get('focus-threshold', 0.0))
     out = [None] * len(frames)
     for i, f in enumerate(frames):
         if f['content-state'] in ('black', 'frozen'):
@@ -84,7 +85,7 @@ def replay(rule, frames, sigs):
             continue
         blurry = br.push(f['score'], sigs[i] if sigs is not None else None,
                          f['structure'], props.get('flat-threshold', 0.0),
-                         cpbd=f.get('cpbd'))
+                         cpbd=f.get('cpbd'), focus=f.get('focus'))
         out[i] = 'blurry' if blurry else 'flat' if br.flat else None
     return out
 

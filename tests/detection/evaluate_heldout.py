@@ -62,8 +62,9 @@ STRONG_DISK_SHARE = 0.005
 # result is kept for its clip, its rule's properties and this, so that
 # results of an earlier verdict are never read as this one's.  'collapse'
 # is issue 30's verdict (a collapse of structure and score within a shot
-# is blur, never flat); 'cpbd' its absolute test confirmed by CPBD.
-VERDICT = 'collapse-cpbd-1'
+# is blur, never flat); 'cpbd' its absolute test confirmed by CPBD;
+# 'focus' and by the focus of its textured tiles.
+VERDICT = 'collapse-cpbd-focus-1'
 
 
 def _rule_key():

@@ -96,10 +96,11 @@ class BlurRule:
     @fixes: the subset of FIXES it applies (none: the rule as it was)."""
 
     def __init__(self, lower, window, threshold=0.0, relative=0.0,
-                 fixes=FIXES, cpbd_threshold=0.0):
+                 fixes=FIXES, cpbd_threshold=0.0, focus_threshold=0.0):
         self.lower, self.window = lower, window
         self.threshold, self.relative = threshold, relative
         self.cpbd_threshold = cpbd_threshold
+        self.focus_threshold = focus_threshold
         self.fixes = fixes
         self.reset()
 
@@ -128,12 +129,14 @@ class BlurRule:
         return float(np.median(self.hist))
 
     def push(self, score, sig=None, structure=None, flat=0.0, absolute=None,
-             cpbd=None):
+             cpbd=None, focus=None):
         """sharpness_blur_detector_judge, step by step: True when blurry;
         self.flat tells a flat verdict (@structure under @flat without a
         collapse of the shot's structure and score).  @cpbd: the frame's
         CPBD (None: not measured), which must be under cpbd_threshold for
-        the absolute test to flag it (when cpbd_threshold > 0).
+        the absolute test to flag it (when cpbd_threshold > 0); @focus:
+        its focus (analysis/sharpness-focus.h; None: not measured), which
+        must be at least focus_threshold (when > 0).
         @absolute, when given, replaces the absolute test: called with the
         rule once the frame's cut has restarted the shot, it says whether
         the frame is blurry by its absolute level (the CPBD studies of
@@ -180,7 +183,9 @@ class BlurRule:
             absolute = self.threshold > 0 and \
                 self._worse(score, self.threshold) and \
                 (self.cpbd_threshold <= 0 or cpbd is None or cpbd < 0 or
-                 cpbd < self.cpbd_threshold)
+                 cpbd < self.cpbd_threshold) and \
+                (self.focus_threshold <= 0 or focus is None or focus < 0 or
+                 focus >= self.focus_threshold)
         rel = False
         if r > 0 and not cut and len(self.hist) >= self.quota:
             m = self._median()

@@ -27,7 +27,7 @@ FLAT = {'flat-edge-level': 5, 'flat-threshold': 0.02}
 # The recommended defaults.
 DEFAULTS = dict({'metric': 'blur-effect', 'threshold': 0.52,
                  'relative-threshold': 0.8, 'window': 25,
-                 'cpbd-threshold': 0.3}, **FLAT)
+                 'cpbd-threshold': 0.3, 'focus-threshold': 0.40}, **FLAT)
 
 # Each metric's own relative rule (the best relative threshold of the
 # sweep), and blur-effect's absolute rule alone.
@@ -46,7 +46,8 @@ for _m, _r in RELATIVE.items():
 for _m, _t in ABSOLUTE.items():
     RULES['%s-absolute' % _m] = dict({'metric': _m, 'threshold': _t,
                                       'relative-threshold': 0.0,
-                                      'window': 25, 'cpbd-threshold': 0.0},
+                                      'window': 25, 'cpbd-threshold': 0.0,
+                                      'focus-threshold': 0.0},
                                      **FLAT)
 
 LIVE_RULES = [n for n, p in RULES.items() if p['metric'] in LIVE_METRICS]

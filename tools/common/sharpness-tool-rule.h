@@ -25,6 +25,9 @@
 /* CPBD confirms blur-effect's absolute level (the element's
  * cpbd-threshold), chosen on tuning data alone (issue 30). */
 #define SHARPNESS_TOOL_BLUR_EFFECT_CPBD SHARPNESS_CPBD_THRESHOLD
+/* And no textured tile of the frame is sharp (the element's
+ * focus-threshold), chosen on tuning data alone (issue 30). */
+#define SHARPNESS_TOOL_BLUR_EFFECT_FOCUS SHARPNESS_FOCUS_THRESHOLD
 #define SHARPNESS_TOOL_DEFAULT_RELATIVE 0.6
 #define SHARPNESS_TOOL_DEFAULT_WINDOW 25
 /* Seconds: the shortest blurry stretch reported (the monitor's blur

@@ -582,6 +582,8 @@ set_scorer (MonitorChannel * c, GstElement * e)
       "relative-threshold", cfg->relative_threshold,
       "cpbd-threshold", cfg->metric == SHARPNESS_METRIC_BLUR_EFFECT ?
       SHARPNESS_TOOL_BLUR_EFFECT_CPBD : 0.0,
+      "focus-threshold", cfg->metric == SHARPNESS_METRIC_BLUR_EFFECT ?
+      SHARPNESS_TOOL_BLUR_EFFECT_FOCUS : 0.0,
       "window", cfg->window, "max-blurry-gap", cfg->max_blurry_gap,
       "black-pixel-threshold", cfg->black_pixel_threshold,
       "black-ratio", cfg->black_ratio,

@@ -336,7 +336,9 @@ scan_pipeline_build (ScanJob * job, GstContext * cuda_context,
       g_object_set (e, "threshold", s->threshold, "relative-threshold",
           s->relative_threshold, "cpbd-threshold",
           s->metrics[0] == SHARPNESS_METRIC_BLUR_EFFECT ?
-          SHARPNESS_TOOL_BLUR_EFFECT_CPBD : 0.0, NULL);
+          SHARPNESS_TOOL_BLUR_EFFECT_CPBD : 0.0, "focus-threshold",
+          s->metrics[0] == SHARPNESS_METRIC_BLUR_EFFECT ?
+          SHARPNESS_TOOL_BLUR_EFFECT_FOCUS : 0.0, NULL);
     scan_content_configure_element (e, s, m == 0);
     gst_bin_add (GST_BIN (job->pipeline), e);
     if (!gst_element_link (prev, e))

@@ -1,6 +1,7 @@
 /* cudasharpness's content states: flat, black and frozen frames are their
- * own kinds, never blurry, never in a blurry run; their events; and the
- * JPEG thumbnail events carry with event-thumbnails.  The FFmpeg-exact
+ * own kinds, never blurry, never in a blurry run; their events; the
+ * JPEG thumbnail events carry with event-thumbnails; and the focus gate
+ * of the absolute test.  The FFmpeg-exact
  * black and freeze decisions are test_cudasharpness_black_freeze.py's.
  *
  * Copyright (C) 2026 The gst-sharpness authors
@@ -319,6 +320,124 @@ GST_START_TEST (test_event_thumbnails)
 
 GST_END_TEST;
 
+/* The focus gate (focus-threshold; analysis/sharpness-focus.h): blurred
+ * stripes read over blur-effect's absolute level with a low CPBD, blurry;
+ * a sharp checkered patch in one tile keeps both tests flagging (its
+ * edges are few against the stripes' wide ones) but is a sharp textured
+ * tile: with the gate the frame is in focus.  Without the patch nothing
+ * is sharp, and the gate keeps it blurry. */
+#define FOCUS_W 320
+#define FOCUS_H 192
+
+static GstBuffer *
+focus_frame (gboolean patch)
+{
+  /* Stripes of 40 and 215, 24 wide, shifted every 40 rows, blurred by a
+   * Gaussian of sigma 2.5 (radius 8, borders mirrored). */
+  static gdouble k[17];
+  gdouble *a = g_new (gdouble, FOCUS_W * FOCUS_H);
+  gdouble *b = g_new (gdouble, FOCUS_W * FOCUS_H);
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, FOCUS_W * FOCUS_H, NULL);
+  GstMapInfo map;
+  gdouble norm = 0.0;
+
+  for (gint i = -8; i <= 8; i++)
+    norm += k[i + 8] = exp (-i * i / (2 * 2.5 * 2.5));
+  for (gint i = 0; i < 17; i++)
+    k[i] /= norm;
+  for (gint y = 0; y < FOCUS_H; y++)
+    for (gint x = 0; x < FOCUS_W; x++)
+      a[y * FOCUS_W + x] = (x / 24 + y / 40) % 2 ? 215 : 40;
+  for (gint pass = 0; pass < 2; pass++) {
+    for (gint y = 0; y < FOCUS_H; y++)
+      for (gint x = 0; x < FOCUS_W; x++) {
+        gdouble v = 0.0;
+
+        for (gint i = -8; i <= 8; i++) {
+          gint xx = pass ? x : ABS (x + i), yy = pass ? ABS (y + i) : y;
+
+          xx = xx >= FOCUS_W ? 2 * FOCUS_W - 1 - xx : xx;
+          yy = yy >= FOCUS_H ? 2 * FOCUS_H - 1 - yy : yy;
+          v += k[i + 8] * a[yy * FOCUS_W + xx];
+        }
+        b[y * FOCUS_W + x] = v;
+      }
+    memcpy (a, b, sizeof (gdouble) * FOCUS_W * FOCUS_H);
+  }
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  for (gint y = 0; y < FOCUS_H; y++)
+    for (gint x = 0; x < FOCUS_W; x++) {
+      gboolean in = patch && x >= 130 && x < 202 && y >= 60 && y < 132;
+
+      map.data[y * FOCUS_W + x] = in ? (((x - 130) / 6 + (y - 60) / 6) % 2 ?
+          225 : 30) : (guint8) lround (a[y * FOCUS_W + x]);
+    }
+  gst_buffer_unmap (buf, &map);
+  g_free (a);
+  g_free (b);
+  return buf;
+}
+
+/* The meta's @field of the frame @patch gives with @props; the content
+ * state in *@state (owned by the caller), -1 for an absent field. */
+static gdouble
+focus_push (const gchar * props, gboolean patch, const gchar * field,
+    gchar ** state)
+{
+  GstBus *bus;
+  GstHarness *h = harness_new (&bus, props);
+  GstBuffer *out;
+  GstStructure *s;
+  gdouble v = -1.0;
+
+  gst_harness_set_src_caps_str (h, "video/x-raw,format=GRAY8,width=320,"
+      "height=192,framerate=25/1");
+  out = gst_harness_push_and_pull (h, focus_frame (patch));
+  s = harness_meta_structure (out);
+  *state = g_strdup (gst_structure_get_string (s, "content-state"));
+  if (!gst_structure_get_double (s, field, &v))
+    v = -1.0;
+  gst_buffer_unref (out);
+  harness_free (h, bus);
+  return v;
+}
+
+GST_START_TEST (test_focus_gate)
+{
+  const gchar *rule = "metric=blur-effect threshold=0.52 cpbd-threshold=0.3";
+  gchar *with_gate = g_strdup_printf ("%s focus-threshold=0.4", rule);
+  gchar *state;
+  gdouble v;
+
+  /* Without the gate the patch does not save the frame: its score and
+   * its CPBD both flag it. */
+  v = focus_push (rule, TRUE, "score", &state);
+  fail_unless (v > 0.52, "score %g", v);
+  fail_unless_equals_string (state, "blurry");
+  g_free (state);
+  v = focus_push (rule, TRUE, "cpbd", &state);
+  fail_unless (v >= 0.0 && v < 0.3, "cpbd %g", v);
+  g_free (state);
+  fail_unless (focus_push (rule, TRUE, "focus", &state) < 0.0,
+      "focus measured without the gate");
+  g_free (state);
+
+  /* With it: the patch's tile is sharp, the frame in focus. */
+  v = focus_push (with_gate, TRUE, "focus", &state);
+  fail_unless (v >= 0.0 && v < 0.4, "focus %g", v);
+  fail_unless_equals_string (state, "normal");
+  g_free (state);
+
+  /* No patch: nothing sharp, blurry with the gate too. */
+  v = focus_push (with_gate, FALSE, "focus", &state);
+  fail_unless (v >= 0.4, "focus %g", v);
+  fail_unless_equals_string (state, "blurry");
+  g_free (state);
+  g_free (with_gate);
+}
+
+GST_END_TEST;
+
 static Suite *
 content_suite (void)
 {
@@ -331,6 +450,7 @@ content_suite (void)
   tcase_add_test (tc, test_black_stretch);
   tcase_add_test (tc, test_frozen_picture);
   tcase_add_test (tc, test_event_thumbnails);
+  tcase_add_test (tc, test_focus_gate);
   return s;
 }
 
