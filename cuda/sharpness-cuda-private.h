@@ -138,6 +138,8 @@ struct SharpnessCuda
   SharpnessCudaBands bands;
   /* Content measurements (content.cu): made on first use. */
   struct SharpnessCudaContent *content;
+  /* The focus tiles (focus-tiles.cu): made on first use. */
+  struct SharpnessCudaFocus *focus;
 };
 
 /* Records "@what: <cudaGetErrorString (err)>" as the last error; returns
@@ -275,5 +277,9 @@ SharpnessStatus sharpness_cuda_bands_done (SharpnessCuda * cuda,
 /* Releases the content measurements' state (content.cu), waiting for its
  * stream first; called by sharpness_cuda_free. */
 void sharpness_cuda_content_clear (SharpnessCuda * cuda);
+
+/* Releases the focus tiles' buffers (focus-tiles.cu); called by
+ * sharpness_cuda_free after its wait. */
+void sharpness_cuda_focus_clear (SharpnessCuda * cuda);
 
 #endif /* SHARPNESS_CUDA_PRIVATE_H */

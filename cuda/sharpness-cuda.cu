@@ -85,6 +85,7 @@ sharpness_cuda_free (SharpnessCuda * cuda)
    * leak in a context that is already broken. */
   (void) cudaStreamSynchronize (cuda->stream);
   sharpness_cuda_content_clear (cuda);
+  sharpness_cuda_focus_clear (cuda);
   sharpness_cuda_bands_clear (cuda);
   for (int m = 0; m < SHARPNESS_METRIC_COUNT; m++)
     sharpness_state_clear (&cuda->state[m]);

@@ -193,6 +193,14 @@ SharpnessStatus sharpness_cuda_content_device (SharpnessCuda * cuda,
  * is forgotten (the next frame compares with nothing). */
 void sharpness_cuda_content_reference (SharpnessCuda * cuda, int keep);
 
+/* The focus tiles (analysis/sharpness-focus.h) of @plane (device memory,
+ * ready on the backend's stream), synchronously: *@tiles points at *@n
+ * tiles in host memory the backend owns, valid until the next call (none
+ * for a plane without a complete tile). */
+typedef struct SharpnessFocusTile SharpnessFocusTile;
+SharpnessStatus sharpness_cuda_focus_tiles (SharpnessCuda * cuda,
+    const SharpnessPlane * plane, const SharpnessFocusTile ** tiles, int *n);
+
 /* Message of the last SHARPNESS_ERROR_DEVICE, e.g. "tenengrad kernel: an
  * illegal memory access was encountered".  With @cuda NULL: why the last
  * sharpness_cuda_new of the calling thread failed. */

@@ -21,6 +21,7 @@
 #include "sharpness-cuda-backend.h"
 #include "sharpness-cuda.h"
 #include "sharpness-cuda-service.h"
+#include "sharpness-focus.h"
 #include "sharpness-frame.h"
 
 /* A SharpnessScorer: its common entry points are the session's. */
@@ -118,6 +119,7 @@ content_plan (ContentRun * cr, SharpnessContentJob * job,
     return;
   job->measured = FALSE;
   job->has_sad = FALSE;
+  job->focus_measured = FALSE;
   if (!job->black && !job->structure && !job->cpbd && !job->freeze)
     return;
   cr->job = job;
@@ -326,6 +328,40 @@ run_frame (SharpnessScorerCuda * self, const SharpnessScorerJob * job,
   return status != SHARPNESS_OK ? status : content;
 }
 
+/* The focus tiles of a frame whose score the rule's absolute test flags
+ * (sharpness-scorer.h), once the score is known: a launch, a copy back and
+ * a wait for those frames alone; a host frame is copied again.  A frame
+ * the backend cannot measure is judged without the gate; a device failure
+ * fails it.  Pushed. */
+static SharpnessStatus
+measure_focus (SharpnessScorerCuda * self, const SharpnessScorerJob * job,
+    const SharpnessPlane * plane, gboolean device)
+{
+  SharpnessContentJob *c = job->content;
+  const SharpnessFocusTile *tiles;
+  SharpnessPlane staged;
+  SharpnessStatus status;
+  gint n;
+
+  if (!c || !c->focus || (job->kind == SHARPNESS_SCORER_SCORE &&
+          !sharpness_metric_is_worse (job->metric, *job->score,
+              c->cpbd_over)))
+    return SHARPNESS_OK;
+  status = device ? SHARPNESS_OK :
+      sharpness_cuda_stage_host (self->cuda, plane, &staged);
+  if (status == SHARPNESS_OK)
+    status = sharpness_cuda_focus_tiles (self->cuda, device ? plane :
+        &staged, &tiles, &n);
+  if (status == SHARPNESS_OK) {
+    c->focus_measured = TRUE;
+    c->focus_value = sharpness_focus_lowest (tiles, n);
+    return SHARPNESS_OK;
+  }
+  GST_DEBUG_OBJECT (self->parent.parent.element, "focus not measured: %s",
+      sharpness_status_to_string (status));
+  return status == SHARPNESS_ERROR_DEVICE ? status : SHARPNESS_OK;
+}
+
 static gboolean
 cuda_run (SharpnessScorer * scorer, GstBuffer * buffer,
     const GstVideoInfo * info, const SharpnessScorerJob * job,
@@ -371,6 +407,8 @@ cuda_run (SharpnessScorer * scorer, GstBuffer * buffer,
     if (guest)
       sharpness_cuda_service_enter (self->service);
     status = run_frame (self, job, &plane, frame.device, &cr, &msg);
+    if (status == SHARPNESS_OK)
+      status = measure_focus (self, job, &plane, frame.device);
     if (guest)
       sharpness_cuda_service_leave (self->service);
   }

@@ -1,6 +1,6 @@
 /* The CUDA backend's content measurements against the CPU's: black
- * samples, edge pixels, CPBD's edge counts and the freeze SAD, to the
- * unit, on every kind of frame the element hands it.
+ * samples, edge pixels, CPBD's edge counts, the freeze SAD and the focus
+ * tiles, to the unit, on every kind of frame the element hands it.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -36,7 +36,8 @@
  * turns, their sums the CPU's too; without a score, _end's own launch).
  * Then sequences of frames with keep, drop and nothing between them,
  * mixing memories, sizes, orders, and black + freeze with and without the
- * edges.
+ * edges.  Last, the focus tiles (sharpness_cuda_focus_tiles against
+ * sharpness_focus_tiles): every format and content from no tile to 4K.
  *
  * Usage: test-cuda-content [--quick] [--seed N]
  * Exits 77 ("skipped: no CUDA device") without a CUDA device.
@@ -54,6 +55,7 @@
 #include "cuda-frames.h"
 #include "sharpness-black.h"
 #include "sharpness-cpbd.h"
+#include "sharpness-focus.h"
 #include "sharpness-cpu.h"
 #include "sharpness-cuda.h"
 #include "sharpness-freeze.h"
@@ -753,6 +755,57 @@ check_sequence (const TestFormat * t, int w, int h, int steps)
   host_frame_clear (&cand);
 }
 
+/* The focus tiles (analysis/sharpness-focus.h) of @t at @w x @h, from
+ * device memory (pitched, or at an odd address every other frame) against
+ * sharpness_focus_tiles on the host copy: every tile's four sums, and so
+ * the focus, equal. */
+static void
+check_focus (const TestFormat * t, int w, int h, int pad, Fill fill,
+    int variant, SharpnessFocusScratch * scratch)
+{
+  const SharpnessFocusTile *got;
+  HostFrame f;
+  PlacedFrame pf;
+  int n_want, n_got;
+
+  host_frame_init (&f, t, w, h, pad);
+  fill_frame (&f, fill);
+  const SharpnessPlane host = luma_of (t, f.data[0], f.stride[0], w, h);
+  if (!sharpness_focus_tiles (&host, scratch, &n_want)) {
+    fprintf (stderr, "out of memory\n");
+    exit (1);
+  }
+  place (&pf, variant & 1 ? MEM_DEVICE_ODD : MEM_DEVICE_PITCHED, &f,
+      variant);
+  const SharpnessStatus st = sharpness_cuda_focus_tiles (cuda,
+      &pf.planes.luma, &got, &n_got);
+  checks++;
+  if (st != SHARPNESS_OK || n_got != n_want || (n_want &&
+          memcmp (got, scratch->tiles, (size_t) n_want * sizeof *got))) {
+    failures++;
+    fprintf (stderr, "FAIL focus %s %dx%d pad %d %s: %s, %d tiles for %d",
+        t->name, w, h, pad, fill_names[fill], sharpness_status_to_string (st),
+        n_got, n_want);
+    for (int i = 0; st == SHARPNESS_OK && i < n_want && i < n_got; i++)
+      if (memcmp (&got[i], &scratch->tiles[i], sizeof *got)) {
+        fprintf (stderr, ", tile %d: %" PRIu64 " %" PRIu64 " %" PRIu64 " %"
+            PRIu64 " for %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64, i,
+            got[i].sum[0], got[i].sum[1], got[i].sum[2], got[i].sum[3],
+            scratch->tiles[i].sum[0], scratch->tiles[i].sum[1],
+            scratch->tiles[i].sum[2], scratch->tiles[i].sum[3]);
+        break;
+      }
+    fprintf (stderr, "\n");
+  } else if (sharpness_focus_lowest (got, n_got) !=
+      sharpness_focus_lowest (scratch->tiles, n_want)) {
+    failures++;
+    fprintf (stderr, "FAIL focus %s %dx%d: equal tiles, unequal focus\n",
+        t->name, w, h);
+  }
+  unplace (&pf);
+  host_frame_clear (&f);
+}
+
 static void
 check_arguments (void)
 {
@@ -935,6 +988,31 @@ main (int argc, char **argv)
     check_sequence (&formats[f], 37, 21, quick ? 12 : 40);
     if (!quick)
       check_sequence (&formats[f], 1280, 720, 12);
+  }
+
+  /* The focus tiles: no tile (66 wide), one, cut tiles at the right and
+   * bottom, video sizes; growing and shrinking grids on one backend. */
+  {
+    static const struct
+    {
+      int w, h;
+    } sizes[] = {
+      {66, 200}, {67, 67}, {131, 70}, {200, 150}, {1279, 719}, {1920, 1080},
+      {130, 131}, {3840, 2160},
+    };
+    SharpnessFocusScratch scratch = { 0, };
+
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+      for (int f = 0; f < N_FORMATS; f++)
+        for (int fill = 0; fill < FILL_COUNT; fill++) {
+          if ((quick || sizes[s].w > 1920) &&
+              (fill != FILL_NATURAL || (s + f) % 2))
+            continue;
+          check_focus (&formats[f], sizes[s].w, sizes[s].h,
+              pads[variant % 3], fill, variant, &scratch);
+          variant++;
+        }
+    sharpness_focus_scratch_clear (&scratch);
   }
 
   printf ("%d checks, %d failures\n", checks, failures);

@@ -148,7 +148,7 @@ static gchar *
 serialize_content (const GstStructure * st)
 {
   static const gchar *const doubles[] = { "black-ratio", "freeze-mafd",
-    "structure", "cpbd"
+    "structure", "cpbd", "focus"
   };
   const gchar *state = gst_structure_get_string (st, "content-state");
   GString *out = g_string_new (state ? state : "-");
@@ -559,12 +559,15 @@ GST_START_TEST (test_content_states)
     {"NV12", "black", "cudaupload name=up ! " CUDA_CAPS " ! ", "laplacian",
         "black-min-duration=100000000", FALSE},
     {"Y444", "smpte", "", "lpc-si", "", FALSE},
-    /* CPBD, read by the absolute test: every frame over the threshold,
-     * so that the CPU, which counts it only there, counts it on all. */
+    /* CPBD and the focus tiles, read by the absolute test: every frame
+     * over the threshold, so that the CPU, which measures them only
+     * there, measures them on all (the GPU's focus from CUDA memory and
+     * from a host frame it copies). */
     {"I420", "ball", "cudaupload name=up ! " CUDA_CAPS " ! ", "blur-effect",
-        "threshold=0.000001 cpbd-threshold=0.3", FALSE, 1918, 1080},
+        "threshold=0.000001 cpbd-threshold=0.3 focus-threshold=0.4", FALSE,
+        1918, 1080},
     {"NV12", "zone-plate kx2=20 ky2=20 kt=1", "", "laplacian",
-        "threshold=1e300 cpbd-threshold=0.3", TRUE},
+        "threshold=1e300 cpbd-threshold=0.3 focus-threshold=0.4", TRUE},
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
@@ -601,12 +604,17 @@ GST_START_TEST (test_content_states)
     fail_unless (ref.n_content > 20, "%s: %u frames", ref_desc,
         ref.n_content);
     /* Measured, not left out: every field is there (v210's freeze
-     * too); CPBD with an absolute threshold. */
+     * too); CPBD and the focus with an absolute threshold. */
     for (guint f = 0; f < ref.n_content; f++) {
       gchar *fields = g_strdup (ref.content[f]);
       gchar *cpbd = strstr (fields, " cpbd=");
+      gchar *focus = strstr (fields, " focus=");
 
-      fail_unless (cpbd != NULL);
+      fail_unless (cpbd != NULL && focus != NULL);
+      fail_unless ((strstr (opts, "focus-threshold=") != NULL) ==
+          (strcmp (focus, " focus=-") != 0), "%s frame %u: %s", ref_desc, f,
+          ref.content[f]);
+      *focus = '\0';
       fail_unless ((strstr (opts, "cpbd-threshold=") != NULL) ==
           (strcmp (cpbd, " cpbd=-") != 0), "%s frame %u: %s", ref_desc, f,
           ref.content[f]);
