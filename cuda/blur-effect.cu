@@ -16,7 +16,7 @@
 #include <climits>
 #include <cstdio>
 
-#include "classical-terms.h"
+#include "blur-effect-terms.cuh"
 #include "launch-sums.cuh"
 #include "sharpness-cuda-private.h"
 
@@ -26,7 +26,7 @@ namespace
 {
 
 constexpr int kTile = 32;       /* interior pixels per tile side */
-constexpr int kReach = 6;       /* of the box's telescoped difference */
+constexpr int kReach = kBlurEffectReach;
 constexpr int kSide = kTile + 2 * kReach;
 constexpr int kRowsPerWarp = kTile / kBlockWarps;
 
@@ -74,23 +74,7 @@ blur_effect_kernel (const __grid_constant__ SharpnessPlane p, int tiles_x,
       const int dy = warp + j * kBlockWarps;
       if (y0 + dy > p.height - 2)
         break;
-      const int r = kReach + dy;
-      /* Lines across each axis, smoothed by (1, 2, 1). */
-      auto across = [&](int rr) {
-        return g[rr][c - 1] + 2 * g[rr][c] + g[rr][c + 1];
-      };
-      auto down = [&](int cc) {
-        return g[r - 1][cc] + 2 * g[r][cc] + g[r + 1][cc];
-      };
-      unsigned sharp = sharpness_term_blur_sharp (across (r - 1),
-          across (r + 1));
-      s[0] += sharp;
-      s[1] += sharpness_term_blur_lost (sharp, across (r - 6), across (r - 5),
-          across (r + 5), across (r + 6));
-      sharp = sharpness_term_blur_sharp (down (c - 1), down (c + 1));
-      s[2] += sharp;
-      s[3] += sharpness_term_blur_lost (sharp, down (c - 6), down (c - 5),
-          down (c + 5), down (c + 6));
+      blur_effect_add_terms (g, kReach + dy, c, s);
     }
   }
 

@@ -16,7 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "classical-terms.h"
+#include "blur-effect-terms.cuh"
 #include "sharpness-cuda-private.h"
 #include "sharpness-focus.h"
 
@@ -26,7 +26,7 @@ namespace
 {
 
 constexpr int kTile = SHARPNESS_FOCUS_TILE;
-constexpr int kReach = 6;       /* of the box's telescoped difference */
+constexpr int kReach = kBlurEffectReach;
 constexpr int kSide = kTile + 2 * kReach;
 constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
@@ -56,24 +56,8 @@ focus_tiles_kernel (const __grid_constant__ SharpnessPlane p, int tiles_x,
   /* M1 and M2 of axis 0 (down the rows), then of axis 1 (along them); a
    * complete tile lies in the interior, every pixel of it counts. */
   unsigned s[4] = { 0, 0, 0, 0 };
-  for (int i = threadIdx.x; i < kTile * kTile; i += kThreads) {
-    const int r = kReach + i / kTile, c = kReach + i % kTile;
-    auto across = [&](int rr) {
-      return g[rr][c - 1] + 2 * g[rr][c] + g[rr][c + 1];
-    };
-    auto down = [&](int cc) {
-      return g[r - 1][cc] + 2 * g[r][cc] + g[r + 1][cc];
-    };
-    unsigned sharp = sharpness_term_blur_sharp (across (r - 1),
-        across (r + 1));
-    s[0] += sharp;
-    s[1] += sharpness_term_blur_lost (sharp, across (r - 6), across (r - 5),
-        across (r + 5), across (r + 6));
-    sharp = sharpness_term_blur_sharp (down (c - 1), down (c + 1));
-    s[2] += sharp;
-    s[3] += sharpness_term_blur_lost (sharp, down (c - 6), down (c - 5),
-        down (c + 5), down (c + 6));
-  }
+  for (int i = threadIdx.x; i < kTile * kTile; i += kThreads)
+    blur_effect_add_terms (g, kReach + i / kTile, kReach + i % kTile, s);
 
 #pragma unroll
   for (int k = 0; k < 4; k++) {
