@@ -2,10 +2,13 @@
 # A tile-level focus judgment as a candidate gate of the absolute test
 # (docs/validation/detection.md, "A tile-level focus gate: measured"): a
 # frame over blur-effect's absolute level with CPBD under 0.3 stays blurry
-# only when no textured part of it is sharp, i.e. when the lowest
-# blur-effect of its textured 64 x 64 tiles is at least TAU.  A tile is
-# textured when the mean of its Sobel magnitudes (blur-effect's own "sharp"
-# variation, 11 |S| a pixel summed over both axes) is at least FLOOR.
+# only when no textured part of it is sharp, i.e. when its focus value, the
+# lowest blur-effect of its textured 64 x 64 tiles, is at least TAU.  The
+# tiles are the element's (analysis/sharpness-focus.h; its oracle
+# tests/analysis/focus_oracle.py): the complete 64 x 64 squares of
+# blur-effect's interior from (2, 2); a tile is textured when the mean of
+# its Sobel magnitudes (blur-effect's own "sharp" variation, 11 |S| a
+# pixel summed over both axes) is at least FLOOR.
 #
 # Replayed in Python on the element's results (replica.py's verdict with the
 # gate as its absolute test), never in the element:
@@ -17,9 +20,13 @@
 #     sharp-stream files (heldout.write_long's, 1280 x 720): the false
 #     segments with the element's verdict replayed (checked against the
 #     element's own states first) and with each gate; the element's fields
-#     and the tile sums are kept in FILE.ts.tiles.npz.
+#     and the replica's signatures are kept in FILE.ts.element.npz, the
+#     tile sums in FILE.ts.focus-v2.npz.
 # Per-clip features are kept in DIR/features (tile sums of the frames the
-# absolute test flags only: the gate judges no other frame).
+# absolute test flags only, NAME.focus-v2.npz: the gate judges no other
+# frame).  The tile caches' names carry the definition's version
+# (TILE_CACHE): the first version's tiles (FILE.tiles.npz: from (0, 0) of
+# the whole frame's maps) are never read.
 #
 # Copyright (C) 2026 The gst-sharpness authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -34,6 +41,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'common'))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'oracle'))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'analysis'))
 import scaffold  # noqa: E402
 scaffold.require('numpy', 'scipy', 'skimage', 'gi', 'PIL')
 
@@ -43,11 +52,16 @@ import classical_oracle as oracle  # noqa: E402
 import element_runs  # noqa: E402
 import evaluate_heldout as ev  # noqa: E402
 import explore_verdict as xv  # noqa: E402
+import focus_oracle  # noqa: E402
 import replica  # noqa: E402
 import rules  # noqa: E402
 
-TILE = 64
+TILE = focus_oracle.TILE
+ORIGIN = focus_oracle.ORIGIN
 BOX = oracle.BLUR_EFFECT_H
+# The tile definition's version in the caches' names: a change to the
+# tiles gets a new name, so that no cache of another definition is read.
+TILE_CACHE = 'focus-v2'
 ABSOLUTE = 0.52
 CPBD = 0.3
 STREAM_SIZE = (1280, 720)
@@ -78,51 +92,68 @@ def _box(a, axis):
 
 
 def tile_sums(g):
-    """Per 64 x 64 tile (complete tiles, row-major): blur-effect's sums
-    (M1, M2) of axis 0 and of axis 1, from classical_oracle's integer maps
-    (sharp = 11 |S(g)|, lost = max (0, sharp - |S(U(g))|); equal to them:
-    check_tile_maps), as a 4 x tiles array."""
-    g = g.astype(np.int32)
+    """The focus tiles of the uint8 frame @g as focus_oracle.tiles gives
+    them (an int64 array tiles_y x tiles_x x 4: M1, M2 of axis 0, then of
+    axis 1), the fast way: whole-frame maps by slicing and a cumulative
+    sum (equal to the oracle's: check_tile_maps), summed over the
+    complete tiles of the interior from (2, 2)."""
     h, w = g.shape
-    ty, tx = h // TILE, w // TILE
-    out = []
+    tx, ty = focus_oracle.tile_counts(w, h)
+    out = np.zeros((ty, tx, 4), dtype=np.int64)
+    if tx == 0 or ty == 0:
+        return out
+    g = g.astype(np.int32)
+    inside = (slice(ORIGIN, ORIGIN + ty * TILE),
+              slice(ORIGIN, ORIGIN + tx * TILE))
+    k = 0
     for axis in (0, 1):
         sharp = BOX * np.abs(_sobel(g, axis))
         lost = np.maximum(0, sharp - np.abs(_sobel(_box(g, axis), axis)))
         for a in (sharp, lost):
-            out.append(a[:ty * TILE, :tx * TILE].reshape(
-                ty, TILE, tx, TILE).sum(axis=(1, 3), dtype=np.int64).ravel())
-    return np.stack(out)
-
-
-def check_tile_maps():
-    """tile_sums' maps equal classical_oracle's on a random frame."""
-    rng = np.random.default_rng(30)
-    g = rng.integers(0, 256, (130, 200)).astype(np.uint8)
-    gi = g.astype(np.int64)
-    for axis in (0, 1):
-        box = oracle._int_filter(gi, np.ones(BOX, dtype=np.int64), axis)
-        sharp = BOX * np.abs(oracle._int_sobel(gi, axis))
-        lost = np.maximum(0, sharp - np.abs(oracle._int_sobel(box, axis)))
-        assert np.array_equal(BOX * np.abs(_sobel(g.astype(np.int32), axis)),
-                              sharp)
-        mine = np.maximum(0, BOX * np.abs(_sobel(g.astype(np.int32), axis)) -
-                          np.abs(_sobel(_box(g.astype(np.int32), axis),
-                                        axis)))
-        assert np.array_equal(mine, lost)
+            out[..., k] = a[inside].reshape(ty, TILE, tx, TILE).sum(
+                axis=(1, 3), dtype=np.int64)
+            k += 1
+    return out
 
 
 def best_tile(t, floor):
-    """The lowest blur-effect of the textured tiles of tile sums @t (1.0
-    when no tile is textured: nothing in the frame is sharp)."""
-    m1a, m2a, m1b, m2b = t.astype(np.float64)
+    """The focus value of tile sums @t (tiles_y x tiles_x x 4) at @floor,
+    focus_oracle.focus's, vectorised: the lowest blur-effect of the
+    textured tiles, 1.0 when none is.  The sums are integers under 2^53,
+    exact as doubles, so each (M1 - M2) / M1 is the correctly rounded
+    double of the exact ratio, as the oracle's Fractions give it."""
+    m1a, m2a, m1b, m2b = t.reshape(-1, 4).T.astype(np.float64)
     textured = (m1a + m1b) >= floor * TILE * TILE
     if not textured.any():
         return 1.0
     with np.errstate(divide='ignore', invalid='ignore'):
-        ra = np.where(m1a > 0, (m1a - m2a) / m1a, -1.0)
-        rb = np.where(m1b > 0, (m1b - m2b) / m1b, -1.0)
-    return float(np.maximum(ra, rb)[textured].min())
+        ra = np.where(m1a > 0, (m1a - m2a) / m1a, -np.inf)
+        rb = np.where(m1b > 0, (m1b - m2b) / m1b, -np.inf)
+    r = np.maximum(ra, rb)
+    # Neither axis varies: blur-effect's 1 (a textured tile always has
+    # one that does).
+    r[np.isinf(r)] = 1.0
+    return float(r[textured].min())
+
+
+def check_tile_maps():
+    """tile_sums and best_tile equal focus_oracle's on random frames of a
+    few sizes (whole and cut tiles, none), whose tiles' amplitudes run
+    from under the floors to over them."""
+    rng = np.random.default_rng(30)
+    for h, w in ((67, 67), (131, 200), (70, 333), (197, 260), (66, 130)):
+        noise = rng.integers(0, 256, (h, w))
+        # Column and row bands of amplitudes 4 .. 64 and 256.
+        amp = rng.choice([4, 8, 16, 32, 64, 256], (h // 16 + 1, w // 16 + 1))
+        amp = np.kron(amp, np.ones((16, 16), dtype=int))[:h, :w]
+        g = (noise * amp // 256).astype(np.uint8)
+        want = focus_oracle.tiles(g)
+        mine = tile_sums(g)
+        assert mine.shape == want.shape and np.array_equal(mine, want), \
+            (h, w)
+        for floor in (300, 500, 700):
+            assert best_tile(mine, floor) == \
+                focus_oracle.focus(want, floor), (h, w, floor)
 
 
 def flagged(score, cpbd):
@@ -158,11 +189,11 @@ def gray_frames(path, width, height):
 def clip_tiles(workdir, name, e, scores, cpbd):
     """{frame: tile sums} of the frames of one clip the absolute test
     flags, kept in DIR/features."""
-    f = os.path.join(workdir, 'features', name + '.tiles.npz')
+    f = os.path.join(workdir, 'features', '%s.%s.npz' % (name, TILE_CACHE))
     if not os.path.exists(f):
         idx = [i for i in range(len(scores)) if flagged(scores[i], cpbd[i])]
-        sums = np.zeros((len(idx), 4, (int(e['height']) // TILE) *
-                         (int(e['width']) // TILE)), dtype=np.int64)
+        tx, ty = focus_oracle.tile_counts(int(e['width']), int(e['height']))
+        sums = np.zeros((len(idx), ty, tx, 4), dtype=np.int64)
         want = dict((i, k) for k, i in enumerate(idx))
         for i, g in enumerate(gray_frames(os.path.join(workdir, e['file']),
                                           int(e['width']), int(e['height']))
@@ -183,7 +214,7 @@ def gates(args):
 def label(g):
     fl, t = g
     return 'today (no gate)' if fl is None else \
-        'best textured tile (floor %d) >= %.2f' % (fl, t)
+        'focus (floor %d) >= %.2f' % (fl, t)
 
 
 def replay(sc, st, sg, states, cpbd, tiles, g, width):
@@ -245,41 +276,65 @@ def element_frames(path):
         ev.RULE))])[name]['frames']
 
 
-def stream_features(path):
-    """(scores, structure, signatures, states, cpbd, tiles) of one sharp
-    stream file: the element's scores, structure, CPBD and states, the
-    replica's signatures and the tile sums of the frames the absolute test
-    flags; kept beside it."""
-    f = path + '.tiles.npz'
+def stream_element(path):
+    """(scores, structure, signatures, states, cpbd) of one sharp stream
+    file: the element's scores, structure, CPBD and states and the
+    replica's signatures, kept beside it in PATH.element.npz (the tile
+    definition has no part in them)."""
+    f = path + '.element.npz'
     if not os.path.exists(f):
         fr = element_frames(path)
         num = lambda x: -1.0 if x is None else x  # noqa: E731
-        sc = np.array([np.nan if x['score'] is None else x['score']
-                       for x in fr])
-        cp = np.array([num(x.get('cpbd')) for x in fr])
-        idx, sums, sigs = [], [], []
-        for i, g in enumerate(gray_frames(path, *STREAM_SIZE)):
-            sigs.append(replica.signature(g))
-            if i < len(sc) and flagged(sc[i], cp[i]):
-                idx.append(i)
-                sums.append(tile_sums(g))
+        sigs = [replica.signature(g)
+                for g in gray_frames(path, *STREAM_SIZE)]
         if len(sigs) != len(fr):
             raise RuntimeError('%s: %d frames decoded, %d scored' %
                                (path, len(sigs), len(fr)))
         np.savez_compressed(
-            f + '.part.npz', scores=sc, cpbd=cp,
+            f + '.part.npz',
+            scores=np.array([np.nan if x['score'] is None else x['score']
+                             for x in fr]),
+            cpbd=np.array([num(x.get('cpbd')) for x in fr]),
             structure=np.array([num(x.get('structure')) for x in fr]),
             sigs=np.array(sigs),
             states=np.array([STATES.get(x['content-state'], '.')
-                             for x in fr]),
-            idx=np.array(idx, dtype=int),
-            sums=np.array(sums, dtype=np.int64).reshape(
-                len(idx), 4, (STREAM_SIZE[1] // TILE) *
-                (STREAM_SIZE[0] // TILE)))
+                             for x in fr]))
         os.rename(f + '.part.npz', f)
     z = np.load(f)
     return (z['scores'], z['structure'], z['sigs'], ''.join(z['states']),
-            z['cpbd'], dict(zip(z['idx'].tolist(), z['sums'])))
+            z['cpbd'])
+
+
+def stream_tiles(path, sc, cp):
+    """{frame: tile sums} of the frames of one sharp stream file the
+    absolute test flags (element scores @sc, CPBD @cp), kept beside it in
+    PATH.focus-v2.npz."""
+    f = '%s.%s.npz' % (path, TILE_CACHE)
+    if not os.path.exists(f):
+        idx, sums = [], []
+        n = 0
+        for i, g in enumerate(gray_frames(path, *STREAM_SIZE)):
+            n += 1
+            if i < len(sc) and flagged(sc[i], cp[i]):
+                idx.append(i)
+                sums.append(tile_sums(g))
+        if n != len(sc):
+            raise RuntimeError('%s: %d frames decoded, %d scored' %
+                               (path, n, len(sc)))
+        tx, ty = focus_oracle.tile_counts(*STREAM_SIZE)
+        np.savez_compressed(f + '.part.npz', idx=np.array(idx, dtype=int),
+                            sums=np.array(sums, dtype=np.int64).reshape(
+                                len(idx), ty, tx, 4))
+        os.rename(f + '.part.npz', f)
+    z = np.load(f)
+    return dict(zip(z['idx'].tolist(), z['sums']))
+
+
+def stream_features(path):
+    """(scores, structure, signatures, states, cpbd, tiles) of one sharp
+    stream file (stream_element's, then stream_tiles')."""
+    ft = stream_element(path)
+    return ft + (stream_tiles(path, ft[0], ft[4]),)
 
 
 def sweep_stream(args):
