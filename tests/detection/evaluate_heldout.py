@@ -22,7 +22,7 @@
 #
 # Usage: evaluate_heldout.py DIR [--half both|heldout|tuning] [--ci]
 #          [--sizes 360,720,1080] [--variants N] [--json F] [--markdown F]
-#          [--cached | --made | --listed]
+#          [--cached | --made | --listed] [--set PROPERTY=VALUE ...]
 #        evaluate_heldout.py DIR --long MINUTES [--chunk MINUTES]
 #   Per-clip results are kept in DIR/results (keyed by the clip and the
 #   rule): a run that stops goes on where it stopped.
@@ -67,16 +67,25 @@ STRONG_DISK_SHARE = 0.005
 VERDICT = 'collapse-cpbd-focus-1'
 
 
+# Properties set over the defaults' (--set), to measure the defaults
+# beside a variant of them on the same clips.
+OVERRIDES = {}
+
+
+def _properties():
+    return dict(rules.element_properties(RULE), **OVERRIDES)
+
+
 def _rule_key():
-    return hashlib.sha1(repr((VERDICT, sorted(rules.element_properties(
-        RULE).items()))).encode()).hexdigest()[:10]
+    return hashlib.sha1(repr((VERDICT, sorted(_properties().items()))).
+                        encode()).hexdigest()[:10]
 
 
 def detect(path, frames_expected=None):
     """(blur segments, black segments, freeze segments, per-frame states,
     scores and CPBD) of the element with the defaults."""
     name = rules.element_name(RULE)
-    res = element_runs.run(path, [(name, rules.element_properties(RULE))])
+    res = element_runs.run(path, [(name, _properties())])
     r = res[name]
     frames = r['frames']
     if frames_expected is not None and len(frames) != frames_expected:
@@ -348,9 +357,18 @@ def main():
     ap.add_argument('--listed', action='store_true',
                     help='the clips DIR/truth.json lists and DIR holds, '
                     'as an earlier generator made them (none is made)')
+    ap.add_argument('--set', action='append', default=[],
+                    metavar='PROPERTY=VALUE',
+                    help='an element property over the defaults (a '
+                    'variant measured beside them; results kept apart)')
     ap.add_argument('--json')
     ap.add_argument('--markdown')
     args = ap.parse_args()
+    for kv in args.set:
+        k, _, v = kv.partition('=')
+        if not v:
+            ap.error('--set %s: PROPERTY=VALUE' % kv)
+        OVERRIDES[k] = float(v)
     if not element_runs.have_element():
         scaffold.skip('cudasharpness not found (GST_PLUGIN_PATH_1_0?)')
     if args.long:
