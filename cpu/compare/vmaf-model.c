@@ -432,6 +432,24 @@ compare_vmaf_model_load_builtin (const char *name, unsigned flags,
       "(%s)", name, COMPARE_VMAF_BUILTIN_NAMES);
 }
 
+int
+compare_vmaf_model_name_is_builtin (const char *model)
+{
+  size_t n = strlen (model);
+
+  return !strchr (model, '/') && !(n >= 5 &&
+      strcmp (model + n - 5, ".json") == 0);
+}
+
+CompareVmafModel *
+compare_vmaf_model_load_named (const char *model, unsigned flags,
+    char *error, size_t error_size)
+{
+  return compare_vmaf_model_name_is_builtin (model) ?
+      compare_vmaf_model_load_builtin (model, flags, error, error_size) :
+      compare_vmaf_model_load_file (model, flags, error, error_size);
+}
+
 double
 compare_vmaf_model_vif_egl (const CompareVmafModel * model)
 {

@@ -118,6 +118,15 @@ void compare_vmaf_model_free (CompareVmafModel * model);
 CompareVmafModel *compare_vmaf_model_load_builtin (const char *name,
     unsigned flags, char *error, size_t error_size);
 
+/* A model as a user names it (cudacompare's vmaf-model, the monitor's
+ * configuration): a name without a folder that does not end in ".json"
+ * is a built-in model's, anything else a file's path.  One rule for
+ * every place that takes a model, so that a name means the same model
+ * in each. */
+int compare_vmaf_model_name_is_builtin (const char *model);
+CompareVmafModel *compare_vmaf_model_load_named (const char *model,
+    unsigned flags, char *error, size_t error_size);
+
 /* The enhancement-gain limits the model asks of VIF and ADM. */
 double compare_vmaf_model_vif_egl (const CompareVmafModel * model);
 double compare_vmaf_model_adm_egl (const CompareVmafModel * model);

@@ -59,15 +59,8 @@ compare_vmaf_stage_new (const gchar * model, guint flags, gboolean keep_log,
     model = COMPARE_VMAF_DEFAULT_MODEL;
   st = g_new0 (CompareVmafStage, 1);
   st->model_name = g_strdup (model);
-  /* A name without a folder is a built-in model's; anything else a file. */
-  builtin = !strchr (model, G_DIR_SEPARATOR) &&
-      !g_str_has_suffix (model, ".json");
-  if (builtin)
-    st->model = compare_vmaf_model_load_builtin (model, flags, why,
-        sizeof (why));
-  else
-    st->model = compare_vmaf_model_load_file (model, flags, why,
-        sizeof (why));
+  builtin = compare_vmaf_model_name_is_builtin (model);
+  st->model = compare_vmaf_model_load_named (model, flags, why, sizeof (why));
   if (!st->model) {
     g_set_error (error, GST_RESOURCE_ERROR, builtin || g_file_test (model,
             G_FILE_TEST_EXISTS) ? GST_RESOURCE_ERROR_SETTINGS :
