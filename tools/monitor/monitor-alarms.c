@@ -388,6 +388,22 @@ monitor_alarms_message (MonitorAlarms * al, GstMessage * msg)
     }
     return TRUE;
   }
+  /* At the time of the frame it is of, like the pair's.  The message
+   * comes a frame later, so the tick may have seen the next frame's time
+   * already: the onset and the clear hold-off are then judged up to one
+   * frame early (the hysteresis keeps the latest time it was given). */
+  if (compare_message_read (msg, TRUE, &cm)) {
+    gdouble vmaf = compare_message_value (&cm, SHARPNESS_FIELD_VMAF);
+
+    rt = cm.times.timestamp;
+    al->source->vmaf (al->channel, vmaf);
+    if (rt == NONE || isnan (vmaf))
+      return TRUE;
+    ch = sharpness_alarm_push (&al->kinds[MONITOR_KIND_VMAF_DROP].alarm, rt,
+        vmaf < al->cfg->kinds[MONITOR_KIND_VMAF_DROP].level, vmaf, &ev);
+    handle (al, MONITOR_KIND_VMAF_DROP, ch, &ev, NULL);
+    return TRUE;
+  }
   return FALSE;
 }
 

@@ -36,6 +36,9 @@ typedef struct
   GstSample *(*thumbnail) (gpointer channel);
   /* A compared pair's values (NaN: not measured), for the counters. */
   void (*pair) (gpointer channel, gdouble psnr, gdouble ssim);
+  /* A compared frame's VMAF (one frame after its pair: its motion needs
+   * the next frame). */
+  void (*vmaf) (gpointer channel, gdouble vmaf);
 } MonitorAlarmsSource;
 
 /* The channel at a tick. */
@@ -101,8 +104,8 @@ void monitor_alarms_init (MonitorAlarms * a, const MonitorChannelConfig *
     cfg, const MonitorAlarmsSource * source, gpointer channel,
     MonitorAlarmsEmit emit, gpointer emit_data);
 void monitor_alarms_clear (MonitorAlarms * a);
-/* A message from the channel's pipeline (the element's events, level and
- * compare messages); TRUE when it was an alarm's. */
+/* A message from the channel's pipeline (the element's events, level,
+ * compare and compare-vmaf messages); TRUE when it was an alarm's. */
 gboolean monitor_alarms_message (MonitorAlarms * a, GstMessage * msg);
 void monitor_alarms_tick (MonitorAlarms * a, const MonitorAlarmsNow * now);
 /* The pipeline went away (error, restart, end): open stretches of the

@@ -221,6 +221,8 @@ add_channel_object (JsonBuilder * b, MonitorChannel * c, gboolean detail)
     sharpness_json_add_string (b, "compare_with", c->cfg->compare_with);
     sharpness_json_add_number (b, "psnr", st.psnr);
     sharpness_json_add_number (b, "ssim", st.ssim);
+    if (c->cfg->compare_vmaf)
+      sharpness_json_add_number (b, "vmaf", st.vmaf);
   }
   add_transport (b, c);
   add_loudness (b, c);

@@ -20,6 +20,7 @@
 
 #include "monitor.h"
 #include "sharpness-tool-rule.h"
+#include "vmaf.h"
 
 /* The blur effect is normalised to [0, 1]: an absolute threshold means
  * the same on every picture; other metrics' scores depend on the content,
@@ -70,6 +71,7 @@ static const gsize config_strings[] = {
   G_STRUCT_OFFSET (MonitorChannelConfig, tiles),
   G_STRUCT_OFFSET (MonitorChannelConfig, roi_types),
   G_STRUCT_OFFSET (MonitorChannelConfig, compare_with),
+  G_STRUCT_OFFSET (MonitorChannelConfig, vmaf_model),
 };
 
 #define CONFIG_STRING(c, i) G_STRUCT_MEMBER (gchar *, (c), config_strings[i])
@@ -176,6 +178,28 @@ tiles_valid (const gchar * tiles)
       && cols <= 64 && rows >= 1 && rows <= 64;
 }
 
+/* The channel's VMAF model, loaded as cudacompare will load it at the
+ * start (the same rule for names and paths: vmaf.h), so that a wrong name
+ * or a bad file is refused with the configuration, not by a channel
+ * restarting for ever. */
+static gboolean
+vmaf_model_valid (const gchar * model, const gchar ** key, GError ** error)
+{
+  gchar why[512];
+  CompareVmafModel *m = compare_vmaf_model_load_named (model, 0, why,
+      sizeof (why));
+
+  if (m) {
+    compare_vmaf_model_free (m);
+    return TRUE;
+  }
+  if (key)
+    *key = "vmaf-model";
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+      "vmaf-model '%s' cannot be used: %s", model, why);
+  return FALSE;
+}
+
 /* The key of @field of alarm kind @kind, "alarms: KIND: FIELD" (interned:
  * the set is small and fixed). */
 static const gchar *
@@ -274,6 +298,13 @@ monitor_channel_config_validate (const MonitorChannelConfig * c,
   if (!(c->kinds[MONITOR_KIND_PSNR_DROP].level >= 0))
     return bad (error, key, alarm_key (MONITOR_KIND_PSNR_DROP, "level"),
         NULL, ">= 0 dB");
+  if (!(c->kinds[MONITOR_KIND_VMAF_DROP].level >= 0 &&
+          c->kinds[MONITOR_KIND_VMAF_DROP].level <= 100))
+    return bad (error, key, alarm_key (MONITOR_KIND_VMAF_DROP, "level"),
+        NULL, "in [0, 100] (VMAF)");
+  if (c->compare_vmaf && c->vmaf_model && !vmaf_model_valid (c->vmaf_model,
+          key, error))
+    return FALSE;
   {
     /* TR 101 290's limits are fractions of a second (PID_error's the
      * user's, of seconds to minutes); above a minute no indicator would

@@ -52,10 +52,11 @@ static guint alarms_tiles_of_frame (gpointer c, guint64 frame,
     gfloat * tiles, guint max, guint * cols, guint * rows);
 static GstSample *alarms_thumbnail (gpointer c);
 static void alarms_pair (gpointer c, gdouble psnr, gdouble ssim);
+static void alarms_vmaf (gpointer c, gdouble vmaf);
 
 static const MonitorAlarmsSource alarms_source = {
   alarms_wall_clock_at, alarms_running_time_at, alarms_tiles_of_frame,
-  alarms_thumbnail, alarms_pair
+  alarms_thumbnail, alarms_pair, alarms_vmaf
 };
 
 static void
@@ -91,7 +92,7 @@ reset_stats (MonitorChannel * c)
   c->st.latency_sum = lsum;
   c->st.latency_count = lcount;
   c->st.score = NAN;
-  c->st.psnr = c->st.ssim = NAN;
+  c->st.psnr = c->st.ssim = c->st.vmaf = NAN;
   /* No frame of the new pipeline yet; the last frame's time stays, for
    * the no-signal alarm runs from it across rebuilds. */
   c->st.pts = c->st.running_time = GST_CLOCK_TIME_NONE;
@@ -747,5 +748,15 @@ alarms_pair (gpointer data, gdouble psnr, gdouble ssim)
   c->st.psnr = psnr;
   c->st.ssim = ssim;
   c->st.pairs++;
+  g_mutex_unlock (&c->lock);
+}
+
+static void
+alarms_vmaf (gpointer data, gdouble vmaf)
+{
+  MonitorChannel *c = data;
+
+  g_mutex_lock (&c->lock);
+  c->st.vmaf = vmaf;
   g_mutex_unlock (&c->lock);
 }

@@ -84,8 +84,9 @@ typedef struct
   /* The last frame's tile map (cols 0: none). */
   guint tiles_cols, tiles_rows;
   gfloat tiles[64 * 64];
-  /* Compared pairs: the last values (NaN: none yet). */
-  gdouble psnr, ssim;
+  /* Compared pairs: the last values (NaN: none yet; VMAF's is a frame
+   * behind the others). */
+  gdouble psnr, ssim, vmaf;
   guint64 pairs;
   gint width, height, fps_n, fps_d;
 } MonitorChannelStats;

@@ -144,6 +144,8 @@ static const Setting channel_settings[] = {
   CHANNEL_SETTING ("tiles", VALUE_STRING, tiles, FALSE),
   CHANNEL_SETTING ("roi-types", VALUE_STRING, roi_types, FALSE),
   CHANNEL_SETTING ("compare-with", VALUE_STRING, compare_with, TRUE),
+  CHANNEL_SETTING ("compare-vmaf", VALUE_BOOL, compare_vmaf, FALSE),
+  CHANNEL_SETTING ("vmaf-model", VALUE_STRING, vmaf_model, FALSE),
   CHANNEL_SETTING ("black-pixel-threshold", VALUE_DOUBLE,
       black_pixel_threshold, FALSE),
   CHANNEL_SETTING ("black-ratio", VALUE_DOUBLE, black_ratio, FALSE),
@@ -472,6 +474,35 @@ where_of (const gchar * path, const MonitorChannelConfig * c,
   return g_strdup_printf ("%s:%u", path, line ? line : c->line);
 }
 
+/* VMAF's keys where a channel sets them itself and they would do
+ * nothing: VMAF is a compared pair's, and a model without VMAF on is
+ * most likely a forgotten `compare-vmaf: true`.  (From the defaults they
+ * apply to the compared channels only.) */
+static gboolean
+check_vmaf_keys (Ctx * x, const MonitorChannelConfig * c)
+{
+  const gchar *key = c->compare_vmaf && g_hash_table_contains (x->lines,
+      "compare-vmaf") ? "compare-vmaf" : g_hash_table_contains (x->lines,
+      "vmaf-model") ? "vmaf-model" : NULL;
+  guint line = key ? GPOINTER_TO_UINT (g_hash_table_lookup (x->lines, key))
+      : 0;
+
+  if (key && !c->compare_with) {
+    g_set_error (x->error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "%s:%u: %s: channel '%s' is compared with no channel, and VMAF is "
+        "a compared pair's (add compare-with: OTHER-CHANNEL)", x->path,
+        line, key, c->name);
+    return FALSE;
+  }
+  if (key && !c->compare_vmaf) {
+    g_set_error (x->error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "%s:%u: vmaf-model: VMAF is off on channel '%s' (compare-vmaf: "
+        "true turns it on)", x->path, line, c->name);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 /* A channel read: its values, then what it reads. */
 static gboolean
 check_channel (Ctx * x, const MonitorChannelConfig * c,
@@ -481,6 +512,8 @@ check_channel (Ctx * x, const MonitorChannelConfig * c,
   gchar *where;
   gboolean ok;
 
+  if (!check_vmaf_keys (x, c))
+    return FALSE;
   if (!monitor_channel_config_validate (c, &key, x->error)) {
     where = where_of (x->path, c, x->lines, default_lines, key);
     g_prefix_error (x->error, "%s: ", where);

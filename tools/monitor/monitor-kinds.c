@@ -2,8 +2,8 @@
  * freeze are the element's stretches (analysis/sharpness-content.c decides
  * them: a black or frozen stretch is never a blurry one); the monitor
  * decides silence (the level element on the first audio stream), no
- * signal (no frame for the onset), the compared pairs' PSNR and SSIM
- * drops, the transport's ETSI TR 101 290 errors of priority 1 and 2 and
+ * signal (no frame for the onset), the compared pairs' PSNR, SSIM and
+ * VMAF drops, the transport's ETSI TR 101 290 errors of priority 1 and 2 and
  * its SCTE 35 cues' absence (monitor-transport.c), the programme loudness
  * and true peak
  * (monitor-loudness.c), and the captions' absence (monitor-captions.c).
@@ -41,6 +41,16 @@ const MonitorKindInfo monitor_kinds[MONITOR_N_KINDS] = {
       {TRUE, 1.0, 1.0, 30.0}},
   [MONITOR_KIND_SSIM_DROP] = {"ssim-drop", -1, NULL, NULL,
       {TRUE, 1.0, 1.0, 0.9}},
+  /* VMAF (only where the channel scores it, compare-vmaf) under 70.
+   * Encodes for broadcast and a streaming ladder's top rungs are made
+   * for 93 or more (indistinguishable from the source, or a distortion
+   * noticed but not annoying), and a difference of about 6 points is
+   * commonly taken as one just-noticeable one: 70 is some four of them
+   * under that, a picture viewers see as impaired, where a rung that is
+   * merely a little soft (80-90) raises nothing.  Onset and clear as the
+   * other drops (docs/reference/sharpness-monitor.md has the sources). */
+  [MONITOR_KIND_VMAF_DROP] = {"vmaf-drop", -1, NULL, NULL,
+      {TRUE, 1.0, 1.0, 70.0}},
   /* An error of the priority is an alarm at once (onset 0: a probe's
    * first duty is to say the transport broke); it ends once none has
    * come for the clear hold-off, 10 s, so that a stream with an error

@@ -341,6 +341,15 @@ monitor_metrics_render (Monitor * m, GString * out)
       series (out, "sharpness_compare_ssim", c->cfg->name, "reference",
           c->cfg->compare_with, st[i].ssim);
   }
+  head (out, "sharpness_compare_vmaf", "gauge", "VMAF (0-100, the channel's "
+      "vmaf-model) of the last compared frame whose score is known (one "
+      "frame behind the pair), where compare-vmaf is on.");
+  for (guint i = 0; i < n; i++) {
+    MonitorChannel *c = g_ptr_array_index (m->channels, i);
+    if (c->cfg->compare_with && c->cfg->compare_vmaf)
+      series (out, "sharpness_compare_vmaf", c->cfg->name, "reference",
+          c->cfg->compare_with, st[i].vmaf);
+  }
 
   for (guint i = 0; i < n; i++) {
     for (guint b = 0; b <= MONITOR_LATENCY_BUCKETS; b++)

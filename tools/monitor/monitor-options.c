@@ -125,9 +125,9 @@ static GOptionEntry entries[] = {
 
 static const gchar summary[] =
     "Watches live video channels and raises alarms: blur, black, freeze,\n"
-    "audio silence, loss of signal, and PSNR/SSIM drops between two points\n"
-    "of a chain. Serves Prometheus metrics, a JSON API and a multiviewer\n"
-    "page; writes an event log; calls webhooks.";
+    "audio silence, loss of signal, and PSNR/SSIM/VMAF drops between two\n"
+    "points of a chain. Serves Prometheus metrics, a JSON API and a\n"
+    "multiviewer page; writes an event log; calls webhooks.";
 
 static const gchar description[] =
     "INPUTS\n"
@@ -137,7 +137,8 @@ static const gchar description[] =
     "  at real-time pace unless --as-fast-as-possible). A channel without\n"
     "  a name is named after its URI: the file name, or host:port.\n"
     "  --config names channels and sets each one's metric, thresholds,\n"
-    "  alarm onsets and hold-offs, tiles, ROIs, compare-with, or a\n"
+    "  alarm onsets and hold-offs, tiles, ROIs, compare-with (with\n"
+    "  compare-vmaf and vmaf-model for VMAF), or a\n"
     "  GStreamer source fragment (a DeckLink or NDI source, say).\n"
     "\n"
     "DECODING\n"
@@ -159,6 +160,7 @@ static const gchar description[] =
     "  silence    the first audio stream below -60 dBFS (level)\n"
     "  no-signal  no frame for --signal-timeout\n"
     "  psnr-drop, ssim-drop  a compared pair below 30 dB, 0.9\n"
+    "  vmaf-drop  a compared frame's VMAF below 70 (compare-vmaf: true)\n"
     "  A black or frozen stretch is never a blur alarm. Each alarm has a\n"
     "  start and an end event: JSON lines (--events), webhooks\n"
     "  (--webhook, Alertmanager's format: firing, resolved), alerts in an\n"

@@ -722,7 +722,13 @@ add_compare (MonitorChannel * c, GstElement * pipe, GstPad * to,
     return NULL;
   }
   gst_bin_add (GST_BIN (pipe), cmp);
-  gst_util_set_object_arg (G_OBJECT (cmp), "metrics", "psnr+ssim");
+  /* VMAF in the same pass where asked for (compare-vmaf): its CPU code
+   * costs far more than PSNR and SSIM (docs/reference/sharpness-monitor.md
+   * has the figures), on either backend. */
+  gst_util_set_object_arg (G_OBJECT (cmp), "metrics", cfg->compare_vmaf ?
+      "psnr+ssim+vmaf" : "psnr+ssim");
+  if (cfg->compare_vmaf && cfg->vmaf_model)
+    g_object_set (cmp, "vmaf-model", cfg->vmaf_model, NULL);
   if (c->host->settings->cpu)
     gst_util_set_object_arg (G_OBJECT (cmp), "backend", "cpu");
   rpad = gst_element_get_static_pad (cmp, "src");

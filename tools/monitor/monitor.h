@@ -29,6 +29,7 @@ typedef enum
   MONITOR_KIND_NO_SIGNAL,
   MONITOR_KIND_PSNR_DROP,
   MONITOR_KIND_SSIM_DROP,
+  MONITOR_KIND_VMAF_DROP,
   MONITOR_KIND_TR101290_P1,
   MONITOR_KIND_TR101290_P2,
   MONITOR_KIND_NO_SCTE35,
@@ -47,7 +48,7 @@ typedef struct
   gdouble onset;                /* s the condition lasts before the alarm */
   gdouble clear;                /* s it is gone before the alarm ends */
   /* silence: dBFS below which audio is silent; psnr-drop: dB; ssim-drop:
-   * SSIM (all planes); loudness-high / -low: LUFS above / below which the
+   * SSIM (all planes); vmaf-drop: VMAF (0-100); loudness-high / -low: LUFS above / below which the
    * short-term loudness is out of range (the target +- the tolerance);
    * true-peak: dBTP; unused by the others. */
   gdouble level;
@@ -72,7 +73,7 @@ typedef struct
 extern const MonitorKindInfo monitor_kinds[MONITOR_N_KINDS];
 
 /* "blur", "black", "freeze", "silence", "no-signal", "psnr-drop",
- * "ssim-drop", "tr101290-p1", "tr101290-p2", "no-scte35",
+ * "ssim-drop", "vmaf-drop", "tr101290-p1", "tr101290-p2", "no-scte35",
  * "loudness-high", "loudness-low", "true-peak", "no-audio",
  * "no-captions";
  * monitor_kind_from_name: -1 when unknown. */
@@ -104,6 +105,12 @@ typedef struct
   gchar *tiles;                 /* "COLSxROWS" or NULL */
   gchar *roi_types;             /* or NULL */
   gchar *compare_with;          /* another channel's name, or NULL */
+  /* The compared pair's VMAF too (cudacompare metrics=vmaf: far costlier
+   * than PSNR and SSIM on the CPU, so asked for), with @vmaf_model (the
+   * element's vmaf-model: a built-in name or a model file; NULL: the
+   * element's default). */
+  gboolean compare_vmaf;
+  gchar *vmaf_model;
   /* black: the element's black-pixel-threshold and black-ratio;
    * freeze: its freeze-noise (dB). */
   gdouble black_pixel_threshold, black_ratio, freeze_noise;
