@@ -722,9 +722,9 @@ add_compare (MonitorChannel * c, GstElement * pipe, GstPad * to,
     return NULL;
   }
   gst_bin_add (GST_BIN (pipe), cmp);
-  /* VMAF in the same pass where asked for (compare-vmaf): its CPU code
-   * costs far more than PSNR and SSIM (docs/reference/sharpness-monitor.md
-   * has the figures), on either backend. */
+  /* VMAF in the same pass where asked for (compare-vmaf): on the CPU
+   * backend it costs far more than PSNR and SSIM
+   * (docs/reference/sharpness-monitor.md has the figures). */
   gst_util_set_object_arg (G_OBJECT (cmp), "metrics", cfg->compare_vmaf ?
       "psnr+ssim+vmaf" : "psnr+ssim");
   if (cfg->compare_vmaf && cfg->vmaf_model)
