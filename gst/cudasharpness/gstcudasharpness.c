@@ -120,6 +120,9 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_sharpness_debug);
  * (the tools' default) is SHARPNESS_CPBD_THRESHOLD
  * (docs/validation/detection.md, "CPBD confirms the absolute level"). */
 #define DEFAULT_CPBD_THRESHOLD 0.0
+/* Off likewise; the recommended rule's is SHARPNESS_FOCUS_THRESHOLD
+ * (docs/validation/detection.md, "The tile-level focus gate in the
+ * element"). */
 #define DEFAULT_FOCUS_THRESHOLD 0.0
 #define DEFAULT_EVENT_THUMBNAILS 0
 #define MAX_EVENT_THUMBNAILS 4096
