@@ -3,10 +3,10 @@
  *
  * Three passes over the frame: its gray image, then the image smoothed by
  * (1, 2, 1) along the rows (the lines axis 0 differences) and down the
- * columns (axis 1's), then the four terms of every pixel of a complete
- * tile, read from those at the mirrored offsets the frame score reads.
- * Written for clarity over speed: the rule measures only the frames its
- * absolute test flags.
+ * columns (axis 1's, each row padded with its REACH mirrored columns a
+ * side), then the four terms of every pixel of a complete tile, read from
+ * those at the mirrored offsets the frame score reads.  The rule measures
+ * only the frames its absolute test flags.
  */
 #include "sharpness-focus.h"
 
@@ -18,6 +18,8 @@
 
 #define TILE SHARPNESS_FOCUS_TILE
 #define ORIGIN SHARPNESS_FOCUS_ORIGIN
+/* Columns axis 1 reads either side of its pixel. */
+#define REACH 6
 
 _Static_assert ((uint64_t) TILE * SHARPNESS_BLUR_EFFECT_MAX <= UINT32_MAX,
     "a tile row's terms fit in 32 bits");
@@ -41,9 +43,12 @@ sharpness_focus_scratch_clear (SharpnessFocusScratch * s)
   memset (s, 0, sizeof (*s));
 }
 
+/* Room for a @w x @h frame (the down rows padded) and @n_tiles tiles. */
 static int
-scratch_reserve (SharpnessFocusScratch * s, size_t pixels, size_t n_tiles)
+scratch_reserve (SharpnessFocusScratch * s, int w, int h, size_t n_tiles)
 {
+  const size_t pixels = (size_t) (w + 2 * REACH) * h;
+
   if (pixels > s->pixels) {
     free (s->gray);
     free (s->across);
@@ -71,7 +76,8 @@ static void
 tile_row_terms (const SharpnessFocusScratch * s, int w, int h, int y,
     int tiles_x, SharpnessFocusTile * tiles)
 {
-  const int16_t *a[6], *d = s->down + (size_t) y * w;
+  const int16_t *a[6];
+  const int16_t *d = s->down + (size_t) y * (w + 2 * REACH) + REACH;
   static const int offsets[6] = { -6, -5, -1, 1, 5, 6 };
 
   for (int k = 0; k < 6; k++)
@@ -85,12 +91,10 @@ tile_row_terms (const SharpnessFocusScratch * s, int w, int h, int y,
       sum[0] += sharp;
       sum[1] += sharpness_term_blur_lost (sharp, a[0][x], a[1][x], a[4][x],
           a[5][x]);
-      sharp = sharpness_term_blur_sharp (d[sharpness_mirror (x - 1, w)],
-          d[sharpness_mirror (x + 1, w)]);
+      sharp = sharpness_term_blur_sharp (d[x - 1], d[x + 1]);
       sum[2] += sharp;
-      sum[3] += sharpness_term_blur_lost (sharp,
-          d[sharpness_mirror (x - 6, w)], d[sharpness_mirror (x - 5, w)],
-          d[sharpness_mirror (x + 5, w)], d[sharpness_mirror (x + 6, w)]);
+      sum[3] += sharpness_term_blur_lost (sharp, d[x - 6], d[x - 5],
+          d[x + 5], d[x + 6]);
     }
     for (int k = 0; k < 4; k++)
       tiles[t].sum[k] += sum[k];
@@ -108,15 +112,18 @@ sharpness_focus_tiles (const SharpnessPlane * plane,
   sharpness_focus_grid (w, h, &tiles_x, &tiles_y);
   if (!tiles_x)
     return 1;
-  if (!scratch_reserve (s, (size_t) w * h, (size_t) tiles_x * tiles_y))
+  if (!scratch_reserve (s, w, h, (size_t) tiles_x * tiles_y))
     return 0;
 
   for (int y = 0; y < h; y++) {
     const uint8_t *row = plane->data + (size_t) y * plane->stride;
     uint8_t *g = s->gray + (size_t) y * w;
 
-    for (int x = 0; x < w; x++)
-      g[x] = sharpness_plane_gray_at (plane, row, x);
+    if (plane->samples == SHARPNESS_SAMPLES_Y8 && plane->pixel_stride == 1)
+      memcpy (g, row, w);
+    else
+      for (int x = 0; x < w; x++)
+        g[x] = sharpness_plane_gray_at (plane, row, x);
   }
   /* Along the rows at columns 1 .. w - 2 (axis 0 reads interior columns
    * only); down the columns at rows 1 .. h - 2 (axis 1 reads interior
@@ -130,10 +137,14 @@ sharpness_focus_tiles (const SharpnessPlane * plane,
   }
   for (int y = 1; y < h - 1; y++) {
     const uint8_t *g = s->gray + (size_t) y * w;
-    int16_t *v = s->down + (size_t) y * w;
+    int16_t *v = s->down + (size_t) y * (w + 2 * REACH) + REACH;
 
     for (int x = 0; x < w; x++)
       v[x] = (int16_t) (g[x - w] + 2 * g[x] + g[x + w]);
+    for (int k = 1; k <= REACH; k++) {
+      v[-k] = v[sharpness_mirror (-k, w)];
+      v[w - 1 + k] = v[sharpness_mirror (w - 1 + k, w)];
+    }
   }
 
   memset (s->tiles, 0, (size_t) tiles_x * tiles_y * sizeof (*s->tiles));

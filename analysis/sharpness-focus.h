@@ -63,9 +63,9 @@ typedef struct
 {
   uint8_t *gray;                /* the gray image */
   int16_t *across;              /* (1, 2, 1) along each row */
-  int16_t *down;                /* (1, 2, 1) down each column */
+  int16_t *down;                /* (1, 2, 1) down each column, rows padded */
   SharpnessFocusTile *tiles;
-  size_t pixels, n_tiles;
+  size_t pixels, n_tiles;       /* room, in samples and in tiles */
 } SharpnessFocusScratch;
 
 void sharpness_focus_scratch_clear (SharpnessFocusScratch * s);
