@@ -48,9 +48,10 @@ typedef struct
   gdouble onset;                /* s the condition lasts before the alarm */
   gdouble clear;                /* s it is gone before the alarm ends */
   /* silence: dBFS below which audio is silent; psnr-drop: dB; ssim-drop:
-   * SSIM (all planes); vmaf-drop: VMAF (0-100); loudness-high / -low: LUFS above / below which the
-   * short-term loudness is out of range (the target +- the tolerance);
-   * true-peak: dBTP; unused by the others. */
+   * SSIM (all planes); vmaf-drop: VMAF (0-100); loudness-high / -low:
+   * LUFS above / below which the short-term loudness is out of range
+   * (the target +- the tolerance); true-peak: dBTP; unused by the
+   * others. */
   gdouble level;
 } MonitorKindSettings;
 
