@@ -28,8 +28,10 @@ struct CompareVmafStage
   guint64 pending_frame;
   SharpnessTimes pending_times;
 
-  /* Every completed score, for the percentiles (8 bytes a frame, grown by
-   * doubling: a few allocations over a stream, none per frame). */
+  /* Every completed score, for the percentiles (keep_scores; 8 bytes a
+   * frame, grown by doubling: a few allocations over a stream, none per
+   * frame).  n_scores counts the pooled frames either way. */
+  gboolean keep_scores;
   gdouble *scores;
   guint64 n_scores, scores_cap;
   CompareVmafPool pool;
@@ -45,8 +47,8 @@ struct CompareVmafStage
 };
 
 CompareVmafStage *
-compare_vmaf_stage_new (const gchar * model, guint flags, gboolean keep_log,
-    GError ** error)
+compare_vmaf_stage_new (const gchar * model, guint flags,
+    gboolean keep_scores, gboolean keep_log, GError ** error)
 {
   static const char *const score_name[] = { "vmaf" };
   CompareVmafStage *st;
@@ -86,6 +88,7 @@ compare_vmaf_stage_new (const gchar * model, guint flags, gboolean keep_log,
   st->n_columns = compare_vmaf_columns (&layout, score_name, st->columns,
       MAX_COLUMNS);
   g_assert (st->n_columns > 0);
+  st->keep_scores = keep_scores;
   st->keep_log = keep_log;
   compare_vmaf_pool_init (&st->pool);
   return st;
@@ -110,7 +113,7 @@ compare_vmaf_stage_free (CompareVmafStage * st)
 static gboolean
 reserve (CompareVmafStage * st)
 {
-  if (st->n_scores == st->scores_cap) {
+  if (st->keep_scores && st->n_scores == st->scores_cap) {
     guint64 cap = MAX (st->scores_cap * 2, 1024);
     gdouble *s = g_try_renew (gdouble, st->scores, cap);
 
@@ -153,7 +156,8 @@ complete (CompareVmafStage * st, const CompareVmafFrame * rec,
 
   if (!reserve (st))
     return;
-  st->scores[st->n_scores] = rec->score[0];
+  if (st->keep_scores)
+    st->scores[st->n_scores] = rec->score[0];
   compare_vmaf_pool_add (&st->pool, rec->score[0]);
   if (st->keep_log) {
     st->log_frames[st->n_scores] = out->frame;
@@ -270,6 +274,8 @@ compare_vmaf_stage_summary (const CompareVmafStage * st, GstStructure * s)
   compare_vmaf_pool_result (&st->pool, pooled);
   gst_structure_set (s, "vmaf-harmonic-mean", G_TYPE_DOUBLE,
       pooled[COMPARE_VMAF_POOL_HARMONIC_MEAN], NULL);
+  if (!st->keep_scores)
+    return;
   /* Once, at the end: a sorted copy. */
   sorted = g_try_new (gdouble, st->n_scores);
   if (!sorted)

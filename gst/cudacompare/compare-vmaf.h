@@ -48,11 +48,14 @@ typedef struct
 } CompareVmafScored;
 
 /* @model: a built-in model's name (COMPARE_VMAF_BUILTIN_NAMES) or a
- * libvmaf model JSON file's path; @flags: vmaf.h's model flags; @keep_log:
- * keep every frame's values for a log.  NULL with @error (RESOURCE
- * domain's NOT_FOUND / SETTINGS) naming the model and what is wrong. */
+ * libvmaf model JSON file's path; @flags: vmaf.h's model flags;
+ * @keep_scores: keep every frame's score for the summary's percentiles
+ * (8 bytes a frame; FALSE: no percentiles, and memory that does not grow
+ * with the stream); @keep_log: keep every frame's values for a log.  NULL
+ * with @error (RESOURCE domain's NOT_FOUND / SETTINGS) naming the model
+ * and what is wrong. */
 CompareVmafStage *compare_vmaf_stage_new (const gchar * model, guint flags,
-    gboolean keep_log, GError ** error);
+    gboolean keep_scores, gboolean keep_log, GError ** error);
 void compare_vmaf_stage_free (CompareVmafStage * stage);
 
 /* Scores the luma pair (@luma's plane 0) of frame @frame, its features

@@ -50,9 +50,9 @@
  * - for each value V: `V-mean`, `V-min`, `V-max` (G_TYPE_DOUBLE),
  *   `V-min-frame`, `V-max-frame` (G_TYPE_UINT64)
  * - with metrics=vmaf: `vmaf-model` (G_TYPE_STRING), `vmaf-harmonic-mean`
- *   (libvmaf's) and the percentiles `vmaf-p1`, `-p5`, `-p10`, `-p25`,
- *   `-p50`, `-p75`, `-p95`, `-p99` (G_TYPE_DOUBLE, interpolated as
- *   numpy.percentile)
+ *   (libvmaf's) and, unless vmaf-percentiles=false, the percentiles
+ *   `vmaf-p1`, `-p5`, `-p10`, `-p25`, `-p50`, `-p75`, `-p95`, `-p99`
+ *   (G_TYPE_DOUBLE, interpolated as numpy.percentile)
  * - FFmpeg's end-of-stream lines: `ffmpeg-psnr-<plane>`,
  *   `ffmpeg-psnr-average`, `ffmpeg-psnr-min`, `ffmpeg-psnr-max`,
  *   `ffmpeg-ssim-<plane>`, `ffmpeg-ssim-<plane>-db`, `ffmpeg-ssim-all`,
@@ -100,6 +100,7 @@ typedef enum
 #define DEFAULT_VMAF_MODEL COMPARE_VMAF_DEFAULT_MODEL
 #define DEFAULT_VMAF_ENABLE_TRANSFORM FALSE
 #define DEFAULT_VMAF_DISABLE_CLIP FALSE
+#define DEFAULT_VMAF_PERCENTILES TRUE
 
 enum
 {
@@ -112,6 +113,7 @@ enum
   PROP_VMAF_MODEL,
   PROP_VMAF_ENABLE_TRANSFORM,
   PROP_VMAF_DISABLE_CLIP,
+  PROP_VMAF_PERCENTILES,
   PROP_COMMON                   /* SHARPNESS_ELEMENT_N_PROPS from here */
 };
 
@@ -123,7 +125,7 @@ typedef struct
   gchar *stats_file;            /* owned by the element's copy only */
   CompareStatsFormat stats_format;
   gchar *vmaf_model;            /* owned by the element's copy only */
-  gboolean vmaf_enable_transform, vmaf_disable_clip;
+  gboolean vmaf_enable_transform, vmaf_disable_clip, vmaf_percentiles;
 } GstCudaCompareSettings;
 
 struct _GstCudaCompare
@@ -273,7 +275,8 @@ make_vmaf_stage (GstCudaCompare * self, const GstCudaCompareSettings * s,
       COMPARE_VMAF_MODEL_DISABLE_CLIP : 0);
 
   self->vmaf = compare_vmaf_stage_new (s->vmaf_model, flags,
-      COMPARE_STATS_FORMAT_IS_VMAF (s->stats_format), error);
+      s->vmaf_percentiles, COMPARE_STATS_FORMAT_IS_VMAF (s->stats_format),
+      error);
   self->vmaf_failed = self->vmaf == NULL;
   return self->vmaf != NULL;
 }
@@ -1059,6 +1062,9 @@ gst_cuda_compare_set_property (GObject * object, guint prop_id,
     case PROP_VMAF_DISABLE_CLIP:
       s->vmaf_disable_clip = g_value_get_boolean (value);
       break;
+    case PROP_VMAF_PERCENTILES:
+      s->vmaf_percentiles = g_value_get_boolean (value);
+      break;
     default:
       if (!sharpness_element_settings_set (&self->base.settings, PROP_COMMON,
               prop_id, value))
@@ -1100,6 +1106,9 @@ gst_cuda_compare_get_property (GObject * object, guint prop_id,
       break;
     case PROP_VMAF_DISABLE_CLIP:
       g_value_set_boolean (value, s->vmaf_disable_clip);
+      break;
+    case PROP_VMAF_PERCENTILES:
+      g_value_set_boolean (value, s->vmaf_percentiles);
       break;
     default:
       if (!sharpness_element_settings_get (&self->base.settings, PROP_COMMON,
@@ -1164,6 +1173,20 @@ install_properties (GObjectClass * gobject_class)
       g_param_spec_boolean ("vmaf-disable-clip", "VMAF without clipping",
           "Scores outside the model's range kept, as libvmaf's disable_clip",
           DEFAULT_VMAF_DISABLE_CLIP, ready));
+  /**
+   * GstCudaCompare:vmaf-percentiles:
+   *
+   * Whether every frame's VMAF is kept (8 bytes a frame) for the
+   * summary's percentiles; off for a stream without end (a monitor's
+   * channel), whose memory would otherwise grow with it.
+   *
+   * Since: 0.2
+   */
+  g_object_class_install_property (gobject_class, PROP_VMAF_PERCENTILES,
+      g_param_spec_boolean ("vmaf-percentiles", "VMAF percentiles",
+          "Keep every frame's VMAF (8 bytes a frame) for the summary's "
+          "percentiles; off for endless streams", DEFAULT_VMAF_PERCENTILES,
+          ready));
   sharpness_element_install_properties (gobject_class, PROP_COMMON,
       "compare", FALSE);
 }
@@ -1232,6 +1255,7 @@ gst_cuda_compare_init (GstCudaCompare * self)
     .vmaf_model = g_strdup (DEFAULT_VMAF_MODEL),
     .vmaf_enable_transform = DEFAULT_VMAF_ENABLE_TRANSFORM,
     .vmaf_disable_clip = DEFAULT_VMAF_DISABLE_CLIP,
+    .vmaf_percentiles = DEFAULT_VMAF_PERCENTILES,
   };
   templ = gst_element_class_get_pad_template (GST_ELEMENT_GET_CLASS (self),
       "ref_sink");

@@ -682,6 +682,59 @@ push_i420 (Pair * p, gint from, gint to)
             synthetic (GST_VIDEO_FORMAT_I420, i, 12)));
 }
 
+/* vmaf-percentiles=false (a monitor's endless channel: no score kept per
+ * frame): the summary has no percentiles, and the rest of it, the
+ * messages' values included, is what the default gives on the same
+ * frames. */
+GST_START_TEST (test_vmaf_percentiles_off)
+{
+  GstCaps *caps = gst_caps_new_simple ("video/x-raw", "format",
+      G_TYPE_STRING, "I420", "width", G_TYPE_INT, SW, "height", G_TYPE_INT,
+      SH, "framerate", GST_TYPE_FRACTION, FPS, 1, NULL);
+  static const gchar *const pooled[] = { "vmaf-min", "vmaf-max",
+    "vmaf-mean", "vmaf-harmonic-mean"
+  };
+  gdouble want[G_N_ELEMENTS (pooled)], vmaf[2][6];
+  const gchar *props[2] = { "metrics=vmaf",
+    "metrics=vmaf vmaf-percentiles=false"
+  };
+
+  for (gint run = 0; run < 2; run++) {
+    GstMessage *summary;
+    const GstStructure *s;
+    GList *msgs;
+    gint i = 0;
+    Pair p;
+
+    pair_start (&p, props[run], caps);
+    push_i420 (&p, 0, 6);
+    summary = pair_eos (&p);
+    s = gst_message_get_structure (summary);
+    for (GList * l = msgs = pop_vmaf (&p); l && i < 6; l = l->next)
+      vmaf[run][i++] = get_double (gst_message_get_structure (l->data),
+          "vmaf");
+    fail_unless_equals_int (i, 6);
+    fail_unless_equals_int (gst_structure_has_field (s, "vmaf-p50"),
+        run == 0);
+    fail_unless_equals_int (gst_structure_has_field (s, "vmaf-p1"),
+        run == 0);
+    for (guint k = 0; k < G_N_ELEMENTS (pooled); k++) {
+      if (run == 0)
+        want[k] = get_double (s, pooled[k]);
+      else
+        fail_unless_equals_float (get_double (s, pooled[k]), want[k]);
+    }
+    g_list_free_full (msgs, (GDestroyNotify) gst_message_unref);
+    gst_message_unref (summary);
+    pair_stop (&p);
+  }
+  for (gint i = 0; i < 6; i++)
+    fail_unless_equals_float (vmaf[1][i], vmaf[0][i]);
+  gst_caps_unref (caps);
+}
+
+GST_END_TEST;
+
 /* A flush (a flushing seek) ends the sequence as libvmaf's end: the
  * pending frame's VMAF is posted then, with motion2 its own motion, and
  * the next frame starts a new sequence (motion 0). */
@@ -938,6 +991,7 @@ cudacompare_vmaf_suite (void)
   tcase_add_test (tc, test_vmaf_one_frame_late_last_at_eos);
   tcase_add_test (tc, test_vmaf_p010_nv12_equal_planar);
   tcase_add_test (tc, test_vmaf_flush_ends_sequence);
+  tcase_add_test (tc, test_vmaf_percentiles_off);
   tcase_add_test (tc, test_vmaf_interval_means);
   tcase_add_test (tc, test_vmaf_bad_model_refused_with_reason);
   tcase_add_test (tc, test_compare_message_reader_reads_writers);
