@@ -729,6 +729,9 @@ add_compare (MonitorChannel * c, GstElement * pipe, GstPad * to,
       "psnr+ssim+vmaf" : "psnr+ssim");
   if (cfg->compare_vmaf && cfg->vmaf_model)
     g_object_set (cmp, "vmaf-model", cfg->vmaf_model, NULL);
+  /* A channel has no end: the summary's percentiles would keep every
+   * frame's score for as long as it runs. */
+  g_object_set (cmp, "vmaf-percentiles", FALSE, NULL);
   if (c->host->settings->cpu)
     gst_util_set_object_arg (G_OBJECT (cmp), "backend", "cpu");
   rpad = gst_element_get_static_pad (cmp, "src");
