@@ -15,6 +15,8 @@
  *   motion2 its own motion; no frame held; the same values as
  *   cpu/compare's VMAF on the same planes; P010 gives I420_10LE's numbers;
  * - a bad vmaf-model fails the start with an error naming it and why;
+ * - vmaf-percentiles=false: no percentiles in the summary, the rest of it
+ *   and the messages as the default's;
  * - compare-message.h's reader reads what its writers wrote.
  *
  * Copyright (C) 2026 The gst-sharpness authors
