@@ -25,15 +25,6 @@ _Static_assert ((uint64_t) TILE * SHARPNESS_BLUR_EFFECT_MAX <= UINT32_MAX,
     "a tile row's terms fit in 32 bits");
 
 void
-sharpness_focus_grid (int width, int height, int *tiles_x, int *tiles_y)
-{
-  const int in_x = width - 1 - ORIGIN, in_y = height - 1 - ORIGIN;
-
-  *tiles_x = in_x >= TILE && in_y >= TILE ? in_x / TILE : 0;
-  *tiles_y = *tiles_x ? in_y / TILE : 0;
-}
-
-void
 sharpness_focus_scratch_clear (SharpnessFocusScratch * s)
 {
   free (s->gray);

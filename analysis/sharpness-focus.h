@@ -53,9 +53,18 @@ typedef struct SharpnessFocusTile
 } SharpnessFocusTile;
 
 /* The tile grid of a @width x @height image (0 x 0 when it has no
- * complete tile). */
-void sharpness_focus_grid (int width, int height, int *tiles_x,
-    int *tiles_y);
+ * complete tile).  Inline: the CUDA library, which links no analysis
+ * code, sizes its launch with it too. */
+static inline void
+sharpness_focus_grid (int width, int height, int *tiles_x, int *tiles_y)
+{
+  const int in_x = width - 1 - SHARPNESS_FOCUS_ORIGIN;
+  const int in_y = height - 1 - SHARPNESS_FOCUS_ORIGIN;
+
+  *tiles_x = in_x >= SHARPNESS_FOCUS_TILE && in_y >= SHARPNESS_FOCUS_TILE ?
+      in_x / SHARPNESS_FOCUS_TILE : 0;
+  *tiles_y = *tiles_x ? in_y / SHARPNESS_FOCUS_TILE : 0;
+}
 
 /* Work memory of sharpness_focus_tiles, kept between frames: allocated
  * when a larger frame comes, never per frame. */
