@@ -167,12 +167,6 @@ bench_element (gint w, gint h, const gchar * format, guint pairs)
     "metrics=ms-ssim",
     "metrics=psnr+ssim+ms-ssim",
   };
-  /* VMAF: the CUDA backend only (the CPU's, some 100 times slower, is
-   * bench-vmaf-cuda's). */
-  static const gchar *const cuda_only[] = {
-    "metrics=vmaf",
-    "metrics=psnr+ssim+vmaf",
-  };
   GstSample *rc = capture (w, h, format, "zone-plate kx2=20 ky2=20", TRUE);
   GstSample *dc = capture (w, h, format, "zone-plate kx2=21 ky2=20", TRUE);
   GstSample *rs = capture (w, h, format, "zone-plate kx2=20 ky2=20", FALSE);
@@ -191,12 +185,6 @@ bench_element (gint w, gint h, const gchar * format, guint pairs)
     g_print ("# no CUDA frames (cudaupload, a GPU?): CPU rows only\n");
   for (guint i = 0; cuda && i < G_N_ELEMENTS (configs); i++) {
     gchar *props = g_strdup_printf ("backend=cuda %s", configs[i]);
-
-    g_print ("%-56s %12.1f\n", props, per_pair_us (rc, dc, props, pairs));
-    g_free (props);
-  }
-  for (guint i = 0; cuda && i < G_N_ELEMENTS (cuda_only); i++) {
-    gchar *props = g_strdup_printf ("backend=cuda %s", cuda_only[i]);
 
     g_print ("%-56s %12.1f\n", props, per_pair_us (rc, dc, props, pairs));
     g_free (props);

@@ -3,9 +3,9 @@
  * place; system memory (ideally from the pinned pool offered upstream) is
  * copied to device scratch; planes the kernels cannot read as they are
  * (NV12 chroma, packed RGB, P010) are extracted on the device first.
- * VMAF's luma planes are read the same way and its features computed by
- * cuda/compare's kernels (compare-vmaf-cuda.h), equal to the CPU
- * backend's to the bit.  Compiled only when HAVE_CUDA.
+ * VMAF has no kernels yet: its luma planes are downloaded to host staging
+ * and scored by the same CPU code as the CPU backend's (read_luma).
+ * Compiled only when HAVE_CUDA.
  *
  * Copyright (C) 2026 The gst-sharpness authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -21,7 +21,6 @@
 #include "compare-backend.h"
 #include "compare-cuda.h"
 #include "compare-cuda-extract.h"
-#include "compare-vmaf-cuda.h"
 #include "sharpness-cuda-backend.h"
 
 /* Session slots: uploaded video planes of the reference (0..3) and of the
@@ -35,8 +34,14 @@ typedef struct
 {
   SharpnessCudaBackend parent;
   CompareCuda *cuda;            /* made in the session's context */
-  CompareVmafCuda *vmaf;        /* VMAF's kernels, the same context */
-  CompareVmafExtractor vmaf_extractor;
+  /* VMAF's luma planes downloaded from the device (reference, distorted):
+   * grow-only host staging.  Pageable: the CPU VMAF reading them takes
+   * some hundred times the copy's time, so pinned memory (and its
+   * lifetime in the context) would save nothing that shows. */
+  guint8 *luma[2];
+  gsize luma_size[2];
+  /* Luma of frames in system memory: read in place, or extracted. */
+  CompareHostScratch host;
 } CompareBackendCuda;
 
 static gboolean
@@ -44,25 +49,14 @@ backend_setup (gpointer user_data, CUstream stream, GError ** error)
 {
   CompareBackendCuda *self = user_data;
   SharpnessStatus status = compare_cuda_new (stream, &self->cuda);
-  const gchar *why;
 
-  if (status == SHARPNESS_OK) {
-    status = compare_vmaf_cuda_new (stream, &self->vmaf);
-    if (status == SHARPNESS_OK) {
-      compare_vmaf_cuda_extractor (self->vmaf, &self->vmaf_extractor);
-      return TRUE;
-    }
-    why = compare_vmaf_cuda_last_error (NULL);
-    g_clear_pointer (&self->cuda, compare_cuda_free);
-  } else {
-    why = compare_cuda_last_error (NULL);
-  }
+  if (status == SHARPNESS_OK)
+    return TRUE;
   self->cuda = NULL;
-  self->vmaf = NULL;
   g_set_error (error, SHARPNESS_BACKEND_ERROR,
       SHARPNESS_BACKEND_ERROR_NO_DEVICE,
-      "cannot set up the CUDA compare backend: %s (%s)",
-      sharpness_status_to_string (status), why);
+      "cannot set up the CUDA compare backend: %s",
+      sharpness_status_to_string (status));
   return FALSE;
 }
 
@@ -72,7 +66,6 @@ backend_teardown (gpointer user_data)
   CompareBackendCuda *self = user_data;
 
   g_clear_pointer (&self->cuda, compare_cuda_free);
-  g_clear_pointer (&self->vmaf, compare_vmaf_cuda_free);
 }
 
 /* Bytes of a row of video plane @p of @vf. */
@@ -158,11 +151,12 @@ fill_device (CompareBackendCuda * self, const CompareLayout * layout,
   return TRUE;
 }
 
-/* A device failure: sticky (context lost) or this frame only; @msg: what
- * failed. */
+/* A device failure: sticky (context lost) or this frame only. */
 static gboolean
-fail (CompareBackendCuda * self, const gchar * msg, GError ** error)
+fail (CompareBackendCuda * self, GError ** error)
 {
+  const gchar *msg = self->cuda ? compare_cuda_last_error (self->cuda) :
+      "no backend";
   gboolean lost = sharpness_cuda_session_check_lost (self->parent.session);
 
   if (lost)
@@ -237,16 +231,77 @@ cuda_compare (CompareBackend * b, const CompareLayout * layout,
   sharpness_cuda_session_unmap (&rf);
   sharpness_cuda_session_unmap (&df);
 
-  if (device_error || (!ok && error && !*error))
-    return fail (self, self->cuda ? compare_cuda_last_error (self->cuda) :
-        "no backend", error);
+  if (device_error)
+    return fail (self, error);
+  if (!ok && error && !*error)
+    return fail (self, error);
   return ok;
 }
 
-/* VMAF: the luma planes as the other metrics read them (in place,
- * uploaded or extracted on the device: fill_device with the luma alone),
- * then the pair pushed with the kernels' extractor, which synchronises
- * the stream before it returns. */
+/* Luma plane @which of @frame into @pair's plane 0: a device frame is
+ * downloaded into the staging (queued on the stream), a host one read in
+ * place or extracted.  Pushed. */
+static gboolean
+luma_to_host (CompareBackendCuda * self, const CompareLayout * layout,
+    const SharpnessCudaFrame * frame, gint which, ComparePair * pair,
+    GError ** error)
+{
+  const GstVideoFrame *vf = &frame->frame;
+  gint comp = layout->comp[0];
+  gsize row = (gsize) pair->width[0] * layout->sample_bytes;
+  gsize size = row * pair->height[0];
+  CUDA_MEMCPY2D copy = { 0, };
+
+  if (!frame->device) {
+    if (compare_frame_fill_host_plane (layout, vf, which, 0, &self->host,
+            pair))
+      return TRUE;
+    g_set_error (error, SHARPNESS_BACKEND_ERROR, SHARPNESS_BACKEND_ERROR_FRAME,
+        "out of memory");
+    return FALSE;
+  }
+  if (self->luma_size[which] < size) {
+    g_free (self->luma[which]);
+    self->luma_size[which] = 0;
+    self->luma[which] = g_try_malloc (size);
+    if (!self->luma[which]) {
+      g_set_error (error, SHARPNESS_BACKEND_ERROR,
+          SHARPNESS_BACKEND_ERROR_FRAME, "out of memory");
+      return FALSE;
+    }
+    self->luma_size[which] = size;
+  }
+  /* The luma of the YUV and gray formats is planar: its rows as they are
+   * (P010's shift is undone on the host, after the copy). */
+  copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+  copy.srcDevice = (CUdeviceptr) (guintptr) COMPARE_LAYOUT_DATA (layout, vf,
+      0);
+  copy.srcPitch = GST_VIDEO_FRAME_COMP_STRIDE (vf, comp);
+  copy.dstMemoryType = CU_MEMORYTYPE_HOST;
+  copy.dstHost = self->luma[which];
+  copy.dstPitch = row;
+  copy.WidthInBytes = row;
+  copy.Height = pair->height[0];
+  if (!gst_cuda_result (CuMemcpy2DAsync (&copy,
+              sharpness_cuda_session_stream (self->parent.session))))
+    return FALSE;
+  if (which)
+    pair->dist[0] = self->luma[which], pair->dist_stride[0] = row;
+  else
+    pair->ref[0] = self->luma[which], pair->ref_stride[0] = row;
+  return TRUE;
+}
+
+/* Samples stored in the high bits (P010) moved to the low bits. */
+static void
+unshift_luma (guint8 * data, gsize n, gint shift)
+{
+  guint16 *p = (guint16 *) data;
+
+  for (gsize i = 0; i < n; i++)
+    p[i] = GUINT16_FROM_LE (p[i]) >> shift;
+}
+
 static gboolean
 cuda_read_luma (CompareBackend * b, const CompareLayout * layout,
     GstBuffer * ref, const GstVideoInfo * ref_info, GstBuffer * dist,
@@ -254,29 +309,49 @@ cuda_read_luma (CompareBackend * b, const CompareLayout * layout,
     GError ** error)
 {
   CompareBackendCuda *self = (CompareBackendCuda *) b;
-  CompareLayout luma = *layout;
   SharpnessCudaFrame rf, df;
   ComparePair pair;
+  gint shift = GST_VIDEO_FORMAT_INFO_SHIFT (ref_info->finfo, layout->comp[0]);
   gboolean ok;
+  CUstream stream;
 
   if (!map_and_push (self, ref, ref_info, dist, dist_info, &rf, &df, error))
     return FALSE;
-  luma.n_planes = 1;
-  compare_layout_pair (&luma, ref_info, &pair);
-  ok = fill_device (self, &luma, &rf, 0, &pair, error) &&
-      fill_device (self, &luma, &df, 1, &pair, error);
-  if (ok)
-    func (&pair, &self->vmaf_extractor, user_data);
-  /* Queued copies finish before the unmap, also after a failure. */
-  if (!gst_cuda_result (CuStreamSynchronize (sharpness_cuda_session_stream
-              (self->parent.session))))
+  /* After ready (in map_and_push), which may make the stream again. */
+  stream = sharpness_cuda_session_stream (self->parent.session);
+  compare_layout_pair (layout, ref_info, &pair);
+  pair.n_planes = 1;
+  ok = luma_to_host (self, layout, &rf, 0, &pair, error) &&
+      luma_to_host (self, layout, &df, 1, &pair, error);
+  /* Also when a copy failed: queued copies finish before the unmap. */
+  if (!gst_cuda_result (CuStreamSynchronize (stream)))
     ok = FALSE;
   sharpness_cuda_session_pop (self->parent.session);
+  if (ok) {
+    gsize n = (gsize) pair.width[0] * pair.height[0];
+
+    if (shift && rf.device)
+      unshift_luma (self->luma[0], n, shift);
+    if (shift && df.device)
+      unshift_luma (self->luma[1], n, shift);
+    func (&pair, user_data);
+  }
   sharpness_cuda_session_unmap (&rf);
   sharpness_cuda_session_unmap (&df);
   if (!ok && error && !*error)
-    return fail (self, "synchronise", error);
+    return fail (self, error);
   return ok;
+}
+
+static void
+cuda_free (SharpnessBackend * backend)
+{
+  CompareBackendCuda *self = (CompareBackendCuda *) backend;
+
+  for (gint i = 0; i < 2; i++)
+    g_free (self->luma[i]);
+  compare_host_scratch_clear (&self->host);
+  sharpness_cuda_backend_free (backend);
 }
 
 static const CompareBackendClass cuda_class = {
@@ -288,7 +363,8 @@ static const CompareBackendClass cuda_class = {
         .set_context = sharpness_cuda_backend_set_context,
         .handle_context_query = sharpness_cuda_backend_handle_context_query,
         .propose_allocation = sharpness_cuda_backend_propose_allocation,
-        .free = sharpness_cuda_backend_free,
+        /* The luma staging freed too. */
+        .free = cuda_free,
       },
   .compare = cuda_compare,
   .read_luma = cuda_read_luma,

@@ -143,7 +143,7 @@ cpu_read_luma (CompareBackend * backend, const CompareLayout * layout,
       && compare_frame_fill_host_plane (layout, &df, 1, 0, &self->host,
       &pair);
   if (ok)
-    func (&pair, NULL, user_data);
+    func (&pair, user_data);
   gst_video_frame_unmap (&df);
   gst_video_frame_unmap (&rf);
   if (!ok)

@@ -18,19 +18,15 @@
 #include "compare-frame.h"
 #include "compare-metric.h"
 #include "sharpness-backend.h"
-#include "vmaf.h"
 
 G_BEGIN_DECLS
 
 typedef struct _CompareBackend CompareBackend;
 
-/* Receives the luma planes of a pair (@luma: plane 0 of each frame,
- * samples in the low bits), valid during the call only: in host memory
- * with a NULL @extractor (the CPU computes VMAF's features), or where
- * @extractor reads them (the CUDA backend's: device memory, its context
- * current). */
+/* Receives the luma planes of a pair in host memory (@luma: plane 0 of
+ * each frame, samples in the low bits), valid during the call only. */
 typedef void (*CompareLumaFunc) (const ComparePair * luma,
-    const CompareVmafExtractor * extractor, gpointer user_data);
+    gpointer user_data);
 
 /* A backend (sharpness-backend.h) that compares frames. */
 typedef struct
@@ -42,9 +38,9 @@ typedef struct
       GstBuffer * ref, const GstVideoInfo * ref_info, GstBuffer * dist,
       const GstVideoInfo * dist_info, const CompareRequest * request,
       CompareResult * result, GError ** error);
-  /* Calls @func once with the pair's luma planes for VMAF: in host
-   * memory (CPU backend), or in device memory with the CUDA kernels'
-   * extractor (CUDA backend); FALSE (with @error) as compare. */
+  /* Calls @func once with the pair's luma planes in host memory (VMAF,
+   * computed on the CPU on either backend: the CUDA backend downloads
+   * the planes to its pinned staging); FALSE (with @error) as compare. */
   gboolean (*read_luma) (CompareBackend * backend,
       const CompareLayout * layout, GstBuffer * ref,
       const GstVideoInfo * ref_info, GstBuffer * dist,

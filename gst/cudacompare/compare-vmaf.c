@@ -21,7 +21,6 @@ struct CompareVmafStage
   CompareVmafModel *model;
   CompareVmafStream *stream;
   gint width, height;           /* of the sequence; 0 before its first */
-  CompareVmafExtractor extractor;       /* of the sequence (NULL: CPU) */
 
   /* The frame whose values wait for the next one. */
   gboolean pending;
@@ -169,11 +168,9 @@ complete (CompareVmafStage * st, const CompareVmafFrame * rec,
 
 SharpnessStatus
 compare_vmaf_stage_push (CompareVmafStage * st, const ComparePair * luma,
-    const CompareVmafExtractor * extractor, guint64 frame,
-    const SharpnessTimes * times, CompareVmafScored * out, gboolean * done)
+    guint64 frame, const SharpnessTimes * times, CompareVmafScored * out,
+    gboolean * done)
 {
-  const CompareVmafExtractor ex = extractor ? *extractor :
-      (CompareVmafExtractor) { NULL, NULL };
   CompareVmafPlane ref = {
     luma->ref[0], luma->ref_stride[0], luma->width[0], luma->height[0],
     luma->depth
@@ -187,20 +184,16 @@ compare_vmaf_stage_push (CompareVmafStage * st, const ComparePair * luma,
   int completed = 0;
 
   *done = FALSE;
-  /* Another size is another sequence (libvmaf scores one size); so is
-   * another extractor. */
-  if (st->width && (ref.width != st->width || ref.height != st->height ||
-          ex.extract != st->extractor.extract ||
-          ex.self != st->extractor.self))
+  /* Another size is another sequence (libvmaf scores one size). */
+  if (st->width && (ref.width != st->width || ref.height != st->height))
     *done = compare_vmaf_stage_end (st, out);
-  status = compare_vmaf_stream_push_with (st->stream, extractor ? &ex : NULL,
-      &ref, &dist, &rec, &completed);
+  status = compare_vmaf_stream_push (st->stream, &ref, &dist, &rec,
+      &completed);
   if (status != SHARPNESS_OK)
     return status;
   if (!st->width) {
     st->width = ref.width;
     st->height = ref.height;
-    st->extractor = ex;
     if (!st->log_width) {
       st->log_width = ref.width;
       st->log_height = ref.height;

@@ -58,17 +58,12 @@ CompareVmafStage *compare_vmaf_stage_new (const gchar * model, guint flags,
     gboolean keep_scores, gboolean keep_log, GError ** error);
 void compare_vmaf_stage_free (CompareVmafStage * stage);
 
-/* Scores the luma pair (@luma's plane 0) of frame @frame, its features
- * computed by @extractor (NULL: the CPU's, planes in host memory): TRUE
- * in *@done with the frame before in @out when that one is complete now.
- * A refusal (frame too small) is returned and leaves the sequence as it
- * was.  Another extractor than the sequence's (a backend's fallback) ends
- * the sequence first, as another size does: its motion needs the
- * previous blur, which the other extractor holds. */
+/* Scores the luma pair (@luma's plane 0) of frame @frame: TRUE in *@done
+ * with the frame before in @out when that one is complete now.  A refusal
+ * (frame too small) is returned and leaves the sequence as it was. */
 SharpnessStatus compare_vmaf_stage_push (CompareVmafStage * stage,
-    const ComparePair * luma, const CompareVmafExtractor * extractor,
-    guint64 frame, const SharpnessTimes * times, CompareVmafScored * out,
-    gboolean * done);
+    const ComparePair * luma, guint64 frame, const SharpnessTimes * times,
+    CompareVmafScored * out, gboolean * done);
 
 /* Ends the sequence: TRUE with its last frame in @out when one was
  * pending.  The next push starts a new sequence. */

@@ -659,18 +659,16 @@ typedef struct
   CompareVmafScored *vmaf_out;
 } PairJob;
 
-/* The luma pair, from either backend: pushed into the sequence, its
- * features computed where the backend reads the planes (the CPU's
- * extractors, or the CUDA kernels). */
+/* The luma pair in host memory, from either backend: pushed into the
+ * sequence (the CPU VMAF of cpu/compare). */
 static void
-push_vmaf (const ComparePair * luma, const CompareVmafExtractor * extractor,
-    gpointer data)
+push_vmaf (const ComparePair * luma, gpointer data)
 {
   PairJob *j = data;
 
   j->vmaf_scored = TRUE;
-  j->vmaf_status = compare_vmaf_stage_push (j->self->vmaf, luma, extractor,
-      j->frame, j->times, j->vmaf_out, &j->vmaf_done);
+  j->vmaf_status = compare_vmaf_stage_push (j->self->vmaf, luma, j->frame,
+      j->times, j->vmaf_out, &j->vmaf_done);
 }
 
 static gboolean
