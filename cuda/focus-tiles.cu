@@ -17,6 +17,7 @@
 #include <cstdlib>
 
 #include "blur-effect-terms.cuh"
+#include "device-alloc.cuh"
 #include "sharpness-cuda-private.h"
 #include "sharpness-focus.h"
 
@@ -84,7 +85,7 @@ focus_tiles_kernel (const __grid_constant__ SharpnessPlane p, int tiles_x,
  * largest grid seen. */
 struct SharpnessCudaFocus
 {
-  SharpnessFocusTile *dev;
+  void *dev;
   SharpnessFocusTile *host;
   size_t capacity;
 };
@@ -96,17 +97,13 @@ sharpness_cuda_focus_clear (SharpnessCuda * cuda)
 
   if (!f)
     return;
-  /* Teardown: nothing to report to. */
-  if (f->dev)
-    (void) cudaFree (f->dev);
-  if (f->host)
-    (void) cudaFreeHost (f->host);
-  (void) cudaGetLastError ();
+  sharpness_cuda::device_free_all ({f->dev}, f->host);
   free (f);
   cuda->focus = NULL;
 }
 
-/* Room for @n tiles, kept between frames. */
+/* Room for @n tiles, kept between frames.  Every call before this one
+ * waited for its launch: the old slots are free. */
 static SharpnessStatus
 focus_reserve (SharpnessCuda * cuda, size_t n)
 {
@@ -120,25 +117,18 @@ focus_reserve (SharpnessCuda * cuda, size_t n)
       return SHARPNESS_ERROR_NO_MEMORY;
     cuda->focus = f;
   }
-  /* The old slots may still be read by the last launch. */
-  SharpnessStatus st = sharpness_cuda_check (cuda,
-      cudaStreamSynchronize (cuda->stream), "focus tiles: wait");
-  if (st != SHARPNESS_OK)
-    return st;
-  if (f->dev)
-    (void) cudaFree (f->dev);
-  if (f->host)
-    (void) cudaFreeHost (f->host);
+  sharpness_cuda::device_free_all ({f->dev}, f->host);
   f->dev = NULL;
   f->host = NULL;
   f->capacity = 0;
-  cudaError_t err = cudaMalloc ((void **) &f->dev, n * sizeof *f->dev);
-  if (err == cudaSuccess)
-    err = cudaMallocHost ((void **) &f->host, n * sizeof *f->host);
-  if (err != cudaSuccess) {
-    st = sharpness_cuda_check (cuda, err, "focus tiles: allocation");
-    return err == cudaErrorMemoryAllocation ? SHARPNESS_ERROR_NO_MEMORY : st;
-  }
+  SharpnessStatus st = sharpness_cuda::device_alloc (cuda, &f->dev,
+      n * sizeof (SharpnessFocusTile), "focus tiles");
+  if (st != SHARPNESS_OK)
+    return st;
+  f->host = (SharpnessFocusTile *) sharpness_cuda_host_alloc (n *
+      sizeof (SharpnessFocusTile));
+  if (!f->host)
+    return SHARPNESS_ERROR_NO_MEMORY;
   f->capacity = n;
   return SHARPNESS_OK;
 }
@@ -161,7 +151,8 @@ sharpness_cuda_focus_tiles (SharpnessCuda * cuda, const SharpnessPlane * plane,
 
   SharpnessCudaFocus *f = cuda->focus;
   sharpness_cuda::focus_tiles_kernel <<< (unsigned) count,
-      sharpness_cuda::kThreads, 0, cuda->stream >>> (*plane, tiles_x, f->dev);
+      sharpness_cuda::kThreads, 0, cuda->stream >>> (*plane, tiles_x,
+      (SharpnessFocusTile *) f->dev);
   st = sharpness_cuda_check (cuda, cudaGetLastError (),
       "focus tiles kernel launch");
   if (st == SHARPNESS_OK)
